@@ -1,0 +1,206 @@
+# Copyright 2026 The Cluster API Provider Azure ASO Authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+SHELL := /usr/bin/env bash -o errexit -o pipefail -o nounset
+.DEFAULT_GOAL := help
+.SUFFIXES:
+
+ROOT_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+
+# Pinned versions (DESIGN.md §1). Change them here only; hack/tools/<tool>/go.mod
+# must pin the same version (hack/ensure-tool.sh checks it before building).
+KUBE_APISERVER_VERSION := v1.36.3
+ETCD_VERSION := v3.6.16
+CONTROLLER_GEN_VERSION := v0.21.0
+# v5.8.3 needs go >= 1.27; v5.8.2 is the newest v5.8.x that builds with Go 1.26.
+KUSTOMIZE_VERSION := v5.8.2
+ASO_VERSION := v2.18.0
+
+# Tool binaries: version-named files in hack/tools/bin are the build stamps.
+TOOLS_BIN_DIR := $(ROOT_DIR)/hack/tools/bin
+KUBE_APISERVER := $(TOOLS_BIN_DIR)/kube-apiserver-$(KUBE_APISERVER_VERSION)
+ETCD := $(TOOLS_BIN_DIR)/etcd-$(ETCD_VERSION)
+CONTROLLER_GEN := $(TOOLS_BIN_DIR)/controller-gen-$(CONTROLLER_GEN_VERSION)
+KUSTOMIZE := $(TOOLS_BIN_DIR)/kustomize-$(KUSTOMIZE_VERSION)
+ENSURE_TOOL := $(ROOT_DIR)/hack/ensure-tool.sh
+
+# kube-apiserver reports this version (tests check it), so stamp it like a release build.
+KUBE_APISERVER_MAJOR := $(word 1,$(subst ., ,$(KUBE_APISERVER_VERSION:v%=%)))
+KUBE_APISERVER_MINOR := $(word 2,$(subst ., ,$(KUBE_APISERVER_VERSION:v%=%)))
+KUBE_APISERVER_LDFLAGS := -s -w \
+	-X k8s.io/component-base/version.gitVersion=$(KUBE_APISERVER_VERSION) \
+	-X k8s.io/component-base/version.gitMajor=$(KUBE_APISERVER_MAJOR) \
+	-X k8s.io/component-base/version.gitMinor=$(KUBE_APISERVER_MINOR)
+
+# ASO API packages whose CRDs the test API server installs: one served+storage
+# version per kind (shared/reference/aso.md §4).
+ASO_API := github.com/Azure/azure-service-operator/v2/api
+ASO_CRD_PACKAGES := \
+	resources/v1api20200601 \
+	network/v1api20240301 \
+	network/v1api20240601 \
+	compute/v1api20220301 \
+	compute/v1api20240302 \
+	containerservice/v1api20250801 \
+	managedidentity/v1api20230131 \
+	authorization/v1api20220401
+ASO_CRD_DIR := test/crd/aso
+
+# Our API packages; they may not exist yet, so generation skips what is missing.
+API_DIRS := $(wildcard api exp/api)
+BOILERPLATE := hack/boilerplate/boilerplate.go.txt
+GENERATED_PATHS := api exp config $(ASO_CRD_DIR)
+
+TEST_TIMEOUT ?= 20m
+GO_TEST_FLAGS ?= -race
+
+.PHONY: help
+help: ## Show this help.
+	@awk -F ':.*## ' ' \
+		/^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5); next } \
+		/^[A-Za-z0-9_.-]+:.*## / { printf "  \033[36m%-22s\033[0m %s\n", $$1, $$2 } \
+	' $(MAKEFILE_LIST)
+
+##@ generate
+
+.PHONY: generate
+generate: generate-go generate-manifests generate-aso-crds ## Run every generator.
+
+.PHONY: generate-go
+generate-go: $(CONTROLLER_GEN) ## Generate deepcopy code for api/ and exp/api/.
+	@if [[ -z "$(API_DIRS)" ]]; then echo "generate-go: no api/ or exp/api/ yet, skipping"; exit 0; fi; \
+	$(CONTROLLER_GEN) object:headerFile=$(BOILERPLATE) $(foreach d,$(API_DIRS),paths=./$(d)/...)
+
+.PHONY: generate-manifests
+generate-manifests: $(CONTROLLER_GEN) ## Generate CRDs, RBAC and webhook manifests into config/.
+	@if [[ -z "$(API_DIRS)" ]]; then echo "generate-manifests: no api/ or exp/api/ yet, skipping"; exit 0; fi; \
+	rm -f config/crd/bases/*.yaml; \
+	$(CONTROLLER_GEN) rbac:roleName=manager-role crd webhook paths=./... \
+		output:crd:artifacts:config=config/crd/bases \
+		output:rbac:artifacts:config=config/rbac \
+		output:webhook:artifacts:config=config/webhook
+
+.PHONY: generate-aso-crds
+generate-aso-crds: $(CONTROLLER_GEN) ## Generate the ASO CRDs that tests install into test/crd/aso.
+	@hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) $(ASO_CRD_DIR) $(addprefix $(ASO_API)/,$(ASO_CRD_PACKAGES))
+
+##@ lint and verify
+
+.PHONY: verify
+verify: verify-boilerplate verify-fmt verify-modules verify-gen vet ## Run every check CI needs besides tests.
+
+.PHONY: verify-gen
+verify-gen: generate ## Check that generated files are up to date and committed.
+	@if ! git diff --quiet --exit-code -- $(GENERATED_PATHS); then \
+		git diff --stat -- $(GENERATED_PATHS); \
+		echo "verify-gen: generated files changed; run 'make generate' and commit the result" >&2; exit 1; fi
+	@untracked=$$(git ls-files --others --exclude-standard -- $(GENERATED_PATHS)); \
+	if [[ -n "$$untracked" ]]; then echo "$$untracked"; \
+		echo "verify-gen: generated files are not committed" >&2; exit 1; fi
+
+.PHONY: verify-aso-crds
+verify-aso-crds: $(CONTROLLER_GEN) ## Check that test/crd/aso matches a fresh generation.
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) "$$tmp" $(addprefix $(ASO_API)/,$(ASO_CRD_PACKAGES)); \
+	if ! diff -r $(ASO_CRD_DIR) "$$tmp" >/dev/null; then \
+		diff -r $(ASO_CRD_DIR) "$$tmp" | head -n 50 || true; \
+		echo "verify-aso-crds: $(ASO_CRD_DIR) is stale; run 'make generate-aso-crds'" >&2; exit 1; fi
+
+.PHONY: verify-modules
+verify-modules: ## Check that go.mod and go.sum of every module are tidy.
+	go mod tidy -diff
+	@for m in hack/tools/*/; do echo "go mod tidy -diff ($$m)"; (cd "$$m" && go mod tidy -diff); done
+
+.PHONY: verify-boilerplate
+verify-boilerplate: ## Check that every Go file starts with the license header (after a //go:build line).
+	@n=$$(wc -l < $(BOILERPLATE)); bad=0; \
+	while IFS= read -r f; do \
+		first=$$(head -n 1 "$$f"); from=1; [[ $$first != //go:build* ]] || from=3; \
+		header=$$(sed -n "$$from,$$((from + n - 1))p" "$$f"); \
+		[[ "$$header" == "$$(cat $(BOILERPLATE))" ]] || { echo "missing or wrong header: $$f"; bad=1; }; \
+	done < <(git ls-files --cached --others --exclude-standard -- '*.go'); \
+	exit $$bad
+
+.PHONY: verify-fmt
+verify-fmt: ## Check gofmt.
+	@out=$$(git ls-files --cached --others --exclude-standard -- '*.go' | xargs -r gofmt -l); \
+	if [[ -n "$$out" ]]; then echo "$$out"; echo "verify-fmt: run gofmt -w on the files above" >&2; exit 1; fi
+
+.PHONY: vet
+vet: ## Run go vet.
+	go vet ./...
+
+##@ build
+
+.PHONY: build
+build: ## Build the manager binary into bin/manager.
+	go build -o bin/manager .
+
+.PHONY: run
+run: test-tools ## Run a local management plane (API server, etcd, CRDs) with the manager.
+	go run ./hack/localplane
+
+.PHONY: tools
+tools: kube-apiserver etcd controller-gen kustomize ## Build every pinned tool into hack/tools/bin.
+
+.PHONY: test-tools
+test-tools: kube-apiserver etcd ## Build the tools the tests need (kube-apiserver, etcd).
+
+.PHONY: kube-apiserver
+kube-apiserver: $(KUBE_APISERVER) ## Build kube-apiserver and point hack/tools/bin/kube-apiserver at it.
+	@ln -sfn $(notdir $<) $(TOOLS_BIN_DIR)/kube-apiserver
+
+.PHONY: etcd
+etcd: $(ETCD) ## Build etcd and point hack/tools/bin/etcd at it.
+	@ln -sfn $(notdir $<) $(TOOLS_BIN_DIR)/etcd
+
+.PHONY: controller-gen
+controller-gen: $(CONTROLLER_GEN) ## Build controller-gen.
+
+.PHONY: kustomize
+kustomize: $(KUSTOMIZE) ## Build kustomize.
+
+$(KUBE_APISERVER): ## Build kube-apiserver from hack/tools/kube-apiserver.
+	$(ENSURE_TOOL) build kube-apiserver $(KUBE_APISERVER_VERSION) hack/tools/kube-apiserver k8s.io/kubernetes "$(KUBE_APISERVER_LDFLAGS)"
+
+$(ETCD): ## Build etcd from hack/tools/etcd.
+	$(ENSURE_TOOL) build etcd $(ETCD_VERSION) hack/tools/etcd go.etcd.io/etcd/server/v3 "-s -w"
+
+$(CONTROLLER_GEN): ## Install controller-gen.
+	$(ENSURE_TOOL) install controller-gen $(CONTROLLER_GEN_VERSION) sigs.k8s.io/controller-tools/cmd/controller-gen
+
+$(KUSTOMIZE): ## Install kustomize.
+	$(ENSURE_TOOL) install kustomize $(KUSTOMIZE_VERSION) sigs.k8s.io/kustomize/kustomize/v5
+
+.PHONY: clean
+clean: ## Remove build outputs (bin/, out/).
+	rm -rf bin out
+
+.PHONY: clean-tools
+clean-tools: ## Remove hack/tools/bin (the per-user tool cache stays).
+	rm -rf $(TOOLS_BIN_DIR)
+
+##@ test
+
+.PHONY: test
+test: test-tools ## Run all tests, including the ones on a real API server.
+	go test $(GO_TEST_FLAGS) -timeout $(TEST_TIMEOUT) ./...
+
+##@ release
+
+.PHONY: release-manifests
+release-manifests: $(KUSTOMIZE) ## Build out/infrastructure-components.yaml from config/default.
+	@if [[ ! -d config/default ]]; then echo "release-manifests: config/default does not exist yet" >&2; exit 1; fi
+	mkdir -p out
+	$(KUSTOMIZE) build config/default > out/infrastructure-components.yaml
