@@ -1,0 +1,169 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package env
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+)
+
+const (
+	// startTimeout is generous: on two cores the API server competes with the
+	// compilation of other test packages.
+	startTimeout = 90 * time.Second
+	stopTimeout  = 30 * time.Second
+)
+
+// ControlPlaneOptions configures StartControlPlane.
+type ControlPlaneOptions struct {
+	// Scheme is what envtest checks when it installs CRDs: a kind with several
+	// convertible versions in it gets a conversion webhook pointing at the local
+	// webhook server. Register one version per ASO kind so that ASO CRDs keep
+	// strategy None. Defaults to client-go's scheme.
+	Scheme *runtime.Scheme
+
+	// InstallWebhooks installs config/webhook/manifests.yaml, when it exists,
+	// pointing at the local webhook server; the caller must then serve our
+	// webhooks with WebhookServerOptions.
+	InstallWebhooks bool
+
+	// EtcdDataDir keeps etcd's data in this directory across restarts. Empty
+	// means a temporary directory that Stop removes.
+	EtcdDataDir string
+
+	// Output receives what kube-apiserver and etcd print. Nil discards it, unless
+	// KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true sends it to stdout/stderr.
+	Output io.Writer
+}
+
+// ControlPlane is a running kube-apiserver and etcd with the CRDs installed.
+type ControlPlane struct {
+	// Config is an admin (system:masters) client configuration.
+	Config *rest.Config
+	// KubeConfig is Config as a kubeconfig file.
+	KubeConfig []byte
+	// RootDir is the repository root.
+	RootDir string
+
+	env      *envtest.Environment
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// StartControlPlane starts kube-apiserver and etcd from hack/tools/bin, installs
+// the Cluster API CRDs (from the cluster-api module), the ASO CRDs (test/crd/aso)
+// and ours (config/crd/bases, when present), and, if asked, our webhook
+// configurations. Stop must be called to end the processes.
+func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlPlane, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return nil, err
+	}
+	apiServerPath, err := toolPath(root, "kube-apiserver")
+	if err != nil {
+		return nil, err
+	}
+	etcdPath, err := toolPath(root, "etcd")
+	if err != nil {
+		return nil, err
+	}
+	crdDirs, err := crdDirectories(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+
+	te := &envtest.Environment{
+		Scheme: opts.Scheme, // nil: envtest uses client-go's scheme
+
+		CRDDirectoryPaths:        crdDirs,
+		ErrorIfCRDPathMissing:    true,
+		ControlPlaneStartTimeout: startTimeout,
+		ControlPlaneStopTimeout:  stopTimeout,
+		ControlPlane: envtest.ControlPlane{
+			APIServer: &envtest.APIServer{Path: apiServerPath, Out: opts.Output, Err: opts.Output},
+			Etcd:      &envtest.Etcd{Path: etcdPath, DataDir: opts.EtcdDataDir, Out: opts.Output, Err: opts.Output},
+		},
+		WebhookInstallOptions: envtest.WebhookInstallOptions{LocalServingHost: "127.0.0.1"},
+	}
+	if opts.InstallWebhooks {
+		manifest := filepath.Join(root, webhookManifest)
+		if _, err := os.Stat(manifest); err == nil {
+			te.WebhookInstallOptions.Paths = []string{manifest}
+		}
+	}
+	if opts.EtcdDataDir != "" {
+		if err := os.MkdirAll(opts.EtcdDataDir, 0o700); err != nil {
+			return nil, fmt.Errorf("failed to create the etcd data directory: %w", err)
+		}
+	}
+
+	if _, err := te.Start(); err != nil {
+		// Start may fail half-way, with processes running.
+		return nil, kerrors.NewAggregate([]error{fmt.Errorf("failed to start the control plane: %w", err), te.Stop()})
+	}
+	return &ControlPlane{
+		Config:     te.Config,
+		KubeConfig: te.KubeConfig,
+		RootDir:    root,
+		env:        te,
+	}, nil
+}
+
+// Stop ends kube-apiserver and etcd and removes their temporary directories.
+// It is safe to call more than once and from several goroutines.
+func (c *ControlPlane) Stop() error {
+	c.stopOnce.Do(func() {
+		c.stopErr = c.env.Stop()
+	})
+	return c.stopErr
+}
+
+// WebhookServerOptions are the options for a webhook server that the API server
+// reaches through the installed webhook configurations.
+func (c *ControlPlane) WebhookServerOptions() webhook.Options {
+	o := c.env.WebhookInstallOptions
+	return webhook.Options{Host: o.LocalServingHost, Port: o.LocalServingPort, CertDir: o.LocalServingCertDir}
+}
+
+// AddUser provisions a user (for example one without system:masters, to test
+// RBAC) and returns its client configuration.
+func (c *ControlPlane) AddUser(user envtest.User, base *rest.Config) (*envtest.AuthenticatedUser, error) {
+	return c.env.AddUser(user, base)
+}
+
+// WriteKubeconfig writes the admin kubeconfig to path (mode 0600), for kubectl
+// or a manager running in another process.
+func (c *ControlPlane) WriteKubeconfig(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("failed to create the directory for %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, c.KubeConfig, 0o600); err != nil {
+		return fmt.Errorf("failed to write kubeconfig %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,230 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package env
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+)
+
+// readyTimeout bounds the wait for the manager's caches and webhook server.
+const readyTimeout = 2 * time.Minute
+
+// Options configures Start and Run.
+type Options struct {
+	// Scheme is the manager's scheme. Required.
+	Scheme *runtime.Scheme
+
+	// SetupWebhooks registers our webhooks with the manager. When it is set, the
+	// webhook configurations in config/webhook/manifests.yaml are installed and
+	// served in-process; when it is nil, no webhook is installed.
+	SetupWebhooks func(mgr ctrl.Manager) error
+
+	// SetupReconcilers registers reconcilers (and field indexes) with the
+	// manager before it starts. ctx ends when the environment stops.
+	SetupReconcilers func(ctx context.Context, mgr ctrl.Manager) error
+
+	// ManagerOptions may change the manager's options before it is created.
+	ManagerOptions func(*ctrl.Options)
+}
+
+// Environment is a running control plane with a started manager.
+type Environment struct {
+	// Client is the manager's client: reads come from its cache.
+	client.Client
+
+	// Config is an admin client configuration for the API server.
+	Config *rest.Config
+	// Manager is the started manager.
+	Manager ctrl.Manager
+	// ControlPlane is the API server and etcd (kubeconfig, extra users).
+	ControlPlane *ControlPlane
+
+	cancel   context.CancelFunc
+	mgrDone  chan struct{}
+	mgrErr   error
+	stopOnce sync.Once
+	stopErr  error
+}
+
+// Start starts the control plane (see StartControlPlane), creates a manager,
+// runs the setup functions, starts the manager and waits until its caches have
+// synced and, with webhooks, until its webhook server answers.
+func Start(ctx context.Context, opts Options) (*Environment, error) {
+	if opts.Scheme == nil {
+		return nil, errors.New("env.Options.Scheme is required")
+	}
+	cp, err := StartControlPlane(ctx, ControlPlaneOptions{
+		Scheme:          opts.Scheme,
+		InstallWebhooks: opts.SetupWebhooks != nil,
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	e, err := startManager(ctx, cp, opts)
+	if err != nil {
+		return nil, kerrors.NewAggregate([]error{err, cp.Stop()})
+	}
+	return e, nil
+}
+
+func startManager(ctx context.Context, cp *ControlPlane, opts Options) (*Environment, error) {
+	mgrOpts := ctrl.Options{
+		Scheme:                 opts.Scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		WebhookServer:          webhook.NewServer(cp.WebhookServerOptions()),
+	}
+	if opts.ManagerOptions != nil {
+		opts.ManagerOptions(&mgrOpts)
+	}
+	mgr, err := ctrl.NewManager(cp.Config, mgrOpts)
+	if err != nil {
+		return nil, fmt.Errorf("failed to create the manager: %w", err)
+	}
+
+	mgrCtx, cancel := context.WithCancel(ctx)
+	e := &Environment{
+		Client:       mgr.GetClient(),
+		Config:       cp.Config,
+		Manager:      mgr,
+		ControlPlane: cp,
+		cancel:       cancel,
+		mgrDone:      make(chan struct{}),
+	}
+
+	if opts.SetupWebhooks != nil {
+		if err := opts.SetupWebhooks(mgr); err != nil {
+			cancel()
+			return nil, fmt.Errorf("failed to set up webhooks: %w", err)
+		}
+	}
+	if opts.SetupReconcilers != nil {
+		if err := opts.SetupReconcilers(mgrCtx, mgr); err != nil {
+			cancel()
+			return nil, fmt.Errorf("failed to set up reconcilers: %w", err)
+		}
+	}
+
+	go func() {
+		defer close(e.mgrDone)
+		e.mgrErr = mgr.Start(mgrCtx)
+	}()
+
+	if err := e.waitReady(ctx, opts.SetupWebhooks != nil); err != nil {
+		cancel()
+		<-e.mgrDone
+		return nil, err
+	}
+	return e, nil
+}
+
+// waitReady waits for the manager's caches and, if asked, its webhook server.
+func (e *Environment) waitReady(ctx context.Context, webhooks bool) error {
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+
+	synced := make(chan bool, 1)
+	go func() { synced <- e.Manager.GetCache().WaitForCacheSync(ctx) }()
+	select {
+	case <-e.mgrDone:
+		return fmt.Errorf("manager stopped while starting: %w", e.mgrErr)
+	case ok := <-synced:
+		if !ok {
+			return fmt.Errorf("manager caches did not sync within %s", readyTimeout)
+		}
+	}
+
+	if !webhooks {
+		return nil
+	}
+	started := e.Manager.GetWebhookServer().StartedChecker()
+	var lastErr error
+	err := wait.PollUntilContextCancel(ctx, 100*time.Millisecond, true, func(context.Context) (bool, error) {
+		select {
+		case <-e.mgrDone:
+			return false, fmt.Errorf("manager stopped while starting: %w", e.mgrErr)
+		default:
+		}
+		lastErr = started(nil)
+		return lastErr == nil, nil
+	})
+	if err != nil {
+		return fmt.Errorf("webhook server did not start (last check: %v): %w", lastErr, err)
+	}
+	return nil
+}
+
+// Stop stops the manager, then the control plane. It is safe to call more than
+// once and from several goroutines.
+func (e *Environment) Stop() error {
+	e.stopOnce.Do(func() {
+		e.cancel()
+		<-e.mgrDone
+		e.stopErr = kerrors.NewAggregate([]error{e.mgrErr, e.ControlPlane.Stop()})
+	})
+	return e.stopErr
+}
+
+// GetAPIReader returns a client that reads from the API server, not the cache.
+func (e *Environment) GetAPIReader() client.Reader {
+	return e.Manager.GetAPIReader()
+}
+
+// CreateNamespace creates a namespace named generateName plus a random suffix.
+func (e *Environment) CreateNamespace(ctx context.Context, generateName string) (*corev1.Namespace, error) {
+	ns := &corev1.Namespace{
+		ObjectMeta: metav1.ObjectMeta{
+			GenerateName: generateName + "-",
+			Labels:       map[string]string{"test-env/name": generateName},
+		},
+	}
+	if err := e.Create(ctx, ns); err != nil {
+		return nil, fmt.Errorf("failed to create Namespace %s-*: %w", generateName, err)
+	}
+	return ns, nil
+}
+
+// Cleanup deletes objs, ignoring those already gone. The API server has no
+// namespace controller, so a deleted namespace stays Terminating and the
+// objects in it stay; tests use their own namespaces and names, so that is
+// harmless.
+func (e *Environment) Cleanup(ctx context.Context, objs ...client.Object) error {
+	var errs []error
+	for _, o := range objs {
+		if err := e.Delete(ctx, o); err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, fmt.Errorf("failed to delete %T %s: %w", o, client.ObjectKeyFromObject(o), err))
+		}
+	}
+	return kerrors.NewAggregate(errs)
+}
