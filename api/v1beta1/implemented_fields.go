@@ -1,0 +1,149 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1beta1
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// A field we accept is a field we implement. This file is the one place that says which spec fields the
+// controller of each kind translates. A kind listed here has a controller: its webhook rejects a non-empty value
+// in any other field with "field not supported yet", so nothing a user writes is silently ignored. A kind not
+// listed has no controller yet; nothing acts on it, and its webhook accepts every field of the CAPZ schema.
+//
+// Paths use json names separated by dots; "[]" stands for any list item. A path covers everything under it.
+// Each controller issue adds its kind here, with the fields it implements, when it lands.
+var implementedFields = map[string][]string{}
+
+// templateOf maps a template kind to the kind it stamps out, and where that kind's spec sits in the template.
+var templateOf = map[string]struct {
+	kind string
+	path []string
+}{
+	"AzureClusterTemplate":                {kind: "AzureCluster", path: []string{"template", "spec"}},
+	"AzureMachineTemplate":                {kind: "AzureMachine", path: []string{"template", "spec"}},
+	"AzureManagedControlPlaneTemplate":    {kind: "AzureManagedControlPlane", path: []string{"template", "spec"}},
+	"AzureManagedClusterTemplate":         {kind: "AzureManagedCluster", path: []string{"template", "spec"}},
+	"AzureManagedMachinePoolTemplate":     {kind: "AzureManagedMachinePool", path: []string{"template", "spec"}},
+	"AzureASOManagedClusterTemplate":      {kind: "AzureASOManagedCluster", path: []string{"template", "spec"}},
+	"AzureASOManagedControlPlaneTemplate": {kind: "AzureASOManagedControlPlane", path: []string{"template", "spec"}},
+	"AzureASOManagedMachinePoolTemplate":  {kind: "AzureASOManagedMachinePool", path: []string{"template", "spec"}},
+}
+
+// ValidateImplementedFields rejects every non-empty spec field of a kind that its controller does not implement.
+// spec is the kind's spec struct; for a template kind, only its spec.template.spec is checked.
+func ValidateImplementedFields(kind string, spec any) field.ErrorList {
+	path := field.NewPath("spec")
+	content, err := toFields(spec)
+	if err != nil {
+		return field.ErrorList{field.InternalError(path, err)}
+	}
+	if t, ok := templateOf[kind]; ok {
+		kind = t.kind
+		for _, key := range t.path {
+			path = path.Child(key)
+			next, _ := content[key].(map[string]any)
+			content = next
+		}
+	}
+	implemented, gated := implementedFields[kind]
+	if !gated {
+		return nil
+	}
+	return unimplemented(path, "", content, implemented)
+}
+
+// unimplemented walks a value top-down and reports the shortest paths holding a value no implemented path covers.
+func unimplemented(path *field.Path, pattern string, value any, implemented []string) field.ErrorList {
+	if isEmpty(value) {
+		return nil
+	}
+	if pattern != "" && covers(implemented, pattern) {
+		return nil
+	}
+	if pattern != "" && !leadsTo(implemented, pattern) {
+		return field.ErrorList{field.Forbidden(path, "field not supported yet")}
+	}
+	var errs field.ErrorList
+	switch v := value.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			errs = append(errs, unimplemented(path.Child(k), join(pattern, k), v[k], implemented)...)
+		}
+	case []any:
+		for i, item := range v {
+			errs = append(errs, unimplemented(path.Index(i), pattern+"[]", item, implemented)...)
+		}
+	default:
+		errs = append(errs, field.Forbidden(path, "field not supported yet"))
+	}
+	return errs
+}
+
+func join(pattern, key string) string {
+	if pattern == "" {
+		return key
+	}
+	return pattern + "." + key
+}
+
+// covers reports whether an implemented path is the pattern or one of its parents.
+func covers(implemented []string, pattern string) bool {
+	for _, p := range implemented {
+		if p == pattern || strings.HasPrefix(pattern, p+".") || strings.HasPrefix(pattern, p+"[]") {
+			return true
+		}
+	}
+	return false
+}
+
+// leadsTo reports whether the pattern is a parent of an implemented path.
+func leadsTo(implemented []string, pattern string) bool {
+	for _, p := range implemented {
+		if strings.HasPrefix(p, pattern+".") || strings.HasPrefix(p, pattern+"[]") {
+			return true
+		}
+	}
+	return false
+}
+
+func isEmpty(value any) bool {
+	if value == nil {
+		return true
+	}
+	v := reflect.ValueOf(value)
+	switch v.Kind() {
+	case reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Float64:
+		return v.Float() == 0
+	}
+	return false
+}

@@ -1,0 +1,76 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1beta1
+
+import (
+	"context"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+)
+
+// +kubebuilder:webhook:verbs=create;update,path=/validate-infrastructure-cluster-x-k8s-io-v1beta1-azuremachinepoolmachine,mutating=false,failurePolicy=fail,matchPolicy=Equivalent,groups=infrastructure.cluster.x-k8s.io,resources=azuremachinepoolmachines,versions=v1beta1,name=validation.azuremachinepoolmachine.infrastructure.cluster.x-k8s.io,sideEffects=None,admissionReviewVersions=v1
+
+// SetupAzureMachinePoolMachineWebhookWithManager registers the validating webhook of AzureMachinePoolMachine. It
+// has no defaulting webhook: the AzureMachinePool controller writes the whole spec.
+func SetupAzureMachinePoolMachineWebhookWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewWebhookManagedBy(mgr, &AzureMachinePoolMachine{}).WithValidator(azureMachinePoolMachineWebhook{}).Complete()
+}
+
+type azureMachinePoolMachineWebhook struct{}
+
+// ValidateCreate validates a new AzureMachinePoolMachine.
+func (azureMachinePoolMachineWebhook) ValidateCreate(_ context.Context, m *AzureMachinePoolMachine) (admission.Warnings, error) {
+	return nil, infrav1.Invalid("AzureMachinePoolMachine", m.Name, m.validate())
+}
+
+// ValidateUpdate validates a changed AzureMachinePoolMachine: it stays the same instance.
+func (azureMachinePoolMachineWebhook) ValidateUpdate(_ context.Context, old, m *AzureMachinePoolMachine) (admission.Warnings, error) {
+	if !m.DeletionTimestamp.IsZero() {
+		return nil, nil
+	}
+	spec := field.NewPath("spec")
+	errs := m.validate()
+	if old.Spec.ProviderID != "" {
+		errs = append(errs, infrav1.ValidateImmutable(spec.Child("providerID"), old.Spec.ProviderID, m.Spec.ProviderID)...)
+	}
+	if old.Spec.InstanceID != "" {
+		errs = append(errs, infrav1.ValidateImmutable(spec.Child("instanceID"), old.Spec.InstanceID, m.Spec.InstanceID)...)
+	}
+	return nil, infrav1.Invalid("AzureMachinePoolMachine", m.Name, errs)
+}
+
+// ValidateDelete allows every deletion.
+func (azureMachinePoolMachineWebhook) ValidateDelete(context.Context, *AzureMachinePoolMachine) (admission.Warnings, error) {
+	return nil, nil
+}
+
+func (m *AzureMachinePoolMachine) validate() field.ErrorList {
+	var errs field.ErrorList
+	p := field.NewPath("spec", "providerID")
+	switch {
+	case m.Spec.ProviderID == "":
+		errs = append(errs, field.Required(p, "the provider ID of the scale set instance, as on its Node"))
+	case !strings.HasPrefix(m.Spec.ProviderID, "azure://"):
+		errs = append(errs, field.Invalid(p, m.Spec.ProviderID, "must start with azure://"))
+	}
+	return append(errs, infrav1.ValidateImplementedFields("AzureMachinePoolMachine", &m.Spec)...)
+}

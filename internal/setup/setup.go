@@ -1,0 +1,80 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package setup
+
+import (
+	"context"
+	"fmt"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/feature"
+)
+
+// Options configure the controllers.
+type Options struct {
+	// WatchFilterValue restricts the controllers to objects labelled cluster.x-k8s.io/watch-filter=<value>.
+	WatchFilterValue string
+}
+
+// Webhooks registers the defaulting and validating webhooks of every kind.
+func Webhooks(mgr ctrl.Manager) error {
+	webhooks := map[string]func(ctrl.Manager) error{
+		"AzureCluster":                        infrav1.SetupAzureClusterWebhookWithManager,
+		"AzureClusterTemplate":                infrav1.SetupAzureClusterTemplateWebhookWithManager,
+		"AzureClusterIdentity":                infrav1.SetupAzureClusterIdentityWebhookWithManager,
+		"AzureMachine":                        infrav1.SetupAzureMachineWebhookWithManager,
+		"AzureMachineTemplate":                infrav1.SetupAzureMachineTemplateWebhookWithManager,
+		"AzureManagedControlPlane":            infrav1.SetupAzureManagedControlPlaneWebhookWithManager,
+		"AzureManagedControlPlaneTemplate":    infrav1.SetupAzureManagedControlPlaneTemplateWebhookWithManager,
+		"AzureManagedCluster":                 infrav1.SetupAzureManagedClusterWebhookWithManager,
+		"AzureManagedClusterTemplate":         infrav1.SetupAzureManagedClusterTemplateWebhookWithManager,
+		"AzureManagedMachinePool":             infrav1.SetupAzureManagedMachinePoolWebhookWithManager,
+		"AzureManagedMachinePoolTemplate":     infrav1.SetupAzureManagedMachinePoolTemplateWebhookWithManager,
+		"AzureASOManagedCluster":              infrav1.SetupAzureASOManagedClusterWebhookWithManager,
+		"AzureASOManagedClusterTemplate":      infrav1.SetupAzureASOManagedClusterTemplateWebhookWithManager,
+		"AzureASOManagedControlPlane":         infrav1.SetupAzureASOManagedControlPlaneWebhookWithManager,
+		"AzureASOManagedControlPlaneTemplate": infrav1.SetupAzureASOManagedControlPlaneTemplateWebhookWithManager,
+		"AzureASOManagedMachinePool":          infrav1.SetupAzureASOManagedMachinePoolWebhookWithManager,
+		"AzureASOManagedMachinePoolTemplate":  infrav1.SetupAzureASOManagedMachinePoolTemplateWebhookWithManager,
+	}
+	if feature.Gates.Enabled(feature.MachinePool) {
+		webhooks["AzureMachinePool"] = infrav1exp.SetupAzureMachinePoolWebhookWithManager
+		webhooks["AzureMachinePoolMachine"] = infrav1exp.SetupAzureMachinePoolMachineWebhookWithManager
+	}
+	for name, setup := range webhooks {
+		if err := setup(mgr); err != nil {
+			return fmt.Errorf("failed to set up the %s webhook: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// CacheByObject limits the manager's cache of ASO kinds to the objects the provider labelled.
+func CacheByObject() map[client.Object]cache.ByObject {
+	return aso.CacheByObject(aso.Kinds()...)
+}
+
+// Controllers registers the controllers. The controllers arrive with the engine and the per-kind issues.
+func Controllers(_ context.Context, _ ctrl.Manager, _ Options) error {
+	return nil
+}
