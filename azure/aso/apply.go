@@ -1,0 +1,223 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package aso
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
+)
+
+// patchError is a user patch that could not be applied to an object.
+type patchError struct {
+	source, kind, name string
+	err                error
+}
+
+func (p *patchError) Error() string {
+	return fmt.Sprintf("%s could not be applied to %s %s: %v", p.source, p.kind, p.name, p.err)
+}
+
+// render builds the object to apply: the translator's object with the user's patches, the provider's labels,
+// annotations and owner reference, and the hash of all of it.
+func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKind, r Resource, opts Options) (*unstructured.Unstructured, error) {
+	u, err := toUnstructured(r.Object)
+	if err != nil {
+		return nil, err
+	}
+	u.SetGroupVersionKind(gvk)
+	// Fields the server owns: never part of what we apply.
+	delete(u.Object, "status")
+	unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
+
+	for _, p := range opts.Patches {
+		if p.Kind != gvk.Kind || (p.Name != "" && p.Name != r.Object.GetName()) {
+			continue
+		}
+		if u, err = applyPatch(u, p); err != nil {
+			return nil, &patchError{source: p.Source, kind: gvk.Kind, name: r.Object.GetName(), err: err}
+		}
+	}
+
+	labels := u.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[infrav1.ClusterNameLabel] = opts.ClusterName
+	labels[infrav1.OwnedByLabel] = opts.ClusterName
+	u.SetLabels(labels)
+
+	annotations := u.GetAnnotations()
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	if opts.CredentialSecret != "" {
+		annotations[asoannotations.PerResourceSecret] = opts.CredentialSecret
+	}
+	if r.Referenced {
+		annotations[asoannotations.ReconcilePolicy] = string(asoannotations.ReconcilePolicySkip)
+	}
+	delete(annotations, HashAnnotation)
+	u.SetAnnotations(annotations)
+
+	u.SetOwnerReferences([]metav1.OwnerReference{{
+		APIVersion:         ownerGVK.GroupVersion().String(),
+		Kind:               ownerGVK.Kind,
+		Name:               owner.GetName(),
+		UID:                owner.GetUID(),
+		Controller:         ptr.To(true),
+		BlockOwnerDeletion: ptr.To(true),
+	}})
+
+	hash, err := hashOf(u.Object)
+	if err != nil {
+		return nil, err
+	}
+	annotations[HashAnnotation] = hash
+	u.SetAnnotations(annotations)
+	return u, nil
+}
+
+// applyPatch applies one user patch to an object.
+func applyPatch(u *unstructured.Unstructured, p Patch) (*unstructured.Unstructured, error) {
+	parsed, err := patch.Parse(p.Format, p.Text)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := json.Marshal(u.Object)
+	if err != nil {
+		return nil, err
+	}
+	out, err := parsed.Apply(doc)
+	if err != nil {
+		return nil, err
+	}
+	patched := &unstructured.Unstructured{}
+	if err := patched.UnmarshalJSON(out); err != nil {
+		return nil, fmt.Errorf("the patched object is not valid: %w", err)
+	}
+	return patched, nil
+}
+
+// hashOf hashes the JSON form of an object; encoding/json sorts map keys, so the hash is stable.
+func hashOf(content map[string]any) (string, error) {
+	data, err := json.Marshal(content)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16]), nil
+}
+
+// needsApply reports whether the live object differs from the desired one: either the desired object changed
+// since the last apply (its hash differs, which also releases fields the engine stopped setting), or someone
+// changed a field the engine sets.
+func needsApply(desired *unstructured.Unstructured, live client.Object) bool {
+	if live.GetAnnotations()[HashAnnotation] != desired.GetAnnotations()[HashAnnotation] {
+		return true
+	}
+	liveContent, err := toUnstructured(live)
+	if err != nil {
+		return true
+	}
+	want, got := desired.Object, liveContent.Object
+	wantMeta, _ := want["metadata"].(map[string]any)
+	gotMeta, _ := got["metadata"].(map[string]any)
+	for _, field := range []string{"labels", "annotations"} {
+		if !contains(gotMeta[field], wantMeta[field]) {
+			return true
+		}
+	}
+	if !hasOwnerReference(live, desired.GetOwnerReferences()[0]) {
+		return true
+	}
+	return !contains(got["spec"], want["spec"])
+}
+
+// contains reports whether every value set in want is equal in got. Maps may hold more keys in got (defaults,
+// other field managers); lists must have the same length, item by item.
+func contains(got, want any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return len(w) == 0 && got == nil
+		}
+		for k, v := range w {
+			if !contains(g[k], v) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return len(w) == 0 && got == nil
+		}
+		for i := range w {
+			if !contains(g[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		if w, ok := asFloat(want); ok {
+			g, ok := asFloat(got)
+			return ok && g == w
+		}
+		return reflect.DeepEqual(got, want)
+	}
+}
+
+// asFloat reads a JSON number, which typed and decoded content may hold as different Go types.
+func asFloat(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case int32:
+		return float64(n), true
+	case float64:
+		return n, true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func hasOwnerReference(obj client.Object, want metav1.OwnerReference) bool {
+	for _, ref := range obj.GetOwnerReferences() {
+		if ref.UID == want.UID && ref.Kind == want.Kind && ptr.Deref(ref.Controller, false) {
+			return true
+		}
+	}
+	return false
+}

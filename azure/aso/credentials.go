@@ -1,0 +1,241 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package aso
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+
+	asoconfig "github.com/Azure/azure-service-operator/v2/pkg/common/config"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+)
+
+// Reasons of the CredentialsReady condition.
+const (
+	// IdentityNotFoundReason means the referenced AzureClusterIdentity does not exist.
+	IdentityNotFoundReason = "IdentityNotFound"
+	// IdentitySecretInvalidReason means the identity's secret is missing or lacks a key.
+	IdentitySecretInvalidReason = "IdentitySecretInvalid"
+	// SubscriptionMissingReason means the owner names no subscription, which ASO credentials require.
+	SubscriptionMissingReason = "SubscriptionMissing"
+	// CredentialsReadyReason means the credential secret is in place.
+	CredentialsReadyReason = "CredentialsReady"
+)
+
+// CredentialSecretName is the name of a cluster's ASO credential secret.
+func CredentialSecretName(cluster string) string { return cluster + "-aso-secret" }
+
+// Credentials is the outcome of resolving an owner's identity.
+type Credentials struct {
+	// SecretName is the credential secret to name in ASO's credential-from annotation; empty means ASO's default.
+	SecretName string
+	// Ready is false when the identity cannot be used; Reason and Message say why, for the CredentialsReady
+	// condition. Nothing may be applied for the owner then.
+	Ready           bool
+	Reason, Message string
+}
+
+// CredentialsInput names what EnsureCredentials needs from the owner.
+type CredentialsInput struct {
+	ClusterName    string
+	SubscriptionID string
+	IdentityRef    *corev1.ObjectReference
+}
+
+// EnsureCredentials turns the owner's AzureClusterIdentity into the secret ASO reads, <cluster>-aso-secret in the
+// owner's namespace, owned by the owner. The identity may only be used from the namespaces it allows. A secret of
+// that name the user created (without the provider's label) is used as it is. Secret values are never logged.
+func (e *Engine) EnsureCredentials(ctx context.Context, owner client.Object, in CredentialsInput) (Credentials, error) {
+	if in.IdentityRef == nil {
+		return Credentials{Ready: true, Reason: CredentialsReadyReason}, nil
+	}
+	identity := &infrav1.AzureClusterIdentity{}
+	key := client.ObjectKey{Namespace: in.IdentityRef.Namespace, Name: in.IdentityRef.Name}
+	if key.Namespace == "" {
+		key.Namespace = owner.GetNamespace()
+	}
+	if err := e.APIReader.Get(ctx, key, identity); err != nil {
+		if apierrors.IsNotFound(err) {
+			return Credentials{Reason: IdentityNotFoundReason, Message: fmt.Sprintf("AzureClusterIdentity %s not found", key)}, nil
+		}
+		return Credentials{}, fmt.Errorf("failed to get AzureClusterIdentity %s: %w", key, err)
+	}
+	ns := &corev1.Namespace{}
+	if err := e.APIReader.Get(ctx, client.ObjectKey{Name: owner.GetNamespace()}, ns); err != nil {
+		return Credentials{}, fmt.Errorf("failed to get Namespace %s: %w", owner.GetNamespace(), err)
+	}
+	if !NamespaceAllowed(identity.Spec.AllowedNamespaces, ns) {
+		return Credentials{Reason: infrav1.NamespaceNotAllowedReason, Message: fmt.Sprintf(
+			"AzureClusterIdentity %s does not allow namespace %s in spec.allowedNamespaces", key, ns.Name)}, nil
+	}
+	if in.SubscriptionID == "" {
+		return Credentials{Reason: SubscriptionMissingReason, Message: "spec.subscriptionID is required to use an AzureClusterIdentity"}, nil
+	}
+	data, problem, err := e.credentialData(ctx, identity, in.SubscriptionID)
+	if err != nil {
+		return Credentials{}, err
+	}
+	if problem != "" {
+		return Credentials{Reason: IdentitySecretInvalidReason, Message: problem}, nil
+	}
+	name := CredentialSecretName(in.ClusterName)
+	if err := e.writeCredentialSecret(ctx, owner, in.ClusterName, name, data); err != nil {
+		return Credentials{}, err
+	}
+	return Credentials{SecretName: name, Ready: true, Reason: CredentialsReadyReason}, nil
+}
+
+// NamespaceAllowed applies CAPZ's tenancy rules: no allowedNamespaces allows no namespace, an empty one ({})
+// allows all, a non-empty list wins over the selector, and an empty selector matches nothing.
+func NamespaceAllowed(allowed *infrav1.AllowedNamespaces, ns *corev1.Namespace) bool {
+	switch {
+	case allowed == nil:
+		return false
+	case len(allowed.NamespaceList) > 0:
+		for _, name := range allowed.NamespaceList {
+			if name == ns.Name {
+				return true
+			}
+		}
+		return false
+	case allowed.Selector == nil:
+		// {} — neither a list nor a selector: every namespace.
+		return allowed.NamespaceList == nil
+	}
+	selector, err := metav1.LabelSelectorAsSelector(allowed.Selector)
+	if err != nil || selector.Empty() {
+		return false
+	}
+	return selector.Matches(labels.Set(ns.Labels))
+}
+
+// credentialData builds the keys ASO expects for the identity's type; problem explains a missing input.
+func (e *Engine) credentialData(ctx context.Context, identity *infrav1.AzureClusterIdentity, subscriptionID string) (data map[string][]byte, problem string, err error) {
+	data = map[string][]byte{
+		asoconfig.AzureSubscriptionID: []byte(subscriptionID),
+		asoconfig.AzureTenantID:       []byte(identity.Spec.TenantID),
+		asoconfig.AzureClientID:       []byte(identity.Spec.ClientID),
+	}
+	switch identity.Spec.Type {
+	case infrav1.ServicePrincipal, infrav1.ManualServicePrincipal:
+		secret, problem, err := e.identitySecret(ctx, identity)
+		if problem != "" || err != nil {
+			return nil, problem, err
+		}
+		value, ok := secret.Data["clientSecret"]
+		if !ok {
+			return nil, fmt.Sprintf("Secret %s/%s has no key clientSecret", secret.Namespace, secret.Name), nil
+		}
+		data[asoconfig.AzureClientSecret] = value
+	case infrav1.ServicePrincipalCertificate:
+		if identity.Spec.CertPath != "" {
+			cert, err := os.ReadFile(identity.Spec.CertPath)
+			if err != nil {
+				return nil, fmt.Sprintf("cannot read certPath %s: %v", identity.Spec.CertPath, errors.Unwrap(err)), nil
+			}
+			data[asoconfig.AzureClientCertificate] = cert
+			break
+		}
+		secret, problem, err := e.identitySecret(ctx, identity)
+		if problem != "" || err != nil {
+			return nil, problem, err
+		}
+		cert, ok := secret.Data["certificate"]
+		if !ok {
+			return nil, fmt.Sprintf("Secret %s/%s has no key certificate", secret.Namespace, secret.Name), nil
+		}
+		data[asoconfig.AzureClientCertificate] = cert
+		if password, ok := secret.Data["password"]; ok {
+			data[asoconfig.AzureClientCertificatePassword] = password
+		}
+	case infrav1.UserAssignedMSI:
+		data[asoconfig.AuthMode] = []byte(asoconfig.PodIdentityAuthMode)
+	case infrav1.WorkloadIdentity:
+		data[asoconfig.AuthMode] = []byte(asoconfig.WorkloadIdentityAuthMode)
+	case infrav1.UserAssignedIdentityCredential:
+		data[asoconfig.AzureUserAssignedIdentityCredentials] = []byte(identity.Spec.UserAssignedIdentityCredentialsPath)
+	default:
+		return nil, fmt.Sprintf("unknown identity type %q", identity.Spec.Type), nil
+	}
+	return data, "", nil
+}
+
+// identitySecret reads the Secret an identity references.
+func (e *Engine) identitySecret(ctx context.Context, identity *infrav1.AzureClusterIdentity) (*corev1.Secret, string, error) {
+	key := client.ObjectKey{Namespace: identity.Spec.ClientSecret.Namespace, Name: identity.Spec.ClientSecret.Name}
+	if key.Namespace == "" {
+		key.Namespace = identity.Namespace
+	}
+	secret := &corev1.Secret{}
+	if err := e.APIReader.Get(ctx, key, secret); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, fmt.Sprintf("Secret %s referenced by AzureClusterIdentity %s not found", key, identity.Name), nil
+		}
+		return nil, "", fmt.Errorf("failed to get Secret %s: %w", key, err)
+	}
+	return secret, "", nil
+}
+
+// writeCredentialSecret creates or updates the credential secret, unless the user owns one of that name.
+func (e *Engine) writeCredentialSecret(ctx context.Context, owner client.Object, clusterName, name string, data map[string][]byte) error {
+	existing := &corev1.Secret{}
+	err := e.APIReader.Get(ctx, client.ObjectKey{Namespace: owner.GetNamespace(), Name: name}, existing)
+	switch {
+	case err == nil && existing.Labels[infrav1.OwnedByLabel] == "":
+		return nil // the user's own credential secret
+	case err == nil && maps.EqualFunc(existing.Data, data, func(a, b []byte) bool { return string(a) == string(b) }) && isControlledBy(existing, owner):
+		return nil
+	case err != nil && !apierrors.IsNotFound(err):
+		return fmt.Errorf("failed to get Secret %s/%s: %w", owner.GetNamespace(), name, err)
+	}
+	ownerGVK, err := apiutil.GVKForObject(owner, e.Client.Scheme())
+	if err != nil {
+		return err
+	}
+	secret := &corev1.Secret{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: owner.GetNamespace(),
+			Labels: map[string]string{infrav1.ClusterNameLabel: clusterName, infrav1.OwnedByLabel: clusterName},
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: ownerGVK.GroupVersion().String(), Kind: ownerGVK.Kind, Name: owner.GetName(), UID: owner.GetUID(),
+				Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+			}},
+		},
+		Type: corev1.SecretTypeOpaque,
+		Data: data,
+	}
+	u, err := toUnstructured(secret)
+	if err != nil {
+		return err
+	}
+	if err := e.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+		return fmt.Errorf("failed to write Secret %s/%s: %w", owner.GetNamespace(), name, err)
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package aso
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+)
+
+// DeleteOptions describe how to delete an owner's objects.
+type DeleteOptions struct {
+	// ClusterName is the Cluster API cluster the owner belongs to.
+	ClusterName string
+	// Kinds are every ASO kind the owner may own.
+	Kinds []schema.GroupVersionKind
+	// Order lists groups of kinds, first group first (deepest resources first, e.g. network interfaces before
+	// subnets): no object of a later group is deleted while one of an earlier group remains. Kinds not listed
+	// are deleted last, together.
+	Order [][]schema.GroupKind
+}
+
+// Delete deletes the owner's objects, one group at a time. It returns done once no owned object remains, that
+// is once ASO has deleted the Azure resources and removed its finalizers; until then the owner must keep its
+// own finalizer. Objects the owner does not control are never deleted.
+func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOptions) (done bool, result *Result, err error) {
+	objs, err := e.owned(ctx, owner, opts.ClusterName, opts.Kinds)
+	if err != nil {
+		return false, nil, err
+	}
+	result = &Result{}
+	if len(objs) == 0 {
+		return true, result, nil
+	}
+	groupOf := map[schema.GroupKind]int{}
+	for i, group := range opts.Order {
+		for _, gk := range group {
+			groupOf[gk] = i
+		}
+	}
+	group := func(obj client.Object) int {
+		if i, ok := groupOf[obj.GetObjectKind().GroupVersionKind().GroupKind()]; ok {
+			return i
+		}
+		return len(opts.Order)
+	}
+	current := len(opts.Order)
+	for _, obj := range objs {
+		current = min(current, group(obj))
+	}
+	for _, obj := range objs {
+		gvk := obj.GetObjectKind().GroupVersionKind()
+		state := newState(gvk, obj.GetName(), "")
+		state.notReady(infrav1.DeletingReason, "ASO is deleting the resource", false)
+		if group(obj) == current {
+			if err := e.delete(ctx, obj, result); err != nil {
+				return false, result, err
+			}
+		} else {
+			state.message = "waiting for resources that depend on it to be deleted first"
+		}
+		result.add(state)
+	}
+	return false, result, nil
+}
+
+// deleteOrphans deletes owned objects that are no longer desired and reports them as deleting.
+func (e *Engine) deleteOrphans(ctx context.Context, owner client.Object, opts Options, wanted map[objectKey]bool, result *Result) ([]resourceState, error) {
+	objs, err := e.owned(ctx, owner, opts.ClusterName, opts.Kinds)
+	if err != nil {
+		return nil, err
+	}
+	var states []resourceState
+	for _, obj := range objs {
+		gvk := obj.GetObjectKind().GroupVersionKind()
+		if wanted[keyOf(gvk, obj.GetName())] {
+			continue
+		}
+		if err := e.delete(ctx, obj, result); err != nil {
+			return states, err
+		}
+		state := newState(gvk, obj.GetName(), "")
+		state.notReady(infrav1.DeletingReason, "no longer desired; ASO is deleting the resource", false)
+		states = append(states, state)
+	}
+	return states, nil
+}
+
+// delete deletes one object unless it is already being deleted.
+func (e *Engine) delete(ctx context.Context, obj client.Object, result *Result) error {
+	if !obj.GetDeletionTimestamp().IsZero() {
+		return nil
+	}
+	if err := e.Client.Delete(ctx, obj, client.Preconditions{UID: ptr.To(obj.GetUID())}); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("failed to delete %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
+	}
+	result.Writes++
+	return nil
+}
+
+// owned lists the objects of the given kinds that the owner controls, from the cache.
+func (e *Engine) owned(ctx context.Context, owner client.Object, clusterName string, kinds []schema.GroupVersionKind) ([]client.Object, error) {
+	var out []client.Object
+	for _, gvk := range kinds {
+		list, err := e.Client.Scheme().New(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		if err != nil {
+			return nil, err
+		}
+		objList, ok := list.(client.ObjectList)
+		if !ok {
+			return nil, fmt.Errorf("%sList is not a list", gvk.Kind)
+		}
+		if err := e.Client.List(ctx, objList, client.InNamespace(owner.GetNamespace()),
+			client.MatchingLabels{infrav1.OwnedByLabel: clusterName}); err != nil {
+			return nil, fmt.Errorf("failed to list %s: %w", gvk.Kind, err)
+		}
+		items, err := meta.ExtractList(objList)
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range items {
+			obj, ok := item.(client.Object)
+			if !ok || !isControlledBy(obj, owner) {
+				continue
+			}
+			obj.GetObjectKind().SetGroupVersionKind(gvk)
+			out = append(out, obj)
+		}
+	}
+	return out, nil
+}

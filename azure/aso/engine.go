@@ -1,0 +1,254 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package aso
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
+)
+
+const (
+	// FieldManager is the server-side-apply field manager of every ASO object the provider writes.
+	FieldManager = "capz-aso-manager"
+
+	// HashAnnotation records the hash of the desired object (after patches) the engine last applied.
+	HashAnnotation = "infrastructure.cluster.x-k8s.io/desired-hash"
+)
+
+// Engine applies, reads, pauses and deletes the ASO objects of an owner.
+type Engine struct {
+	// Client reads from the manager's cache (ASO kinds are cached, limited to objects the provider labelled)
+	// and writes to the API server.
+	Client client.Client
+	// APIReader reads from the API server; it sees objects the cache does not hold, such as a user's own ASO
+	// object with the name the provider wants.
+	APIReader client.Reader
+	// Checks are the post-reconcile checks by ASO kind; nil means DefaultChecks().
+	Checks map[schema.GroupKind]Check
+}
+
+// Resource is one ASO object a controller wants.
+type Resource struct {
+	// Object is the typed ASO object with its name set; the engine sets its namespace to the owner's.
+	Object genruntime.ARMMetaObject
+	// Family groups objects into one condition, <Family>Ready (e.g. VNet → VNetReady).
+	Family string
+	// Referenced marks a bring-your-own Azure resource: the object is applied with reconcile-policy skip, so that
+	// ASO only reads the resource and deleting the object never deletes it in Azure.
+	Referenced bool
+}
+
+// Patch is a user patch for some of the generated objects.
+type Patch struct {
+	// Kind and Name select the objects; an empty Name selects every object of the kind.
+	Kind, Name string
+	// Source names the patch for the user, e.g. spec.asoPatches[1].
+	Source string
+	// Format and Text are the patch.
+	Format patch.Format
+	Text   string
+}
+
+// Options describe an owner's objects.
+type Options struct {
+	// ClusterName is the Cluster API cluster the owner belongs to.
+	ClusterName string
+	// CredentialSecret names the ASO credential secret of the cluster; empty means ASO's default credential.
+	CredentialSecret string
+	// Patches are the user patches, applied in order.
+	Patches []Patch
+	// Kinds are every ASO kind the owner may own; objects of these kinds that the owner owns but no longer
+	// desires are deleted.
+	Kinds []schema.GroupVersionKind
+}
+
+// Reconcile applies the desired objects, deletes owned objects no longer desired, and reports their state.
+// An error means an API call failed; problems of single objects (a bad patch, an object owned by someone else)
+// are reported in the Result and do not stop the other objects.
+func (e *Engine) Reconcile(ctx context.Context, owner client.Object, desired []Resource, opts Options) (*Result, error) {
+	ownerGVK, err := apiutil.GVKForObject(owner, e.Client.Scheme())
+	if err != nil {
+		return nil, err
+	}
+	result := &Result{}
+	wanted := map[objectKey]bool{}
+	var errs []error
+	for _, r := range desired {
+		r.Object.SetNamespace(owner.GetNamespace())
+		state, err := e.reconcileOne(ctx, owner, ownerGVK, r, opts, result)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		wanted[keyOf(state.gvk, r.Object.GetName())] = true
+		result.add(state)
+	}
+	orphans, err := e.deleteOrphans(ctx, owner, opts, wanted, result)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, o := range orphans {
+		result.add(o)
+	}
+	return result, kerrors.NewAggregate(errs)
+}
+
+// reconcileOne applies one object when it changed and reads its state.
+func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK schema.GroupVersionKind, r Resource, opts Options, result *Result) (resourceState, error) {
+	gvk, err := apiutil.GVKForObject(r.Object, e.Client.Scheme())
+	if err != nil {
+		return resourceState{}, err
+	}
+	state := newState(gvk, r.Object.GetName(), r.Family)
+
+	live, err := e.get(ctx, gvk, client.ObjectKeyFromObject(r.Object))
+	if err != nil {
+		return state, err
+	}
+	if live != nil && !isControlledBy(live, owner) {
+		state.management = infrav1.ResourceExternallyManaged
+		state.readFrom(ctx, live, e.checks(), e.APIReader)
+		return state, nil
+	}
+	if r.Referenced {
+		state.management = infrav1.ResourceReferenced
+	}
+
+	desired, err := e.render(owner, ownerGVK, gvk, r, opts)
+	if err != nil {
+		var pe *patchError
+		if errors.As(err, &pe) {
+			result.PatchErrors = append(result.PatchErrors, pe.Error())
+			state.notReady(infrav1.InvalidPatchReason, pe.Error(), true)
+			return state, nil
+		}
+		return state, err
+	}
+
+	if live != nil {
+		resumed, err := e.resume(ctx, live)
+		if err != nil {
+			return state, err
+		}
+		if resumed {
+			result.Writes++
+		}
+	}
+	if live != nil && !needsApply(desired, live) {
+		state.readFrom(ctx, live, e.checks(), e.APIReader)
+		return state, nil
+	}
+	if err := e.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(desired), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+		if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
+			// The API server (or ASO's schema) refused the object: a user patch or value the CRD rejects.
+			state.notReady(infrav1.FailedReason, fmt.Sprintf("the API server rejected %s %s: %v", gvk.Kind, r.Object.GetName(), err), true)
+			return state, nil
+		}
+		return state, fmt.Errorf("failed to apply %s %s/%s: %w", gvk.Kind, r.Object.GetNamespace(), r.Object.GetName(), err)
+	}
+	result.Writes++
+	state.applied()
+	return state, nil
+}
+
+// get reads an object from the cache, falling back to the API server, which also sees objects the provider did
+// not label. It returns nil when the object does not exist.
+func (e *Engine) get(ctx context.Context, gvk schema.GroupVersionKind, key client.ObjectKey) (client.Object, error) {
+	obj, err := e.newObject(gvk)
+	if err != nil {
+		return nil, err
+	}
+	err = e.Client.Get(ctx, key, obj)
+	if apierrors.IsNotFound(err) {
+		err = e.APIReader.Get(ctx, key, obj)
+	}
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("failed to get %s %s: %w", gvk.Kind, key, err)
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	return obj, nil
+}
+
+func (e *Engine) newObject(gvk schema.GroupVersionKind) (client.Object, error) {
+	o, err := e.Client.Scheme().New(gvk)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := o.(client.Object)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a client.Object", gvk)
+	}
+	return obj, nil
+}
+
+func (e *Engine) checks() map[schema.GroupKind]Check {
+	if e.Checks != nil {
+		return e.Checks
+	}
+	return DefaultChecks()
+}
+
+// isControlledBy reports whether the owner is the object's controller.
+func isControlledBy(obj, owner client.Object) bool {
+	for _, ref := range obj.GetOwnerReferences() {
+		if ref.Controller != nil && *ref.Controller {
+			return ref.UID == owner.GetUID()
+		}
+	}
+	return false
+}
+
+// objectKey identifies an object of an owner.
+type objectKey struct {
+	gk   schema.GroupKind
+	name string
+}
+
+func keyOf(gvk schema.GroupVersionKind, name string) objectKey {
+	return objectKey{gk: gvk.GroupKind(), name: name}
+}
+
+// reconcilePolicy returns an object's reconcile-policy annotation.
+func reconcilePolicy(obj client.Object) string {
+	return obj.GetAnnotations()[asoannotations.ReconcilePolicy]
+}
+
+// toUnstructured converts a typed object.
+func toUnstructured(obj runtime.Object) (*unstructured.Unstructured, error) {
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	return &unstructured.Unstructured{Object: content}, nil
+}

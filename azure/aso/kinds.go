@@ -1,0 +1,47 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package aso
+
+import (
+	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asocomputedisk "github.com/Azure/azure-service-operator/v2/api/compute/v1api20240302"
+	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
+	asomanagedidentity "github.com/Azure/azure-service-operator/v2/api/managedidentity/v1api20230131"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	asonetworkdns "github.com/Azure/azure-service-operator/v2/api/network/v1api20240601"
+	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// Kinds returns an empty object of every ASO kind the provider produces, at the API version it uses. The manager
+// caches these kinds (see CacheByObject) and the ASO simulator plays them.
+func Kinds() []client.Object {
+	return []client.Object{
+		&asoresources.ResourceGroup{},
+		&asonetwork.VirtualNetwork{}, &asonetwork.VirtualNetworksSubnet{}, &asonetwork.VirtualNetworksVirtualNetworkPeering{},
+		&asonetwork.NetworkSecurityGroup{}, &asonetwork.NetworkSecurityGroupsSecurityRule{},
+		&asonetwork.RouteTable{}, &asonetwork.RouteTablesRoute{}, &asonetwork.NatGateway{}, &asonetwork.PublicIPAddress{},
+		&asonetwork.LoadBalancer{}, &asonetwork.BastionHost{}, &asonetwork.NetworkInterface{}, &asonetwork.PrivateEndpoint{},
+		&asonetworkdns.PrivateDnsZone{}, &asonetworkdns.PrivateDnsZonesVirtualNetworkLink{}, &asonetworkdns.PrivateDnsZonesARecord{},
+		&asocompute.VirtualMachine{}, &asocompute.VirtualMachineScaleSet{}, &asocompute.VirtualMachinesExtension{},
+		&asocomputedisk.Disk{},
+		&asocontainerservice.ManagedCluster{}, &asocontainerservice.ManagedClustersAgentPool{},
+		&asomanagedidentity.UserAssignedIdentity{},
+		&asoauthorization.RoleAssignment{},
+	}
+}

@@ -1,0 +1,229 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package aso
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+)
+
+// resourceState is what the engine learned about one object in a pass.
+type resourceState struct {
+	gvk        schema.GroupVersionKind
+	name       string
+	family     string
+	management infrav1.ResourceManagement
+	ready      bool
+	reason     string
+	message    string
+	terminal   bool
+}
+
+func newState(gvk schema.GroupVersionKind, name, family string) resourceState {
+	return resourceState{gvk: gvk, name: name, family: family, management: infrav1.ResourceManaged,
+		reason: infrav1.ProvisioningReason, message: "waiting for ASO to report the resource"}
+}
+
+func (s *resourceState) notReady(reason, message string, terminal bool) {
+	s.ready, s.reason, s.message, s.terminal = false, reason, message, terminal
+}
+
+// readFrom maps ASO's Ready condition of a live object, then runs the kind's post-reconcile check.
+func (s *resourceState) readFrom(ctx context.Context, obj client.Object, checks map[schema.GroupKind]Check, reader client.Reader) {
+	conditioner, ok := obj.(conditions.Conditioner)
+	if !ok {
+		s.notReady(infrav1.InternalErrorReason, fmt.Sprintf("%T has no ASO conditions", obj), false)
+		return
+	}
+	ready := readyCondition(conditioner)
+	switch {
+	case !obj.GetDeletionTimestamp().IsZero():
+		s.notReady(infrav1.DeletingReason, "ASO is deleting the resource", false)
+	case ready == nil:
+		s.notReady(infrav1.ProvisioningReason, "waiting for ASO to report the resource", false)
+	case ready.ObservedGeneration < obj.GetGeneration():
+		s.notReady(infrav1.ProvisioningReason, fmt.Sprintf("ASO has not yet processed generation %d", obj.GetGeneration()), false)
+	case ready.Status == metav1.ConditionTrue:
+		s.ready, s.reason, s.message, s.terminal = true, infrav1.ReadyReason, "", false
+	case ready.Severity == conditions.ConditionSeverityError:
+		s.notReady(infrav1.FailedReason, ready.Message, true)
+	case ready.Reason == conditions.ReasonReconciling.Name:
+		s.notReady(infrav1.ProvisioningReason, orDefault(ready.Message, "ASO is creating or updating the resource"), false)
+	default:
+		s.notReady(orDefault(ready.Reason, infrav1.ProvisioningReason), ready.Message, false)
+	}
+	if !s.ready {
+		return
+	}
+	if check, ok := checks[s.gvk.GroupKind()]; ok {
+		if ok, reason, message := check(ctx, reader, obj); !ok {
+			s.notReady(reason, message, false)
+		}
+	}
+}
+
+// applied records an object the engine just wrote: ASO has not processed that generation yet.
+func (s *resourceState) applied() {
+	s.notReady(infrav1.ProvisioningReason, "applied; waiting for ASO to reconcile the change", false)
+}
+
+func readyCondition(obj conditions.Conditioner) *conditions.Condition {
+	for _, c := range obj.GetConditions() {
+		if c.Type == conditions.ConditionTypeReady {
+			return &c
+		}
+	}
+	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Result is the state of an owner's ASO objects after a pass.
+type Result struct {
+	// Writes counts the objects created, changed or deleted in this pass.
+	Writes int
+	// PatchErrors are the user patches that could not be applied, one message each.
+	PatchErrors []string
+
+	states []resourceState
+}
+
+func (r *Result) add(s resourceState) { r.states = append(r.states, s) }
+
+// Ready reports whether every object is ready.
+func (r *Result) Ready() bool {
+	return r.FirstNotReady() == nil
+}
+
+// Terminal reports whether an object failed in a way ASO will not retry, or a user patch must be fixed.
+func (r *Result) Terminal() bool {
+	for _, s := range r.states {
+		if s.terminal {
+			return true
+		}
+	}
+	return false
+}
+
+// FirstNotReady returns the first object that is not ready, failures first, or nil.
+func (r *Result) FirstNotReady() *infrav1.ResourceStatus {
+	var first *infrav1.ResourceStatus
+	for _, s := range r.states {
+		if s.ready {
+			continue
+		}
+		st := s.status()
+		if s.terminal {
+			return &st
+		}
+		if first == nil {
+			first = &st
+		}
+	}
+	return first
+}
+
+// Statuses returns the state of every object, for status.resources.
+func (r *Result) Statuses() []infrav1.ResourceStatus {
+	out := make([]infrav1.ResourceStatus, 0, len(r.states))
+	for _, s := range r.states {
+		out = append(out, s.status())
+	}
+	return out
+}
+
+// Resource returns the state of one object, or nil if the pass did not see it.
+func (r *Result) Resource(kind, name string) *infrav1.ResourceStatus {
+	for _, s := range r.states {
+		if s.gvk.Kind == kind && s.name == name {
+			st := s.status()
+			return &st
+		}
+	}
+	return nil
+}
+
+func (s resourceState) status() infrav1.ResourceStatus {
+	return infrav1.ResourceStatus{
+		Resource: infrav1.StatusResource{Group: s.gvk.Group, Version: s.gvk.Version, Kind: s.gvk.Kind, Name: s.name},
+		Ready:    s.ready, Reason: s.reason, Message: s.message, Management: s.management,
+	}
+}
+
+// Conditions returns one condition per family, <Family>Ready, with the first failing object's reason and message,
+// plus ResourcesReady over all objects and PatchesApplied. The controller's status file sets them.
+func (r *Result) Conditions() []metav1.Condition {
+	families := map[string][]resourceState{}
+	for _, s := range r.states {
+		if s.family != "" {
+			families[s.family] = append(families[s.family], s)
+		}
+	}
+	names := make([]string, 0, len(families))
+	for f := range families {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	out := make([]metav1.Condition, 0, len(names)+2)
+	for _, f := range names {
+		out = append(out, summarize(f+"Ready", families[f]))
+	}
+	out = append(out, summarize(infrav1.ResourcesReadyCondition, r.states))
+	patches := metav1.Condition{Type: infrav1.PatchesAppliedCondition, Status: metav1.ConditionTrue, Reason: "Applied"}
+	if len(r.PatchErrors) > 0 {
+		patches.Status, patches.Reason, patches.Message = metav1.ConditionFalse, infrav1.InvalidPatchReason, r.PatchErrors[0]
+		if n := len(r.PatchErrors); n > 1 {
+			patches.Message += fmt.Sprintf(" (and %d more)", n-1)
+		}
+	}
+	return append(out, patches)
+}
+
+func summarize(conditionType string, states []resourceState) metav1.Condition {
+	var first *resourceState
+	notReady := 0
+	for i := range states {
+		if states[i].ready {
+			continue
+		}
+		notReady++
+		if first == nil || (states[i].terminal && !first.terminal) {
+			first = &states[i]
+		}
+	}
+	if first == nil {
+		return metav1.Condition{Type: conditionType, Status: metav1.ConditionTrue, Reason: infrav1.ReadyReason}
+	}
+	message := fmt.Sprintf("%s %s: %s", first.gvk.Kind, first.name, first.message)
+	if notReady > 1 {
+		message += fmt.Sprintf(" (%d of %d resources not ready)", notReady, len(states))
+	}
+	return metav1.Condition{Type: conditionType, Status: metav1.ConditionFalse, Reason: first.reason, Message: message}
+}

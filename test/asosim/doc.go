@@ -1,0 +1,26 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package asosim plays Azure Service Operator for tests and the local management plane: it runs its own
+// controller manager that watches the ASO kinds the provider produces and, instead of calling Azure, keeps a
+// fake Azure (a map of ARM IDs) and reports back the way ASO does: a finalizer, the Ready condition with
+// observedGeneration, status.id, provisioningState, the status fields the provider reads (IP addresses, FQDNs,
+// agent pool counts) and, for managed clusters, the kubeconfig secrets asked for in operatorSpec.secrets.
+//
+// It honours the reconcile-policy annotation (skip: only reads; detach-on-delete: never deletes in Azure) and
+// records every Azure-side create, update and delete for tests to assert on. Tests can make an object fail with
+// a severity and reason, lag, or stay Reconciling.
+package asosim

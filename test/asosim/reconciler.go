@@ -1,0 +1,464 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package asosim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+)
+
+// finalizer is ASO's finalizer.
+const finalizer = "serviceoperator.azure.com/finalizer"
+
+// reconciler plays ASO for one kind.
+type reconciler struct {
+	sim *Simulator
+	gvk schema.GroupVersionKind
+}
+
+func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	s := r.sim
+	o, err := s.client.Scheme().New(r.gvk)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	obj := o.(genruntime.ARMMetaObject)
+	if err := s.client.Get(ctx, req.NamespacedName, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	key := objectKey{r.gvk.Kind, req.Namespace, req.Name}
+	policy := obj.GetAnnotations()[asoannotations.ReconcilePolicy]
+
+	if !obj.GetDeletionTimestamp().IsZero() {
+		return r.reconcileDelete(ctx, obj, key, policy)
+	}
+	if controllerutil.AddFinalizer(obj, finalizer) {
+		if err := s.client.Update(ctx, obj); err != nil {
+			return retryLater(err)
+		}
+	}
+
+	s.mu.Lock()
+	fault := s.faults[key]
+	s.mu.Unlock()
+	if fault.Lag > 0 {
+		if wait := time.Until(obj.GetCreationTimestamp().Add(fault.Lag)); wait > 0 {
+			return ctrl.Result{RequeueAfter: wait}, nil
+		}
+	}
+
+	id, waiting, err := r.armID(ctx, obj)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	switch {
+	case waiting != "":
+		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "WaitingForOwner", message: waiting}, time.Second)
+	case fault.Reconciling:
+		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Info", reason: "Reconciling", message: "The resource is being reconciled"}, 0)
+	case fault.Severity != "":
+		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: fault.Severity, reason: fault.Reason, message: fault.Message}, 0)
+	}
+
+	s.mu.Lock()
+	_, exists := s.azure[strings.ToLower(id)]
+	switch {
+	case policy == string(asoannotations.ReconcilePolicySkip):
+		// ASO only reads the resource.
+	case !exists:
+		s.azure[strings.ToLower(id)] = r.gvk.Kind
+		s.record("Create", r.gvk.Kind, id)
+		exists = true
+	case s.seen[key] != obj.GetGeneration():
+		s.record("Update", r.gvk.Kind, id)
+	}
+	if policy != string(asoannotations.ReconcilePolicySkip) {
+		s.seen[key] = obj.GetGeneration()
+	}
+	s.mu.Unlock()
+
+	if !exists {
+		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "AzureResourceNotFound",
+			message: fmt.Sprintf("%s does not exist in Azure (reconcile-policy skip)", id)}, 0)
+	}
+	return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionTrue, reason: "Succeeded"}, 0)
+}
+
+// reconcileDelete deletes the resource in Azure (unless skipped or detached) and, after the delay, releases the
+// finalizer.
+func (r *reconciler) reconcileDelete(ctx context.Context, obj genruntime.ARMMetaObject, key objectKey, policy string) (ctrl.Result, error) {
+	s := r.sim
+	if !controllerutil.ContainsFinalizer(obj, finalizer) {
+		return ctrl.Result{}, nil
+	}
+	if wait := time.Until(obj.GetDeletionTimestamp().Add(s.opts.DeleteDelay)); wait > 0 {
+		return ctrl.Result{RequeueAfter: wait}, nil
+	}
+	if policy != string(asoannotations.ReconcilePolicySkip) && policy != string(asoannotations.ReconcilePolicyDetachOnDelete) {
+		if id := genruntime.GetResourceIDOrDefault(obj); id != "" {
+			s.deleteInAzure(r.gvk.Kind, id)
+		}
+	}
+	s.mu.Lock()
+	delete(s.seen, key)
+	s.mu.Unlock()
+	controllerutil.RemoveFinalizer(obj, finalizer)
+	if err := s.client.Update(ctx, obj); err != nil {
+		return retryLater(err)
+	}
+	return ctrl.Result{}, nil
+}
+
+// retryLater turns the conflicts of a stale cache into a quiet retry, as a busy operator sees them.
+func retryLater(err error) (ctrl.Result, error) {
+	if apierrors.IsConflict(err) {
+		return ctrl.Result{Requeue: true}, nil
+	}
+	return ctrl.Result{}, client.IgnoreNotFound(err)
+}
+
+// deleteInAzure deletes a resource and, like Azure, everything inside it.
+func (s *Simulator) deleteInAzure(kind, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lower := strings.ToLower(id)
+	if _, ok := s.azure[lower]; !ok {
+		return
+	}
+	for other := range s.azure {
+		if other != lower && strings.HasPrefix(other, lower+"/") {
+			delete(s.azure, other)
+		}
+	}
+	delete(s.azure, lower)
+	s.record("Delete", kind, id)
+}
+
+// armID builds the resource's ARM ID from its owner chain; waiting explains a missing owner.
+func (r *reconciler) armID(ctx context.Context, obj genruntime.ARMMetaObject) (id, waiting string, err error) {
+	s := r.sim
+	if obj.GetType() == "Microsoft.Resources/resourceGroups" {
+		return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", s.opts.SubscriptionID, obj.AzureName()), "", nil
+	}
+	owner := obj.Owner()
+	if owner == nil {
+		return "", "the resource has no owner", nil
+	}
+	ownerID := owner.ARMID
+	ownerIsGroup := strings.Contains(strings.ToLower(ownerID), "/resourcegroups/") && strings.Count(ownerID, "/") == 4
+	if ownerID == "" {
+		ownerObj, err := r.ownerObject(ctx, obj.GetNamespace(), owner)
+		if err != nil {
+			return "", "", err
+		}
+		if ownerObj == nil {
+			return "", fmt.Sprintf("owner %s %s does not exist", owner.Kind, owner.Name), nil
+		}
+		ownerID = genruntime.GetResourceIDOrDefault(ownerObj)
+		if ownerID == "" {
+			return "", fmt.Sprintf("owner %s %s is not ready", owner.Kind, owner.Name), nil
+		}
+		ownerIsGroup = ownerObj.GetType() == "Microsoft.Resources/resourceGroups"
+	}
+	typ := obj.GetType()
+	if ownerIsGroup || obj.GetResourceScope() == genruntime.ResourceScopeExtension {
+		return fmt.Sprintf("%s/providers/%s/%s", ownerID, typ, obj.AzureName()), "", nil
+	}
+	return fmt.Sprintf("%s/%s/%s", ownerID, typ[strings.LastIndex(typ, "/")+1:], obj.AzureName()), "", nil
+}
+
+func (r *reconciler) ownerObject(ctx context.Context, namespace string, owner *genruntime.ResourceReference) (genruntime.ARMMetaObject, error) {
+	for _, kind := range Kinds() {
+		gvk, err := r.sim.client.GroupVersionKindFor(kind)
+		if err != nil || gvk.Group != owner.Group || gvk.Kind != owner.Kind {
+			continue
+		}
+		o := kind.DeepCopyObject().(genruntime.ARMMetaObject)
+		if err := r.sim.client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: owner.Name}, o); err != nil {
+			if apierrors.IsNotFound(err) {
+				return nil, nil
+			}
+			return nil, err
+		}
+		return o, nil
+	}
+	return nil, fmt.Errorf("unknown owner kind %s/%s", owner.Group, owner.Kind)
+}
+
+// ready is the Ready condition to report.
+type ready struct {
+	status                    metav1.ConditionStatus
+	severity, reason, message string
+}
+
+// writeStatus writes the Ready condition and the status fields ASO fills in, and the resource ID annotation.
+func (r *reconciler) writeStatus(ctx context.Context, obj genruntime.ARMMetaObject, id string, c ready, requeue time.Duration) (ctrl.Result, error) {
+	s := r.sim
+	if id != "" && genruntime.GetResourceIDOrDefault(obj) != id {
+		genruntime.SetResourceID(obj, id)
+		if err := s.client.Update(ctx, obj); err != nil {
+			return retryLater(err)
+		}
+	}
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	u := &unstructured.Unstructured{Object: content}
+	u.SetGroupVersionKind(r.gvk)
+	status := map[string]any{}
+	condition := map[string]any{
+		"type": "Ready", "status": string(c.status), "reason": c.reason,
+		"observedGeneration": obj.GetGeneration(), "lastTransitionTime": time.Now().UTC().Format(time.RFC3339),
+	}
+	if c.severity != "" {
+		condition["severity"] = c.severity
+	}
+	if c.message != "" {
+		condition["message"] = c.message
+	}
+	status["conditions"] = []any{condition}
+	if id != "" && c.status == metav1.ConditionTrue {
+		status["id"] = id
+		if r.gvk.Kind == "ResourceGroup" {
+			status["properties"] = map[string]any{"provisioningState": "Succeeded"}
+		} else {
+			status["provisioningState"] = "Succeeded"
+		}
+		if err := r.fillKindStatus(ctx, obj, content, status, id); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+	// Round-trip through the typed object: it drops what the kind's status has no field for, as the API server
+	// would, so that an unchanged status compares equal.
+	typed := obj.DeepCopyObject()
+	next := runtime.DeepCopyJSONValue(content).(map[string]any)
+	next["status"] = status
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(next, typed); err != nil {
+		return ctrl.Result{}, err
+	}
+	pruned, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	status, _ = pruned["status"].(map[string]any)
+	if previous, _ := content["status"].(map[string]any); sameStatus(normalizeJSON(previous), normalizeJSON(status)) {
+		return ctrl.Result{RequeueAfter: requeue}, nil // nothing new to report
+	}
+	u.Object["status"] = status
+	if err := s.client.Status().Update(ctx, u); err != nil {
+		return retryLater(err)
+	}
+	return ctrl.Result{RequeueAfter: requeue}, nil
+}
+
+// sameStatus compares two statuses, ignoring when the conditions last changed.
+func sameStatus(previous, next map[string]any) bool {
+	strip := func(status map[string]any) string {
+		copied := runtime.DeepCopyJSONValue(status).(map[string]any)
+		conditions, _ := copied["conditions"].([]any)
+		for _, c := range conditions {
+			if m, ok := c.(map[string]any); ok {
+				delete(m, "lastTransitionTime")
+			}
+		}
+		data, _ := json.Marshal(copied)
+		return string(data)
+	}
+	if previous == nil {
+		return false
+	}
+	return strip(previous) == strip(next)
+}
+
+// fillKindStatus fills the status fields the provider reads for some kinds.
+func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaObject, content, status map[string]any, id string) error {
+	spec, _ := content["spec"].(map[string]any)
+	location, _ := spec["location"].(string)
+	switch r.gvk.Kind {
+	case "PublicIPAddress":
+		status["ipAddress"] = fakeIP(20, id)
+		if dns, ok := spec["dnsSettings"].(map[string]any); ok {
+			if label, _ := dns["domainNameLabel"].(string); label != "" {
+				status["dnsSettings"] = map[string]any{"domainNameLabel": label, "fqdn": fmt.Sprintf("%s.%s.cloudapp.azure.com", label, location)}
+			}
+		}
+	case "NetworkInterface":
+		configs, _ := spec["ipConfigurations"].([]any)
+		var out []any
+		for i, c := range configs {
+			cfg, _ := c.(map[string]any)
+			ip, _ := cfg["privateIPAddress"].(string)
+			if ip == "" {
+				ip = fakeIP(10, fmt.Sprintf("%s/%d", id, i))
+			}
+			out = append(out, map[string]any{"name": cfg["name"], "privateIPAddress": ip, "primary": cfg["primary"]})
+		}
+		status["ipConfigurations"] = out
+	case "LoadBalancer":
+		frontends, _ := spec["frontendIPConfigurations"].([]any)
+		var out []any
+		for _, f := range frontends {
+			fe, _ := f.(map[string]any)
+			entry := map[string]any{"name": fe["name"], "id": fmt.Sprintf("%s/frontendIPConfigurations/%v", id, fe["name"])}
+			if ip, _ := fe["privateIPAddress"].(string); ip != "" {
+				entry["privateIPAddress"] = ip
+			}
+			out = append(out, entry)
+		}
+		status["frontendIPConfigurations"] = out
+	case "VirtualMachine":
+		status["vmId"] = fakeGUID(id)
+	case "PrivateEndpoint":
+		// Automatic connections are approved at once; manual ones wait for the remote owner (ApprovePrivateEndpoint).
+		approved := r.sim.isApproved(objectKey{r.gvk.Kind, obj.GetNamespace(), obj.GetName()})
+		for _, field := range []string{"privateLinkServiceConnections", "manualPrivateLinkServiceConnections"} {
+			connections, _ := spec[field].([]any)
+			var out []any
+			for _, c := range connections {
+				conn, _ := c.(map[string]any)
+				state := "Approved"
+				if field == "manualPrivateLinkServiceConnections" && !approved {
+					state = "Pending"
+				}
+				out = append(out, map[string]any{"name": conn["name"], "privateLinkServiceConnectionState": map[string]any{"status": state}})
+			}
+			if out != nil {
+				status[field] = out
+			}
+		}
+	case "ManagedClustersAgentPool":
+		status["count"] = spec["count"]
+		status["currentOrchestratorVersion"] = spec["orchestratorVersion"]
+	case "ManagedCluster":
+		return r.fillManagedCluster(ctx, obj, spec, status, location)
+	}
+	return nil
+}
+
+func (r *reconciler) fillManagedCluster(ctx context.Context, obj genruntime.ARMMetaObject, spec, status map[string]any, location string) error {
+	prefix, _ := spec["dnsPrefix"].(string)
+	if prefix == "" {
+		prefix = obj.AzureName()
+	}
+	fqdn := fmt.Sprintf("%s.hcp.%s.azmk8s.io", prefix, location)
+	status["fqdn"] = fqdn
+	if access, ok := spec["apiServerAccessProfile"].(map[string]any); ok && access["enablePrivateCluster"] == true {
+		status["privateFQDN"] = fmt.Sprintf("%s.privatelink.%s.azmk8s.io", prefix, location)
+	}
+	status["currentKubernetesVersion"] = spec["kubernetesVersion"]
+	if oidc, ok := spec["oidcIssuerProfile"].(map[string]any); ok && oidc["enabled"] == true {
+		status["oidcIssuerProfile"] = map[string]any{"issuerURL": fmt.Sprintf("https://%s.oic.prod-aks.azure.com/%s/", location, fakeGUID(fqdn))}
+	}
+	if rg, ok := spec["nodeResourceGroup"].(string); ok && rg != "" {
+		status["nodeResourceGroup"] = rg
+	} else {
+		status["nodeResourceGroup"] = fmt.Sprintf("MC_%s_%s", obj.Owner().Name, location)
+	}
+	operator, _ := spec["operatorSpec"].(map[string]any)
+	secrets, _ := operator["secrets"].(map[string]any)
+	for _, field := range []string{"adminCredentials", "userCredentials"} {
+		dest, _ := secrets[field].(map[string]any)
+		name, _ := dest["name"].(string)
+		key, _ := dest["key"].(string)
+		if name == "" {
+			continue
+		}
+		kubeconfig, err := r.kubeconfig(ctx, obj, fqdn)
+		if err != nil {
+			return err
+		}
+		if err := r.writeSecret(ctx, obj, name, key, kubeconfig); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *reconciler) kubeconfig(ctx context.Context, obj client.Object, fqdn string) ([]byte, error) {
+	if r.sim.opts.Kubeconfig != nil {
+		return r.sim.opts.Kubeconfig(ctx, obj, fqdn)
+	}
+	return []byte(fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: %[1]s
+  cluster:
+    server: https://%[2]s:443
+contexts:
+- name: %[1]s
+  context: {cluster: %[1]s, user: clusterAdmin}
+current-context: %[1]s
+users:
+- name: clusterAdmin
+  user: {token: simulated}
+`, obj.GetName(), fqdn)), nil
+}
+
+// writeSecret writes a kubeconfig secret owned by the managed cluster, as ASO does (Opaque, no labels).
+func (r *reconciler) writeSecret(ctx context.Context, owner client.Object, name, key string, value []byte) error {
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: owner.GetNamespace(), Name: name}}
+	_, err := controllerutil.CreateOrUpdate(ctx, r.sim.client, secret, func() error {
+		if secret.Data == nil {
+			secret.Data = map[string][]byte{}
+		}
+		secret.Data[key] = value
+		secret.OwnerReferences = []metav1.OwnerReference{{
+			APIVersion: r.gvk.GroupVersion().String(), Kind: r.gvk.Kind, Name: owner.GetName(), UID: owner.GetUID(), Controller: ptr.To(true),
+		}}
+		return nil
+	})
+	return err
+}
+
+// fakeGUID derives a stable GUID from a string.
+func fakeGUID(s string) string {
+	h := fmt.Sprintf("%x", sha256sum(s))
+	return fmt.Sprintf("%s-%s-%s-%s-%s", h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
+}
+
+// normalizeJSON gives typed and hand-built content the same number types.
+func normalizeJSON(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return m
+	}
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		return m
+	}
+	return out
+}

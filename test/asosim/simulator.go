@@ -1,0 +1,255 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package asosim
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+)
+
+// Kinds returns the ASO kinds the simulator handles: every kind the provider produces.
+func Kinds() []client.Object { return aso.Kinds() }
+
+// Options configure the simulator.
+type Options struct {
+	// Scheme must hold the ASO kinds and core types.
+	Scheme *runtime.Scheme
+	// SubscriptionID is the fake Azure subscription; defaults to a fixed GUID.
+	SubscriptionID string
+	// DeleteDelay is how long a deletion takes in Azure before ASO removes its finalizer.
+	DeleteDelay time.Duration
+	// Kubeconfig returns the kubeconfig ASO writes for a managed cluster; defaults to one pointing at its FQDN.
+	Kubeconfig func(ctx context.Context, managedCluster client.Object, fqdn string) ([]byte, error)
+}
+
+// Simulator is a running fake ASO.
+type Simulator struct {
+	client client.Client
+	opts   Options
+
+	mu     sync.Mutex
+	azure  map[string]string // ARM ID (lower case) → kind
+	events []Event
+	faults map[objectKey]Fault
+	seen   map[objectKey]int64 // generation last "PUT" to Azure
+	// approved are private endpoints whose manual connections the remote owner approved.
+	approved map[objectKey]bool
+	cancel   context.CancelFunc
+	done     chan error
+}
+
+// Event is an operation on the fake Azure.
+type Event struct {
+	Op   string // Create, Update or Delete
+	Kind string
+	ID   string
+}
+
+// Fault is a behaviour forced on one object.
+type Fault struct {
+	// Severity, Reason and Message make the object fail (Severity Error or Warning).
+	Severity, Reason, Message string
+	// Lag delays the object's reconciliation.
+	Lag time.Duration
+	// Reconciling keeps the object Ready=False with reason Reconciling.
+	Reconciling bool
+}
+
+type objectKey struct {
+	kind, namespace, name string
+}
+
+// Start runs the simulator with its own manager against the API server of cfg, until Stop.
+func Start(ctx context.Context, cfg *rest.Config, opts Options) (*Simulator, error) {
+	if opts.SubscriptionID == "" {
+		opts.SubscriptionID = "00000000-0000-0000-0000-000000000000"
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 opts.Scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Controller:             controllerOptions(),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("failed to create the ASO simulator's manager: %w", err)
+	}
+	s := &Simulator{
+		client: mgr.GetClient(), opts: opts,
+		azure: map[string]string{}, faults: map[objectKey]Fault{}, seen: map[objectKey]int64{}, approved: map[objectKey]bool{},
+		done: make(chan error, 1),
+	}
+	for _, obj := range Kinds() {
+		gvk, err := mgr.GetClient().GroupVersionKindFor(obj)
+		if err != nil {
+			return nil, err
+		}
+		r := &reconciler{sim: s, gvk: gvk}
+		if err := ctrl.NewControllerManagedBy(mgr).Named("asosim-" + strings.ToLower(gvk.Kind)).For(obj).Complete(r); err != nil {
+			return nil, fmt.Errorf("failed to watch %s: %w", gvk.Kind, err)
+		}
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	s.cancel = cancel
+	go func() { s.done <- mgr.Start(runCtx) }()
+	if !mgr.GetCache().WaitForCacheSync(ctx) {
+		cancel()
+		return nil, fmt.Errorf("the ASO simulator's cache did not sync")
+	}
+	return s, nil
+}
+
+// controllerOptions lets several simulators (one per test package run) share controller names.
+func controllerOptions() config.Controller {
+	return config.Controller{SkipNameValidation: ptr.To(true), MaxConcurrentReconciles: 4}
+}
+
+// Stop stops the simulator.
+func (s *Simulator) Stop() error {
+	s.cancel()
+	return <-s.done
+}
+
+// Fail makes an object report Ready=False with this severity (Error or Warning), reason and message.
+func (s *Simulator) Fail(kind, namespace, name, severity, reason, message string) {
+	s.setFault(kind, namespace, name, Fault{Severity: severity, Reason: reason, Message: message})
+}
+
+// StayReconciling keeps an object Ready=False with reason Reconciling.
+func (s *Simulator) StayReconciling(kind, namespace, name string) {
+	s.setFault(kind, namespace, name, Fault{Reconciling: true})
+}
+
+// Lag delays an object's reconciliation by d.
+func (s *Simulator) Lag(kind, namespace, name string, d time.Duration) {
+	s.setFault(kind, namespace, name, Fault{Lag: d})
+}
+
+// Heal removes the fault of an object; it becomes Ready on its next reconciliation, which Heal triggers.
+func (s *Simulator) Heal(ctx context.Context, kind, namespace, name string) error {
+	s.mu.Lock()
+	delete(s.faults, objectKey{kind, namespace, name})
+	s.mu.Unlock()
+	return s.poke(ctx, kind, namespace, name)
+}
+
+func (s *Simulator) setFault(kind, namespace, name string, f Fault) {
+	s.mu.Lock()
+	s.faults[objectKey{kind, namespace, name}] = f
+	s.mu.Unlock()
+	_ = s.poke(context.Background(), kind, namespace, name)
+}
+
+// poke makes the simulator reconcile an object now, by touching an annotation.
+func (s *Simulator) poke(ctx context.Context, kind, namespace, name string) error {
+	for _, obj := range Kinds() {
+		gvk, err := s.client.GroupVersionKindFor(obj)
+		if err != nil || gvk.Kind != kind {
+			continue
+		}
+		o := obj.DeepCopyObject().(client.Object)
+		if err := s.client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, o); err != nil {
+			return client.IgnoreNotFound(err)
+		}
+		p := client.MergeFrom(o.DeepCopyObject().(client.Object))
+		a := o.GetAnnotations()
+		if a == nil {
+			a = map[string]string{}
+		}
+		a["asosim.test/poked"] = time.Now().Format(time.RFC3339Nano)
+		o.SetAnnotations(a)
+		return s.client.Patch(ctx, o, p)
+	}
+	return fmt.Errorf("unknown kind %s", kind)
+}
+
+// ApprovePrivateEndpoint approves the manual connections of a private endpoint, as the remote owner would.
+func (s *Simulator) ApprovePrivateEndpoint(ctx context.Context, namespace, name string) error {
+	s.mu.Lock()
+	s.approved[objectKey{"PrivateEndpoint", namespace, name}] = true
+	s.mu.Unlock()
+	return s.poke(ctx, "PrivateEndpoint", namespace, name)
+}
+
+func (s *Simulator) isApproved(key objectKey) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.approved[key]
+}
+
+// SeedAzure makes a resource exist in the fake Azure, as one the user created outside Cluster API.
+func (s *Simulator) SeedAzure(kind, armID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.azure[strings.ToLower(armID)] = kind
+}
+
+// ExistsInAzure reports whether a resource exists in the fake Azure.
+func (s *Simulator) ExistsInAzure(armID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.azure[strings.ToLower(armID)]
+	return ok
+}
+
+// Events returns the Azure-side operations so far, in order.
+func (s *Simulator) Events() []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Event(nil), s.events...)
+}
+
+// Deleted returns the ARM IDs deleted in Azure so far, sorted.
+func (s *Simulator) Deleted() []string {
+	var out []string
+	for _, e := range s.Events() {
+		if e.Op == "Delete" {
+			out = append(out, e.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SubscriptionID is the fake subscription.
+func (s *Simulator) SubscriptionID() string { return s.opts.SubscriptionID }
+
+func (s *Simulator) record(op, kind, id string) {
+	s.events = append(s.events, Event{Op: op, Kind: kind, ID: id})
+}
+
+// fakeIP derives a stable address from a name: 20.x.y.z for public, 10.x.y.z for private ones.
+func fakeIP(first int, name string) string {
+	sum := sha256.Sum256([]byte(name))
+	return fmt.Sprintf("%d.%d.%d.%d", first, sum[0]%250+1, sum[1]%250+1, sum[2]%250+4)
+}
+
+func sha256sum(s string) [32]byte { return sha256.Sum256([]byte(s)) }
