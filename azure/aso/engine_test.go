@@ -378,6 +378,11 @@ func TestPause_SkipsEveryOwnedObjectAndRestores(t *testing.T) {
 	before := nsg.DeepCopy()
 	nsg.Annotations[asoannotations.ReconcilePolicy] = string(asoannotations.ReconcilePolicyDetachOnDelete)
 	g.Expect(env.Env.Patch(ctx, nsg, client.MergeFrom(before))).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		cached := &asonetwork.NetworkSecurityGroup{}
+		g.Expect(env.Env.Get(ctx, nsgKey, cached)).To(Succeed())
+		g.Expect(cached.Annotations).To(HaveKey(asoannotations.ReconcilePolicy))
+	}, timeout).Should(Succeed(), "pause reads the policy from the cache")
 
 	g.Eventually(func(g Gomega) {
 		done, _, err := e.Pause(ctx, owner, "c8", allKinds)

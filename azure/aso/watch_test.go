@@ -69,10 +69,12 @@ func (r *mirrorReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	var owned []string
 	for _, c := range result.Conditions() {
 		conditions.Set(owner, c)
+		owned = append(owned, c.Type)
 	}
-	return ctrl.Result{}, helper.Patch(ctx, owner)
+	return ctrl.Result{}, helper.Patch(ctx, owner, patch.WithOwnedConditions{Conditions: owned})
 }
 
 // newMirroredOwner creates an owner the mirror controller handles and waits until its resource group is ready.
