@@ -22,6 +22,8 @@ ROOT_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 # must pin the same version (hack/ensure-tool.sh checks it before building).
 KUBE_APISERVER_VERSION := v1.36.3
 ETCD_VERSION := v3.6.16
+# kubectl is only for people using the local management plane (make run); tests do not need it.
+KUBECTL_VERSION := v1.36.3
 CONTROLLER_GEN_VERSION := v0.21.0
 # v5.8.3 needs go >= 1.27; v5.8.2 is the newest v5.8.x that builds with Go 1.26.
 KUSTOMIZE_VERSION := v5.8.2
@@ -33,6 +35,7 @@ KUBE_APISERVER := $(TOOLS_BIN_DIR)/kube-apiserver-$(KUBE_APISERVER_VERSION)
 ETCD := $(TOOLS_BIN_DIR)/etcd-$(ETCD_VERSION)
 CONTROLLER_GEN := $(TOOLS_BIN_DIR)/controller-gen-$(CONTROLLER_GEN_VERSION)
 KUSTOMIZE := $(TOOLS_BIN_DIR)/kustomize-$(KUSTOMIZE_VERSION)
+KUBECTL := $(TOOLS_BIN_DIR)/kubectl-$(KUBECTL_VERSION)
 ENSURE_TOOL := $(ROOT_DIR)/hack/ensure-tool.sh
 
 # kube-apiserver reports this version (tests check it), so stamp it like a release build.
@@ -148,14 +151,15 @@ build: ## Build the manager binary into bin/manager.
 	go build -o bin/manager .
 
 .PHONY: run
-run: test-tools ## Run a local management plane (API server, etcd, CRDs) with the manager.
-	go run ./hack/localplane
+run: test-tools ## Run a local management plane (API server, etcd, CRDs, the manager, simulated ASO) until Ctrl-C.
+	go build -o bin/localplane ./hack/localplane
+	bin/localplane $(RUN_ARGS)
 
 .PHONY: tools
-tools: kube-apiserver etcd controller-gen kustomize ## Build every pinned tool into hack/tools/bin.
+tools: kube-apiserver etcd controller-gen kustomize kubectl ## Build every pinned tool into hack/tools/bin.
 
 .PHONY: test-tools
-test-tools: kube-apiserver etcd ## Build the tools the tests need (kube-apiserver, etcd).
+test-tools: kube-apiserver etcd kubectl ## Build the tools the tests need (kube-apiserver, etcd; kubectl for the make run test).
 
 .PHONY: kube-apiserver
 kube-apiserver: $(KUBE_APISERVER) ## Build kube-apiserver and point hack/tools/bin/kube-apiserver at it.
@@ -164,6 +168,10 @@ kube-apiserver: $(KUBE_APISERVER) ## Build kube-apiserver and point hack/tools/b
 .PHONY: etcd
 etcd: $(ETCD) ## Build etcd and point hack/tools/bin/etcd at it.
 	@ln -sfn $(notdir $<) $(TOOLS_BIN_DIR)/etcd
+
+.PHONY: kubectl
+kubectl: $(KUBECTL) ## Build kubectl and point hack/tools/bin/kubectl at it (for use with make run).
+	@ln -sfn $(notdir $<) $(TOOLS_BIN_DIR)/kubectl
 
 .PHONY: controller-gen
 controller-gen: $(CONTROLLER_GEN) ## Build controller-gen.
@@ -176,6 +184,9 @@ $(KUBE_APISERVER): ## Build kube-apiserver from hack/tools/kube-apiserver.
 
 $(ETCD): ## Build etcd from hack/tools/etcd.
 	$(ENSURE_TOOL) build etcd $(ETCD_VERSION) hack/tools/etcd go.etcd.io/etcd/server/v3 "-s -w"
+
+$(KUBECTL): ## Build kubectl from hack/tools/kubectl.
+	$(ENSURE_TOOL) build kubectl $(KUBECTL_VERSION) hack/tools/kubectl k8s.io/kubectl "$(subst $(KUBE_APISERVER_VERSION),$(KUBECTL_VERSION),$(KUBE_APISERVER_LDFLAGS))"
 
 $(CONTROLLER_GEN): ## Install controller-gen.
 	$(ENSURE_TOOL) install controller-gen $(CONTROLLER_GEN_VERSION) sigs.k8s.io/controller-tools/cmd/controller-gen
