@@ -208,6 +208,10 @@ clean-tools: ## Remove hack/tools/bin (the per-user tool cache stays).
 test: test-tools ## Run all tests, including the ones on a real API server.
 	go test $(GO_TEST_FLAGS) -timeout $(TEST_TIMEOUT) ./...
 
+.PHONY: crd-coverage
+crd-coverage: ## Print how many CAPZ v1beta1 spec fields each CRD accepts.
+	go test ./api/v1beta1 -run TestCRDCoverage -v -count=1 | grep -E 'spec fields|total|FAIL|ok'
+
 ##@ release
 
 .PHONY: release-manifests

@@ -46,7 +46,7 @@ func (p *patchError) Error() string {
 
 // render builds the object to apply: the translator's object with the user's patches, the provider's labels,
 // annotations and owner reference, and the hash of all of it.
-func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKind, r Resource, opts Options) (*unstructured.Unstructured, error) {
+func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKind, r Resource, opts Options, adoption string) (*unstructured.Unstructured, error) {
 	u, err := toUnstructured(r.Object)
 	if err != nil {
 		return nil, err
@@ -82,6 +82,9 @@ func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKi
 	}
 	if r.Referenced {
 		annotations[asoannotations.ReconcilePolicy] = string(asoannotations.ReconcilePolicySkip)
+	}
+	if adoption != "" {
+		annotations[AdoptionAnnotation] = adoption
 	}
 	delete(annotations, HashAnnotation)
 	u.SetAnnotations(annotations)
@@ -157,7 +160,15 @@ func needsApply(desired *unstructured.Unstructured, live client.Object) bool {
 	if !hasOwnerReference(live, desired.GetOwnerReferences()[0]) {
 		return true
 	}
-	return !contains(got["spec"], want["spec"])
+	for field, value := range want {
+		if field == "metadata" || field == "status" {
+			continue
+		}
+		if !contains(got[field], value) {
+			return true
+		}
+	}
+	return false
 }
 
 // contains reports whether every value set in want is equal in got. Maps may hold more keys in got (defaults,

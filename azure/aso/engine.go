@@ -22,7 +22,7 @@ import (
 	"fmt"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
-	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
 )
 
@@ -55,16 +56,8 @@ type Engine struct {
 	Checks map[schema.GroupKind]Check
 }
 
-// Resource is one ASO object a controller wants.
-type Resource struct {
-	// Object is the typed ASO object with its name set; the engine sets its namespace to the owner's.
-	Object genruntime.ARMMetaObject
-	// Family groups objects into one condition, <Family>Ready (e.g. VNet → VNetReady).
-	Family string
-	// Referenced marks a bring-your-own Azure resource: the object is applied with reconcile-policy skip, so that
-	// ASO only reads the resource and deleting the object never deletes it in Azure.
-	Referenced bool
-}
+// Resource is one object a controller wants; see azure.Resource.
+type Resource = azure.Resource
 
 // Patch is a user patch for some of the generated objects.
 type Patch struct {
@@ -128,6 +121,10 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		return resourceState{}, err
 	}
 	state := newState(gvk, r.Object.GetName(), r.Family)
+	if _, isASO := r.Object.(conditions.Conditioner); !isASO {
+		// A supporting object (a Secret an ASO object reads): applied like the others, ready once written.
+		state.supporting, state.ready = true, true
+	}
 
 	live, err := e.get(ctx, gvk, client.ObjectKeyFromObject(r.Object))
 	if err != nil {
@@ -138,11 +135,21 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		state.readFrom(ctx, live, e.checks(), e.APIReader)
 		return state, nil
 	}
+	adoption := ""
+	if r.Adoptable {
+		var waiting bool
+		if adoption, waiting = adoptionOf(live, opts.ClusterName); waiting {
+			state.readFrom(ctx, live, e.checks(), e.APIReader)
+			state.notReady(infrav1.ProvisioningReason, "checking whether the resource already exists in Azure", false)
+			return state, nil
+		}
+		r.Referenced = r.Referenced || adoption != adoptionCreated
+	}
 	if r.Referenced {
 		state.management = infrav1.ResourceReferenced
 	}
 
-	desired, err := e.render(owner, ownerGVK, gvk, r, opts)
+	desired, err := e.render(owner, ownerGVK, gvk, r, opts, adoption)
 	if err != nil {
 		var pe *patchError
 		if errors.As(err, &pe) {
@@ -163,7 +170,9 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		}
 	}
 	if live != nil && !needsApply(desired, live) {
-		state.readFrom(ctx, live, e.checks(), e.APIReader)
+		if !state.supporting {
+			state.readFrom(ctx, live, e.checks(), e.APIReader)
+		}
 		return state, nil
 	}
 	if err := e.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(desired), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
@@ -175,7 +184,9 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		return state, fmt.Errorf("failed to apply %s %s/%s: %w", gvk.Kind, r.Object.GetNamespace(), r.Object.GetName(), err)
 	}
 	result.Writes++
-	state.applied()
+	if !state.supporting {
+		state.applied()
+	}
 	return state, nil
 }
 

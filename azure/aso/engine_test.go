@@ -287,7 +287,7 @@ func TestReconcile_ReferencedResourcesAreOnlyRead(t *testing.T) {
 	ctx, owner := setup(t, g)
 	e := newEngine(t)
 	rgID := fmt.Sprintf("/subscriptions/%s/resourceGroups/byo-rg", sim.SubscriptionID())
-	sim.SeedAzure("ResourceGroup", rgID)
+	sim.SeedAzure("ResourceGroup", rgID, map[string]string{"owner": "someone-else"})
 
 	byo := resourceGroup("byo-rg")
 	byo.Referenced = true

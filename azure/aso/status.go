@@ -39,6 +39,8 @@ type resourceState struct {
 	reason     string
 	message    string
 	terminal   bool
+	// supporting objects (Secrets) are applied but not reported.
+	supporting bool
 }
 
 func newState(gvk schema.GroupVersionKind, name, family string) resourceState {
@@ -115,7 +117,11 @@ type Result struct {
 	states []resourceState
 }
 
-func (r *Result) add(s resourceState) { r.states = append(r.states, s) }
+func (r *Result) add(s resourceState) {
+	if !s.supporting {
+		r.states = append(r.states, s)
+	}
+}
 
 // Ready reports whether every object is ready.
 func (r *Result) Ready() bool {

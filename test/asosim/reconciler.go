@@ -96,11 +96,13 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	case policy == string(asoannotations.ReconcilePolicySkip):
 		// ASO only reads the resource.
 	case !exists:
-		s.azure[strings.ToLower(id)] = r.gvk.Kind
 		s.record("Create", r.gvk.Kind, id)
 		exists = true
 	case s.seen[key] != obj.GetGeneration():
 		s.record("Update", r.gvk.Kind, id)
+	}
+	if exists && policy != string(asoannotations.ReconcilePolicySkip) {
+		s.azure[strings.ToLower(id)] = resource{kind: r.gvk.Kind, tags: specTags(obj)}
 	}
 	if policy != string(asoannotations.ReconcilePolicySkip) {
 		s.seen[key] = obj.GetGeneration()
@@ -255,6 +257,15 @@ func (r *reconciler) writeStatus(ctx context.Context, obj genruntime.ARMMetaObje
 		} else {
 			status["provisioningState"] = "Succeeded"
 		}
+		r.sim.mu.Lock()
+		if tags := r.sim.azure[strings.ToLower(id)].tags; tags != nil {
+			out := map[string]any{}
+			for k, v := range tags {
+				out[k] = v
+			}
+			status["tags"] = out
+		}
+		r.sim.mu.Unlock()
 		if err := r.fillKindStatus(ctx, obj, content, status, id); err != nil {
 			return ctrl.Result{}, err
 		}
@@ -439,6 +450,24 @@ func (r *reconciler) writeSecret(ctx context.Context, owner client.Object, name,
 		return nil
 	})
 	return err
+}
+
+// specTags reads spec.tags of an ASO object.
+func specTags(obj client.Object) map[string]string {
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil
+	}
+	spec, _ := content["spec"].(map[string]any)
+	tags, _ := spec["tags"].(map[string]any)
+	if tags == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for k, v := range tags {
+		out[k], _ = v.(string)
+	}
+	return out
 }
 
 // fakeGUID derives a stable GUID from a string.

@@ -57,7 +57,7 @@ type Simulator struct {
 	opts   Options
 
 	mu     sync.Mutex
-	azure  map[string]string // ARM ID (lower case) → kind
+	azure  map[string]resource // ARM ID (lower case) → the fake Azure resource
 	events []Event
 	faults map[objectKey]Fault
 	seen   map[objectKey]int64 // generation last "PUT" to Azure
@@ -104,7 +104,7 @@ func Start(ctx context.Context, cfg *rest.Config, opts Options) (*Simulator, err
 	}
 	s := &Simulator{
 		client: mgr.GetClient(), opts: opts,
-		azure: map[string]string{}, faults: map[objectKey]Fault{}, seen: map[objectKey]int64{}, approved: map[objectKey]bool{},
+		azure: map[string]resource{}, faults: map[objectKey]Fault{}, seen: map[objectKey]int64{}, approved: map[objectKey]bool{},
 		done: make(chan error, 1),
 	}
 	for _, obj := range Kinds() {
@@ -205,11 +205,17 @@ func (s *Simulator) isApproved(key objectKey) bool {
 	return s.approved[key]
 }
 
-// SeedAzure makes a resource exist in the fake Azure, as one the user created outside Cluster API.
-func (s *Simulator) SeedAzure(kind, armID string) {
+// resource is a resource in the fake Azure.
+type resource struct {
+	kind string
+	tags map[string]string
+}
+
+// SeedAzure makes a resource exist in the fake Azure, with these tags, as one created outside Cluster API.
+func (s *Simulator) SeedAzure(kind, armID string, tags map[string]string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.azure[strings.ToLower(armID)] = kind
+	s.azure[strings.ToLower(armID)] = resource{kind: kind, tags: tags}
 }
 
 // ExistsInAzure reports whether a resource exists in the fake Azure.

@@ -1,0 +1,83 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package aso
+
+import (
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+)
+
+// AdoptionAnnotation records, on the ASO object of an adoptable resource (azure.Resource.Adoptable), what the
+// engine found: probing (applied with reconcile-policy skip so that ASO looks the resource up), created (it did
+// not exist, or carries the cluster's owned tag: the provider manages it) or referenced (the user's own resource:
+// only read). The decision travels with the object, e.g. through clusterctl move.
+const AdoptionAnnotation = "infrastructure.cluster.x-k8s.io/adoption"
+
+const (
+	adoptionProbing    = "probing"
+	adoptionCreated    = "created"
+	adoptionReferenced = "referenced"
+)
+
+// reasonAzureResourceNotFound is ASO's reason for a skipped resource that does not exist in Azure.
+const reasonAzureResourceNotFound = "AzureResourceNotFound"
+
+// adoptionOf decides how to treat an adoptable resource given its live ASO object. waiting means ASO has not
+// answered the probe yet.
+func adoptionOf(live client.Object, clusterName string) (adoption string, waiting bool) {
+	if live == nil {
+		return adoptionProbing, false
+	}
+	switch live.GetAnnotations()[AdoptionAnnotation] {
+	case adoptionCreated, "":
+		return adoptionCreated, false
+	case adoptionReferenced:
+		return adoptionReferenced, false
+	}
+	conditioner, ok := live.(conditions.Conditioner)
+	if !ok {
+		return adoptionCreated, false
+	}
+	ready := readyCondition(conditioner)
+	switch {
+	case ready == nil || ready.ObservedGeneration < live.GetGeneration():
+		return adoptionProbing, true
+	case ready.Status == metav1.ConditionTrue && ownedByCluster(live, clusterName):
+		return adoptionCreated, false
+	case ready.Status == metav1.ConditionTrue:
+		return adoptionReferenced, false
+	case ready.Reason == reasonAzureResourceNotFound:
+		return adoptionCreated, false
+	}
+	return adoptionProbing, true
+}
+
+// ownedByCluster reports whether ASO saw the cluster's owned tag on the Azure resource.
+func ownedByCluster(obj client.Object, clusterName string) bool {
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return false
+	}
+	status, _ := content["status"].(map[string]any)
+	tags, _ := status["tags"].(map[string]any)
+	return tags[azure.ClusterTagKey(clusterName)] == infrav1.ResourceLifecycleOwned
+}

@@ -1,0 +1,67 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azure
+
+import (
+	"maps"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+)
+
+// Cluster is what every translator needs to know about the cluster an Azure resource belongs to, resolved by a
+// controller.
+type Cluster struct {
+	// Name is the Cluster API cluster's name; it names the cluster's Azure tag.
+	Name string
+	// SubscriptionID is the Azure subscription; empty until known (see the ResourceID functions).
+	SubscriptionID string
+	// Location is the Azure region.
+	Location string
+	// ExtendedLocation is an Edge Zone, if any.
+	ExtendedLocation *infrav1.ExtendedLocationSpec
+	// ResourceGroup is the cluster's resource group.
+	ResourceGroup string
+	// AdditionalTags are added to every resource.
+	AdditionalTags map[string]string
+}
+
+// Tags returns the tags of a resource the provider creates for the cluster: the additional tags, the extra ones,
+// the role tag when role is set, and the cluster's "owned" tag, which wins over the others.
+func (c Cluster) Tags(role string, extra ...map[string]string) map[string]string {
+	tags := map[string]string{}
+	maps.Copy(tags, c.AdditionalTags)
+	for _, e := range extra {
+		maps.Copy(tags, e)
+	}
+	if role != "" {
+		tags[infrav1.RoleTagKey] = role
+	}
+	tags[ClusterTagKey(c.Name)] = infrav1.ResourceLifecycleOwned
+	return tags
+}
+
+// ClusterTagKey is the tag that marks the resources of a cluster.
+func ClusterTagKey(cluster string) string { return infrav1.ClusterTagPrefix + cluster }
+
+// Roles of resources, the values of the role tag.
+const (
+	RoleCommon       = "common"
+	RoleNode         = "node"
+	RoleControlPlane = "control-plane"
+	RoleBastion      = "bastion"
+	RoleAPIServer    = "apiserver"
+)
