@@ -1,0 +1,178 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package network
+
+import (
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+)
+
+// LoadBalancerRole says which of the cluster's load balancers a LoadBalancerInput describes.
+type LoadBalancerRole string
+
+const (
+	// APIServerLoadBalancer is the load balancer in front of the API server, public or internal.
+	APIServerLoadBalancer LoadBalancerRole = "apiserver"
+	// NodeOutboundLoadBalancer gives worker machines outbound connectivity.
+	NodeOutboundLoadBalancer LoadBalancerRole = "node-outbound"
+	// ControlPlaneOutboundLoadBalancer gives the control-plane machines of a private cluster outbound connectivity.
+	ControlPlaneOutboundLoadBalancer LoadBalancerRole = "control-plane-outbound"
+)
+
+// Names of the parts of the cluster's load balancers, as CAPZ names them.
+const (
+	// APIServerProbe is the health probe of the API server: HTTPS GET /readyz on the API server port.
+	APIServerProbe = "HTTPSProbe"
+	// APIServerRule is the load balancing rule of the API server port.
+	APIServerRule = "LBRuleHTTPS"
+	// OutboundRule is the outbound rule of a public load balancer's backend pool.
+	OutboundRule = "OutboundNATAllProtocols"
+
+	apiServerProbePath           = "/readyz"
+	apiServerProbeInterval       = 15
+	apiServerProbeNumberOfProbes = 4
+)
+
+// LoadBalancerInput describes one of the cluster's load balancers.
+type LoadBalancerInput struct {
+	// Role says which load balancer this is.
+	Role LoadBalancerRole
+	// Spec is the load balancer, defaulted: name, type, frontends, backend pool, idle timeout, zones.
+	Spec infrav1.LoadBalancerSpec
+	// AdditionalPorts are extra API server ports; each gets a rule like the API server's (API server only).
+	AdditionalPorts []infrav1.LoadBalancerPort
+	// Subnet is the subnet of private frontends: the control-plane subnet. Unused when every frontend is public.
+	Subnet *genruntime.ResourceReference
+}
+
+// LoadBalancer returns a Standard load balancer in the cluster's resource group.
+//
+// Every frontend with a public IP references that PublicIPAddress object; its zones are the address's. The
+// frontends of an internal load balancer (and a public one's frontends without a public IP) have a static private
+// IP in Subnet and the load balancer's availability zones; an outbound load balancer has public frontends only and
+// skips others. Every load balancer has one backend pool.
+//
+// The API server load balancer probes the API server (HTTPSProbe) and balances TCP 6443, and every additional port,
+// from its first frontend to the pool, with outbound SNAT disabled. A public one also has an outbound rule for the
+// pool on all its frontends, so that control-plane machines reach the internet. The outbound load balancers only
+// have that outbound rule. Outbound rules cover all protocols and leave the number of SNAT ports to Azure.
+//
+// The parts of a load balancer reference each other by ARM ID: they are not ASO objects.
+func LoadBalancer(c azure.Cluster, in LoadBalancerInput) *asonetwork.LoadBalancer {
+	spec := in.Spec
+	lbID := azure.ResourceID(c.SubscriptionID, c.ResourceGroup, azure.TypeLoadBalancer, spec.Name)
+	part := func(partType, name string) *asonetwork.SubResource {
+		return &asonetwork.SubResource{Reference: armReference(azure.ChildID(lbID, partType, name))}
+	}
+	poolRef := part("backendAddressPools", spec.BackendPool.Name)
+	idleTimeout := ptr.To(int(ptr.Deref(spec.IdleTimeoutInMinutes, infrav1.DefaultLBIdleTimeoutInMinutes)))
+
+	lb := &asonetwork.LoadBalancer{
+		ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(spec.Name)},
+		Spec: asonetwork.LoadBalancer_Spec{
+			AzureName:           spec.Name,
+			Owner:               ownerGroup(c, c.ResourceGroup),
+			Location:            ptr.To(c.Location),
+			ExtendedLocation:    extendedLocation(c),
+			Sku:                 &asonetwork.LoadBalancerSku{Name: ptr.To(asonetwork.LoadBalancerSku_Name_Standard)},
+			BackendAddressPools: []asonetwork.BackendAddressPool_LoadBalancer_SubResourceEmbedded{{Name: ptr.To(spec.BackendPool.Name)}},
+			Tags:                c.Tags(loadBalancerTagRole(in.Role)),
+		},
+	}
+
+	var publicFrontends []asonetwork.SubResource
+	for _, fe := range spec.FrontendIPs {
+		config := asonetwork.FrontendIPConfiguration_LoadBalancer_SubResourceEmbedded{Name: ptr.To(fe.Name)}
+		switch {
+		case fe.PublicIP != nil && spec.Type != infrav1.Internal:
+			config.PublicIPAddress = &asonetwork.PublicIPAddressSpec_LoadBalancer_SubResourceEmbedded{
+				Reference: objectReference("PublicIPAddress", azure.ObjectName(fe.PublicIP.Name)),
+			}
+			publicFrontends = append(publicFrontends, *part("frontendIPConfigurations", fe.Name))
+		case in.Role == APIServerLoadBalancer:
+			config.PrivateIPAddress = ptr.To(fe.PrivateIPAddress)
+			config.PrivateIPAllocationMethod = ptr.To(asonetwork.IPAllocationMethod_Static)
+			config.Subnet = &asonetwork.Subnet_LoadBalancer_SubResourceEmbedded{Reference: in.Subnet}
+			config.Zones = spec.AvailabilityZones
+		default:
+			continue // an outbound load balancer has public frontends only
+		}
+		lb.Spec.FrontendIPConfigurations = append(lb.Spec.FrontendIPConfigurations, config)
+	}
+
+	if in.Role == APIServerLoadBalancer {
+		probeRef := part("probes", APIServerProbe)
+		var frontendRef *asonetwork.SubResource
+		if len(spec.FrontendIPs) > 0 {
+			frontendRef = part("frontendIPConfigurations", spec.FrontendIPs[0].Name)
+		}
+		lb.Spec.Probes = []asonetwork.Probe{{
+			Name:              ptr.To(APIServerProbe),
+			Protocol:          ptr.To(asonetwork.ProbePropertiesFormat_Protocol_Https),
+			Port:              ptr.To(infrav1.DefaultAPIServerPort),
+			RequestPath:       ptr.To(apiServerProbePath),
+			IntervalInSeconds: ptr.To(apiServerProbeInterval),
+			NumberOfProbes:    ptr.To(apiServerProbeNumberOfProbes),
+		}}
+		rule := func(name string, port int) asonetwork.LoadBalancingRule {
+			return asonetwork.LoadBalancingRule{
+				Name:                    ptr.To(name),
+				Protocol:                ptr.To(asonetwork.TransportProtocol_Tcp),
+				FrontendPort:            ptr.To(port),
+				BackendPort:             ptr.To(port),
+				FrontendIPConfiguration: frontendRef,
+				BackendAddressPool:      poolRef,
+				Probe:                   probeRef,
+				IdleTimeoutInMinutes:    idleTimeout,
+				EnableFloatingIP:        ptr.To(false),
+				LoadDistribution:        ptr.To(asonetwork.LoadBalancingRulePropertiesFormat_LoadDistribution_Default),
+				DisableOutboundSnat:     ptr.To(true),
+			}
+		}
+		lb.Spec.LoadBalancingRules = append(lb.Spec.LoadBalancingRules, rule(APIServerRule, infrav1.DefaultAPIServerPort))
+		for _, p := range in.AdditionalPorts {
+			lb.Spec.LoadBalancingRules = append(lb.Spec.LoadBalancingRules, rule(p.Name, int(p.Port)))
+		}
+	}
+
+	if spec.Type != infrav1.Internal && len(publicFrontends) > 0 {
+		lb.Spec.OutboundRules = []asonetwork.OutboundRule{{
+			Name:                     ptr.To(OutboundRule),
+			Protocol:                 ptr.To(asonetwork.OutboundRulePropertiesFormat_Protocol_All),
+			FrontendIPConfigurations: publicFrontends,
+			BackendAddressPool:       poolRef,
+			IdleTimeoutInMinutes:     idleTimeout,
+		}}
+	}
+	return lb
+}
+
+// loadBalancerTagRole is the role tag of a load balancer.
+func loadBalancerTagRole(role LoadBalancerRole) string {
+	switch role {
+	case NodeOutboundLoadBalancer:
+		return azure.RoleNode
+	case ControlPlaneOutboundLoadBalancer:
+		return azure.RoleControlPlane
+	}
+	return azure.RoleAPIServer
+}
