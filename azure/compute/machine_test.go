@@ -1,0 +1,337 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package compute
+
+import (
+	"encoding/base64"
+	"reflect"
+	"strings"
+	"testing"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/test/golden"
+)
+
+const (
+	// testSSHKey is a base64-encoded OpenSSH public key; testSSHKeyText is what it decodes to.
+	testSSHKey     = "c3NoLWVkMjU1MTkgQUFBQUMzTnphQzFsWkRJMU5URTVBQUFBSUFPaEI3L3p6aEMrSFhEZEdPZEx3SmxuNU5Zd202VU5YeDNjaG1RU1ZURzQK"
+	testSSHKeyText = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAOhB7/zzhC+HXDdGOdLwJln5NYwm6UNXx3chmQSVTG4"
+	// testBootstrapData stands for a Machine's bootstrap data.
+	testBootstrapData = "#cloud-config\nruncmd:\n- kubeadm join\n"
+	testSubscription  = "00000000-0000-0000-0000-000000000001"
+)
+
+// testCluster is the cluster the compute golden files are made for.
+var testCluster = azure.Cluster{
+	Name: "my-cluster", SubscriptionID: testSubscription, Location: "eastus",
+	ResourceGroup: "my-cluster-rg", AdditionalTags: map[string]string{"team": "platform"},
+}
+
+// defaultedSpec returns the spec of an AzureMachine after its defaulting webhook ran: a Standard_D2s_v3 with the
+// test SSH key, changed by mutate first.
+func defaultedSpec(t *testing.T, name string, mutate func(*infrav1.AzureMachineSpec)) infrav1.AzureMachineSpec {
+	t.Helper()
+	m := &infrav1.AzureMachine{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name},
+		Spec:       infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", SSHPublicKey: testSSHKey},
+	}
+	if mutate != nil {
+		mutate(&m.Spec)
+	}
+	if err := m.SetDefaults(); err != nil {
+		t.Fatal(err)
+	}
+	return m.Spec
+}
+
+// controlPlaneInput is a control-plane machine of testCluster in zone 1, joining the API server and control-plane
+// outbound load balancers, before its VM exists.
+func controlPlaneInput(t *testing.T, name string, mutate func(*infrav1.AzureMachineSpec)) MachineInput {
+	return MachineInput{
+		Cluster: testCluster, Name: name, Spec: defaultedSpec(t, name, mutate),
+		Role: azure.RoleControlPlane, Zone: "1",
+		VNet:          VNetRef{Name: "my-cluster-vnet"},
+		DefaultSubnet: "my-cluster-controlplane-subnet",
+		BackendPools: []BackendPoolRef{
+			{LoadBalancer: "my-cluster-public-lb", Pool: "my-cluster-public-lb-backendPool"},
+			{LoadBalancer: "my-cluster-outbound-lb", Pool: "my-cluster-outbound-lb-outboundBackendPool"},
+		},
+		BootstrapData:     []byte(testBootstrapData),
+		KubernetesVersion: "v1.34.1",
+	}
+}
+
+// workerInput is a worker machine of testCluster in zone 2, joining the node outbound load balancer, before its
+// VM exists.
+func workerInput(t *testing.T, name string, mutate func(*infrav1.AzureMachineSpec)) MachineInput {
+	return MachineInput{
+		Cluster: testCluster, Name: name, Spec: defaultedSpec(t, name, mutate),
+		Role: azure.RoleNode, Zone: "2",
+		VNet:              VNetRef{Name: "my-cluster-vnet"},
+		DefaultSubnet:     "my-cluster-node-subnet",
+		BackendPools:      []BackendPoolRef{{LoadBalancer: "my-cluster", Pool: "my-cluster-outboundBackendPool"}},
+		BootstrapData:     []byte(testBootstrapData),
+		KubernetesVersion: "v1.34.1",
+	}
+}
+
+// machineCases are the machines of the golden files, shared by the tests of every kind.
+func machineCases(t *testing.T) map[string]MachineInput {
+	cases := map[string]MachineInput{
+		"control-plane-default": controlPlaneInput(t, "my-cluster-control-plane-7xk2p", nil),
+		"worker-two-nics-public-ip-data-disks": workerInput(t, "my-cluster-md-0-4gq8r-zt5vn", func(s *infrav1.AzureMachineSpec) {
+			s.AllocatePublicIP = true
+			s.EnableIPForwarding = true
+			s.DNSServers = []string{"10.1.0.53"}
+			s.AdditionalTags = infrav1.Tags{"workload": "batch"}
+			s.NetworkInterfaces = []infrav1.NetworkInterface{
+				{AcceleratedNetworking: ptr.To(true), PrivateIPConfigs: 2},
+				{SubnetName: "storage-subnet", AcceleratedNetworking: ptr.To(false)},
+			}
+			s.OSDisk.DiskSizeGB = ptr.To[int32](128)
+			s.OSDisk.ManagedDisk = &infrav1.ManagedDiskParameters{StorageAccountType: "Premium_LRS"}
+			s.DataDisks = []infrav1.DataDisk{
+				{NameSuffix: "etcddisk", DiskSizeGB: 256, ManagedDisk: &infrav1.ManagedDiskParameters{StorageAccountType: "Premium_LRS"}},
+				{NameSuffix: "ultra", DiskSizeGB: 512, ManagedDisk: &infrav1.ManagedDiskParameters{StorageAccountType: "UltraSSD_LRS"}},
+			}
+		}),
+		"windows": workerInput(t, "my-cluster-md-win-8c7d9-kq4lz", func(s *infrav1.AzureMachineSpec) {
+			s.OSDisk.OSType = "Windows"
+			s.OSDisk.DiskSizeGB = ptr.To[int32](128)
+		}),
+		"marketplace-third-party-image": workerInput(t, "my-cluster-md-0-4gq8r-mkt01", func(s *infrav1.AzureMachineSpec) {
+			s.Image = &infrav1.Image{Marketplace: &infrav1.AzureMarketplaceImage{
+				ImagePlan:       infrav1.ImagePlan{Publisher: "kinvolk", Offer: "flatcar-container-linux", SKU: "stable"},
+				ThirdPartyImage: true,
+			}}
+		}),
+		"compute-gallery-private-image": workerInput(t, "my-cluster-md-0-4gq8r-gal01", func(s *infrav1.AzureMachineSpec) {
+			s.Image = &infrav1.Image{ComputeGallery: &infrav1.AzureComputeGalleryImage{
+				Gallery: "my_gallery", Name: "ubuntu-2404-k8s", Version: "1.34.1",
+				SubscriptionID: ptr.To("00000000-0000-0000-0000-0000000000aa"), ResourceGroup: ptr.To("images-rg"),
+			}}
+		}),
+		"spot-trusted-launch-user-identity": workerInput(t, "my-cluster-md-spot-6v2hd-p9wq1", func(s *infrav1.AzureMachineSpec) {
+			s.SpotVMOptions = &infrav1.SpotVMOptions{MaxPrice: ptr.To(resource.MustParse("0.05"))}
+			s.SecurityProfile = &infrav1.SecurityProfile{
+				SecurityType: infrav1.SecurityTypesTrustedLaunch,
+				UefiSettings: &infrav1.UefiSettings{SecureBootEnabled: ptr.To(true), VTpmEnabled: ptr.To(true)},
+			}
+			s.Identity = infrav1.VMIdentityUserAssigned
+			s.UserAssignedIdentities = []infrav1.UserAssignedIdentity{{
+				ProviderID: "azure:///subscriptions/" + testSubscription + "/resourceGroups/identities-rg/providers/Microsoft.ManagedIdentity/userAssignedIdentities/cloud-provider",
+			}}
+		}),
+		"confidential-vm": workerInput(t, "my-cluster-md-cvm-2m4nb-h7s3x", func(s *infrav1.AzureMachineSpec) {
+			s.VMSize = "Standard_DC4as_v5"
+			s.OSDisk.ManagedDisk = &infrav1.ManagedDiskParameters{
+				StorageAccountType: "Premium_LRS",
+				SecurityProfile: &infrav1.VMDiskSecurityProfile{
+					SecurityEncryptionType: infrav1.SecurityEncryptionTypeDiskWithVMGuestState,
+					DiskEncryptionSet: &infrav1.DiskEncryptionSetParameters{
+						ID: "/subscriptions/" + testSubscription + "/resourceGroups/keys-rg/providers/Microsoft.Compute/diskEncryptionSets/cvm-des",
+					},
+				},
+			}
+			s.SecurityProfile = &infrav1.SecurityProfile{
+				SecurityType: infrav1.SecurityTypesConfidentialVM,
+				UefiSettings: &infrav1.UefiSettings{SecureBootEnabled: ptr.To(true), VTpmEnabled: ptr.To(true)},
+			}
+		}),
+		"vm-extensions": workerInput(t, "my-cluster-md-0-4gq8r-ext01", func(s *infrav1.AzureMachineSpec) {
+			s.VMExtensions = []infrav1.VMExtension{
+				{
+					Name: "CustomScript", Publisher: "Microsoft.Azure.Extensions", Version: "2.1",
+					Settings:          infrav1.Tags{"fileUris": "https://example.com/setup.sh"},
+					ProtectedSettings: infrav1.Tags{"commandToExecute": "./setup.sh --token s3cr3t-t0ken"},
+				},
+				{Name: "AzureMonitorLinuxAgent", Publisher: "Microsoft.Azure.Monitor", Version: "1.0"},
+			}
+		}),
+		"system-identity-custom-role": controlPlaneInput(t, "my-cluster-control-plane-r8t2w", func(s *infrav1.AzureMachineSpec) {
+			s.Identity = infrav1.VMIdentitySystemAssigned
+			s.SystemAssignedIdentityRole = &infrav1.SystemAssignedIdentityRole{
+				Scope:        "/subscriptions/" + testSubscription + "/resourceGroups/dns-rg",
+				DefinitionID: "/subscriptions/" + testSubscription + "/providers/Microsoft.Authorization/roleDefinitions/befefa01-2a29-4197-83a8-272ff33ce314",
+			}
+		}),
+		"after-creation": controlPlaneInput(t, "my-cluster-control-plane-7xk2p", nil),
+		"ephemeral-os-disk": workerInput(t, "my-cluster-md-eph-5j6k7-b2c3d", func(s *infrav1.AzureMachineSpec) {
+			s.OSDisk.DiffDiskSettings = &infrav1.DiffDiskSettings{Option: "Local", Placement: ptr.To(infrav1.DiffDiskPlacement("ResourceDisk"))}
+			s.OSDisk.CachingType = "ReadOnly"
+			s.OSDisk.ManagedDisk = &infrav1.ManagedDiskParameters{StorageAccountType: "Standard_LRS"}
+		}),
+	}
+	windows := cases["windows"]
+	windows.WindowsAdminPassword = "Aa1!not-a-real-password"
+	cases["windows"] = windows
+	after := cases["after-creation"]
+	after.BootstrapData = nil
+	cases["after-creation"] = after
+	return cases
+}
+
+// goldenResource is one object of a machine as the golden files show it.
+type goldenResource struct {
+	Kind   string        `json:"kind"`
+	Family string        `json:"family,omitempty"`
+	Object client.Object `json:"object"`
+}
+
+func kindOf(obj client.Object) string { return reflect.TypeOf(obj).Elem().Name() }
+
+func TestMachineResources(t *testing.T) {
+	for name, in := range machineCases(t) {
+		t.Run(name, func(t *testing.T) {
+			var out []goldenResource
+			for _, r := range MachineResources(in) {
+				out = append(out, goldenResource{Kind: kindOf(r.Object), Family: r.Family, Object: r.Object})
+			}
+			golden.Assert(t, "machine-"+name, out)
+		})
+	}
+}
+
+func TestMachineResources_DefaultControlPlane(t *testing.T) {
+	g := NewWithT(t)
+	var got []string
+	for _, r := range MachineResources(machineCases(t)["control-plane-default"]) {
+		g.Expect(r.Referenced).To(BeFalse())
+		g.Expect(r.Adoptable).To(BeFalse())
+		got = append(got, kindOf(r.Object)+"/"+r.Object.GetName()+"/"+r.Family)
+	}
+	g.Expect(got).To(Equal([]string{
+		"NetworkInterface/my-cluster-control-plane-7xk2p-nic/NetworkInterfaces",
+		"VirtualMachine/my-cluster-control-plane-7xk2p/VirtualMachine",
+		"VirtualMachinesExtension/my-cluster-control-plane-7xk2p-capz.linux.bootstrapping-" + suffixOf(t, "my-cluster-control-plane-7xk2p-CAPZ.Linux.Bootstrapping") + "/VMExtensions",
+	}))
+}
+
+func TestMachineResources_Order(t *testing.T) {
+	g := NewWithT(t)
+	in := workerInput(t, "m", func(s *infrav1.AzureMachineSpec) {
+		s.OSDisk.OSType = "Windows"
+		s.AllocatePublicIP = true
+		s.Identity = infrav1.VMIdentitySystemAssigned
+		s.NetworkInterfaces = []infrav1.NetworkInterface{{}, {}}
+		s.VMExtensions = []infrav1.VMExtension{{Name: "e", Publisher: "p", Version: "1", ProtectedSettings: infrav1.Tags{"k": "v"}}}
+	})
+	var got []string
+	for _, r := range MachineResources(in) {
+		got = append(got, kindOf(r.Object)+"/"+r.Object.GetName()+"/"+r.Family)
+	}
+	g.Expect(got).To(Equal([]string{
+		"PublicIPAddress/pip-m/PublicIPs",
+		"NetworkInterface/m-nic/NetworkInterfaces",
+		"NetworkInterface/m-nic-1/NetworkInterfaces",
+		"VirtualMachine/m/VirtualMachine",
+		"Secret/m-windows-password/",
+		"Secret/m-e-protected/",
+		"VirtualMachinesExtension/m-e/VMExtensions",
+		"VirtualMachinesExtension/m-capz.windows.bootstrapping-" + suffixOf(t, "m-CAPZ.Windows.Bootstrapping") + "/VMExtensions",
+		"RoleAssignment/" + in.Spec.SystemAssignedIdentityRole.Name + "/RoleAssignments",
+	}))
+}
+
+// suffixOf is the hash suffix azure.ObjectName gives a name that is not a valid Kubernetes name.
+func suffixOf(t *testing.T, name string) string {
+	t.Helper()
+	objectName := azure.ObjectName(name)
+	return objectName[strings.LastIndex(objectName, "-")+1:]
+}
+
+func TestMachineResources_BootstrapDataOnlyInCustomData(t *testing.T) {
+	g := NewWithT(t)
+	encoded := base64.StdEncoding.EncodeToString([]byte(testBootstrapData))
+	for name, in := range machineCases(t) {
+		all := yamlOf(t, MachineResources(in))
+		vm := VirtualMachine(in)
+		if in.BootstrapData == nil {
+			g.Expect(vm.Spec.OsProfile.CustomData).To(BeNil(), name)
+			g.Expect(all).NotTo(ContainSubstring(encoded), name)
+			continue
+		}
+		g.Expect(ptr.Deref(vm.Spec.OsProfile.CustomData, "")).To(Equal(encoded), name)
+		g.Expect(strings.Count(all, encoded)).To(Equal(1), name)
+		g.Expect(all).NotTo(ContainSubstring("kubeadm join"), name)
+	}
+}
+
+func TestMachineResources_SecretsStayInSecrets(t *testing.T) {
+	g := NewWithT(t)
+	in := machineCases(t)["vm-extensions"]
+	in.Spec.OSDisk.OSType = "Windows"
+	in.WindowsAdminPassword = "Aa1!not-a-real-password"
+	secrets := map[string]string{}
+	for _, r := range MachineResources(in) {
+		if secret, ok := r.Object.(*corev1.Secret); ok {
+			g.Expect(r.Family).To(BeEmpty())
+			for k, v := range secret.Data {
+				secrets[secret.Name+"/"+k] = string(v)
+			}
+			continue
+		}
+		// No ASO object carries a secret value, in any encoding.
+		text := yamlOf(t, []any{r.Object})
+		for _, value := range []string{"Aa1!not-a-real-password", "s3cr3t-t0ken"} {
+			g.Expect(text).NotTo(ContainSubstring(value))
+			g.Expect(text).NotTo(ContainSubstring(base64.StdEncoding.EncodeToString([]byte(value))))
+		}
+	}
+	g.Expect(secrets).To(Equal(map[string]string{
+		"my-cluster-md-0-4gq8r-ext01-windows-password/password":                                          "Aa1!not-a-real-password",
+		ProtectedSettingsSecretName("my-cluster-md-0-4gq8r-ext01", "CustomScript") + "/commandToExecute": "./setup.sh --token s3cr3t-t0ken",
+	}))
+}
+
+func TestMachineResources_NoExtensions(t *testing.T) {
+	g := NewWithT(t)
+	in := machineCases(t)["vm-extensions"]
+	in.Spec.DisableExtensionOperations = ptr.To(true)
+	for _, r := range MachineResources(in) {
+		g.Expect(r.Object).NotTo(BeAssignableToTypeOf(&corev1.Secret{}))
+		g.Expect(r.Family).NotTo(Equal(FamilyVMExtensions))
+	}
+	g.Expect(*VirtualMachine(in).Spec.OsProfile.AllowExtensionOperations).To(BeFalse())
+}
+
+// yamlOf is the YAML of some objects, or of azure.Resources' objects.
+func yamlOf[T any](t *testing.T, objects []T) string {
+	t.Helper()
+	var list []any
+	for _, o := range objects {
+		if r, ok := any(o).(azure.Resource); ok {
+			list = append(list, r.Object)
+			continue
+		}
+		list = append(list, o)
+	}
+	out, err := yaml.Marshal(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}

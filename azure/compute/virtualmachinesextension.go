@@ -1,0 +1,121 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package compute
+
+import (
+	"encoding/json"
+	"fmt"
+
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+)
+
+// The extension that reports bootstrap success: CAPZ's clone of the Custom Script extension, which runs a command
+// that waits for the Cluster API bootstrap sentinel file.
+const (
+	// BootstrapExtensionPublisher publishes the bootstrap extensions.
+	BootstrapExtensionPublisher = "Microsoft.Azure.ContainerUpstream"
+	// LinuxBootstrapExtension is the bootstrap extension of Linux VMs: its name and its type.
+	LinuxBootstrapExtension = infrav1.BootstrapExtensionName
+	// WindowsBootstrapExtension is the bootstrap extension of Windows VMs: its name and its type.
+	WindowsBootstrapExtension = "CAPZ.Windows.Bootstrapping"
+	// BootstrapExtensionVersion is the handler version of the bootstrap extensions.
+	BootstrapExtensionVersion = "1.0"
+
+	// bootstrapSentinelFile is written by bootstrap providers once a machine has bootstrapped (Cluster API's
+	// bootstrap provider contract).
+	bootstrapSentinelFile = "/run/cluster-api/bootstrap-success.complete"
+	// bootstrapRetries and bootstrapSleepSeconds bound the wait for the sentinel file: 60 × 5 s.
+	bootstrapRetries      = 60
+	bootstrapSleepSeconds = 5
+	// commandToExecute is the setting of the Custom Script extension that holds the command it runs.
+	commandToExecute = "commandToExecute"
+)
+
+// LinuxBootstrapCommand waits for the sentinel file and fails when it never appears.
+var LinuxBootstrapCommand = fmt.Sprintf(
+	"for i in $(seq 1 %d); do test -f %s && break; if [ $i -eq %d ]; then exit 1; else sleep %d; fi; done",
+	bootstrapRetries, bootstrapSentinelFile, bootstrapRetries, bootstrapSleepSeconds)
+
+// WindowsBootstrapCommand waits for the sentinel file and fails with ERROR_FILE_NOT_FOUND (-2) when it never
+// appears.
+var WindowsBootstrapCommand = fmt.Sprintf(
+	`powershell.exe -Command "for ($i = 0; $i -lt %d; $i++) {if (Test-Path '%s') {exit 0} else {Start-Sleep -Seconds %d}} exit -2"`,
+	bootstrapRetries, bootstrapSentinelFile, bootstrapSleepSeconds)
+
+// VirtualMachinesExtensions returns the VM's extensions and the Secrets holding their protected settings: each
+// of spec.vmExtensions (type = name, typeHandlerVersion = version, as in CAPZ), then the bootstrap extension of
+// the VM's OS unless disableVMBootstrapExtension. Protected settings never enter an extension's spec: the
+// extension references its Secret, which ASO reads as a whole. There are no extensions at all when
+// disableExtensionOperations.
+func VirtualMachinesExtensions(in MachineInput) ([]*asocompute.VirtualMachinesExtension, []*corev1.Secret) {
+	spec := in.Spec
+	if ptr.Deref(spec.DisableExtensionOperations, false) {
+		return nil, nil
+	}
+	var extensions []*asocompute.VirtualMachinesExtension
+	var secrets []*corev1.Secret
+	for _, e := range spec.VMExtensions {
+		ext := vmExtension(in, e.Name, e.Publisher, e.Version, e.Settings)
+		if len(e.ProtectedSettings) > 0 {
+			secret := protectedSettingsSecret(in.Name, e.Name, e.ProtectedSettings)
+			ext.Spec.ProtectedSettings = &genruntime.SecretMapReference{Name: secret.Name}
+			secrets = append(secrets, secret)
+		}
+		extensions = append(extensions, ext)
+	}
+	if !ptr.Deref(spec.DisableVMBootstrapExtension, false) {
+		name, command := LinuxBootstrapExtension, LinuxBootstrapCommand
+		if spec.OSDisk.OSType == windowsOS {
+			name, command = WindowsBootstrapExtension, WindowsBootstrapCommand
+		}
+		// The command is no secret, so it is a public setting, which the Custom Script extension accepts as well.
+		extensions = append(extensions, vmExtension(in, name, BootstrapExtensionPublisher, BootstrapExtensionVersion, map[string]string{commandToExecute: command}))
+	}
+	return extensions, secrets
+}
+
+// vmExtension returns an extension of the machine's VM.
+func vmExtension(in MachineInput, name, publisher, version string, settings map[string]string) *asocompute.VirtualMachinesExtension {
+	ext := &asocompute.VirtualMachinesExtension{
+		ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(in.Name, name)},
+		Spec: asocompute.VirtualMachinesExtension_Spec{
+			AzureName:          name,
+			Owner:              &genruntime.KnownResourceReference{Name: azure.ObjectName(in.Name)},
+			Location:           ptr.To(in.Cluster.Location),
+			Publisher:          ptr.To(publisher),
+			Type:               ptr.To(name),
+			TypeHandlerVersion: ptr.To(version),
+			Tags:               in.Cluster.Tags(in.Role, in.Spec.AdditionalTags),
+		},
+	}
+	if len(settings) > 0 {
+		ext.Spec.Settings = make(map[string]apiextensionsv1.JSON, len(settings))
+		for k, v := range settings {
+			raw, _ := json.Marshal(v) // a string always marshals
+			ext.Spec.Settings[k] = apiextensionsv1.JSON{Raw: raw}
+		}
+	}
+	return ext
+}
