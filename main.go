@@ -62,6 +62,7 @@ type flags struct {
 	kubeAPIQPS            float32
 	kubeAPIBurst          int
 	gracefulShutdownDelay time.Duration
+	concurrency           map[string]*int
 }
 
 func (f *flags) addTo(fs *pflag.FlagSet) {
@@ -81,6 +82,10 @@ func (f *flags) addTo(fs *pflag.FlagSet) {
 	fs.Float32Var(&f.kubeAPIQPS, "kube-api-qps", 100, "Maximum queries per second to the management cluster's API server.")
 	fs.IntVar(&f.kubeAPIBurst, "kube-api-burst", 200, "Maximum burst of queries to the management cluster's API server.")
 	fs.DurationVar(&f.gracefulShutdownDelay, "graceful-shutdown-timeout", 30*time.Second, "How long running reconciles may take to finish on shutdown.")
+	f.concurrency = map[string]*int{}
+	for _, name := range setup.ControllerNames() {
+		f.concurrency[name] = fs.Int(name+"-concurrency", setup.DefaultConcurrency, "Number of "+name+" objects to reconcile at once.")
+	}
 	feature.MutableGates.AddFlag(fs)
 }
 
@@ -145,7 +150,11 @@ func run(ctx context.Context, f *flags) error {
 	if err := setup.Webhooks(mgr); err != nil {
 		return err
 	}
-	if err := setup.Controllers(ctx, mgr, setup.Options{WatchFilterValue: f.watchFilter}); err != nil {
+	concurrency := map[string]int{}
+	for name, n := range f.concurrency {
+		concurrency[name] = *n
+	}
+	if err := setup.Controllers(ctx, mgr, setup.Options{WatchFilterValue: f.watchFilter, Concurrency: concurrency}); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {

@@ -217,6 +217,10 @@ func ValidateOSDisk(path *field.Path, d *OSDisk, spPath *field.Path, sp *Securit
 		if d.ManagedDisk != nil && d.ManagedDisk.DiskEncryptionSet != nil {
 			errs = append(errs, field.Forbidden(path.Child("managedDisk", "diskEncryptionSet"), "an ephemeral OS disk cannot use a disk encryption set"))
 		}
+		if p := d.DiffDiskSettings.Placement; p != nil && *p == "NvmeDisk" {
+			// ASO v2.18.0's VirtualMachine (API 2022-03-01) knows only CacheDisk and ResourceDisk.
+			errs = append(errs, field.NotSupported(path.Child("diffDiskSettings", "placement"), *p, []string{"CacheDisk", "ResourceDisk"}))
+		}
 	}
 	if d.ManagedDisk != nil && d.ManagedDisk.DiskEncryptionSet != nil {
 		errs = append(errs, validateARMID(path.Child("managedDisk", "diskEncryptionSet", "id"), d.ManagedDisk.DiskEncryptionSet.ID)...)

@@ -31,7 +31,38 @@ import (
 //
 // Paths use json names separated by dots; "[]" stands for any list item. A path covers everything under it.
 // Each controller issue adds its kind here, with the fields it implements, when it lands.
-var implementedFields = map[string][]string{}
+var implementedFields = map[string][]string{
+	// AzureCluster: controllers/azurecluster with the translators of azure/network and azure/resources.
+	// Not implemented: cloudProviderConfigOverrides (it configures cloud-provider-azure's azure.json, which the
+	// provider does not write), the ids of load balancers (a load balancer is always created), and private IPs on
+	// the frontends of outbound load balancers (they are public).
+	"AzureCluster": {
+		"subscriptionID", "location", "extendedLocation", "additionalTags", "identityRef", "azureEnvironment",
+		"failureDomains", "asoPatches", "resourceGroup", "bastionSpec", "controlPlaneEnabled", "controlPlaneEndpoint",
+		"networkSpec.vnet", "networkSpec.subnets", "networkSpec.additionalAPIServerLBPorts", "networkSpec.privateDNSZone",
+		"networkSpec.privateDNSZoneName", "networkSpec.privateDNSZoneResourceGroup",
+		"networkSpec.apiServerLB.name", "networkSpec.apiServerLB.frontendIPs", "networkSpec.apiServerLB.frontendIPsCount",
+		"networkSpec.apiServerLB.backendPool", "networkSpec.apiServerLB.availabilityZones", "networkSpec.apiServerLB.sku",
+		"networkSpec.apiServerLB.type", "networkSpec.apiServerLB.idleTimeoutInMinutes",
+		"networkSpec.nodeOutboundLB.name", "networkSpec.nodeOutboundLB.frontendIPs[].name", "networkSpec.nodeOutboundLB.frontendIPs[].publicIP",
+		"networkSpec.nodeOutboundLB.frontendIPsCount", "networkSpec.nodeOutboundLB.backendPool", "networkSpec.nodeOutboundLB.availabilityZones",
+		"networkSpec.nodeOutboundLB.sku", "networkSpec.nodeOutboundLB.type", "networkSpec.nodeOutboundLB.idleTimeoutInMinutes",
+		"networkSpec.controlPlaneOutboundLB.name", "networkSpec.controlPlaneOutboundLB.frontendIPs[].name", "networkSpec.controlPlaneOutboundLB.frontendIPs[].publicIP",
+		"networkSpec.controlPlaneOutboundLB.frontendIPsCount", "networkSpec.controlPlaneOutboundLB.backendPool",
+		"networkSpec.controlPlaneOutboundLB.availabilityZones", "networkSpec.controlPlaneOutboundLB.sku",
+		"networkSpec.controlPlaneOutboundLB.type", "networkSpec.controlPlaneOutboundLB.idleTimeoutInMinutes",
+	},
+	// AzureMachine: controllers/azuremachine with the translators of azure/compute, azure/network and
+	// azure/authorization. Every field is implemented (subnetName, acceleratedNetworking and roleAssignmentName
+	// are moved into their replacements by defaulting).
+	"AzureMachine": {
+		"providerID", "vmSize", "failureDomain", "image", "identity", "userAssignedIdentities", "systemAssignedIdentityRole",
+		"roleAssignmentName", "osDisk", "dataDisks", "sshPublicKey", "additionalTags", "additionalCapabilities",
+		"allocatePublicIP", "enableIPForwarding", "acceleratedNetworking", "diagnostics", "spotVMOptions", "securityProfile",
+		"subnetName", "dnsServers", "disableExtensionOperations", "disableVMBootstrapExtension", "vmExtensions",
+		"networkInterfaces", "capacityReservationGroupID", "virtualMachineScaleSetID", "asoPatches",
+	},
+}
 
 // templateOf maps a template kind to the kind it stamps out, and where that kind's spec sits in the template.
 var templateOf = map[string]struct {

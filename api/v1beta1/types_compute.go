@@ -152,7 +152,7 @@ type OSDisk struct {
 	// +required
 	OSType string `json:"osType"`
 
-	// diskSizeGB is the size of the disk in GB. Defaults to 128 (or the image's size for ephemeral disks).
+	// diskSizeGB is the size of the disk in GB. Defaults to the image's size.
 	// +optional
 	DiskSizeGB *int32 `json:"diskSizeGB,omitempty"`
 

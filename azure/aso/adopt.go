@@ -81,3 +81,17 @@ func ownedByCluster(obj client.Object, clusterName string) bool {
 	tags, _ := status["tags"].(map[string]any)
 	return tags[azure.ClusterTagKey(clusterName)] == infrav1.ResourceLifecycleOwned
 }
+
+// IsManaged reports whether a live ASO object is one the owner created and manages: controlled by the owner, and
+// neither referenced (reconcile-policy skip) nor adopted as the user's resource. Deleting a managed resource group,
+// for instance, deletes everything in it.
+func IsManaged(obj, owner client.Object) bool {
+	if obj == nil || !isControlledBy(obj, owner) {
+		return false
+	}
+	if obj.GetAnnotations()[AdoptionAnnotation] == adoptionReferenced || obj.GetAnnotations()[AdoptionAnnotation] == adoptionProbing {
+		return false
+	}
+	_, paused := obj.GetAnnotations()[PrePauseAnnotation]
+	return paused || reconcilePolicy(obj) != "skip"
+}

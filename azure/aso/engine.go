@@ -20,8 +20,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
+	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -262,4 +265,23 @@ func toUnstructured(obj runtime.Object) (*unstructured.Unstructured, error) {
 		return nil, err
 	}
 	return &unstructured.Unstructured{Object: content}, nil
+}
+
+// SubscriptionFromResourceGroup returns the subscription of the ASO ResourceGroup object of that name in the
+// namespace, read from the resource ID ASO reports, or "" while it is unknown. Controllers use it when the user
+// gave no subscription and ASO's credential decides.
+func SubscriptionFromResourceGroup(ctx context.Context, reader client.Reader, namespace, name string) string {
+	rg := &asoresources.ResourceGroup{}
+	if err := reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, rg); err != nil {
+		return ""
+	}
+	id := genruntime.GetResourceIDOrDefault(rg)
+	if rg.Status.Id != nil {
+		id = *rg.Status.Id
+	}
+	parts := strings.Split(id, "/")
+	if len(parts) > 2 && strings.EqualFold(parts[1], "subscriptions") {
+		return parts[2]
+	}
+	return ""
 }

@@ -25,7 +25,10 @@ import (
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asonetworkdns "github.com/Azure/azure-service-operator/v2/api/network/v1api20240601"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
 // Kinds returns an empty object of every ASO kind the provider produces, at the API version it uses. The manager
@@ -44,4 +47,17 @@ func Kinds() []client.Object {
 		&asomanagedidentity.UserAssignedIdentity{},
 		&asoauthorization.RoleAssignment{},
 	}
+}
+
+// GVKs returns the GroupVersionKinds of typed objects, for DeleteOptions.Kinds and Options.Kinds.
+func GVKs(scheme *runtime.Scheme, objs ...client.Object) ([]schema.GroupVersionKind, error) {
+	out := make([]schema.GroupVersionKind, 0, len(objs))
+	for _, obj := range objs {
+		gvk, err := apiutil.GVKForObject(obj, scheme)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, gvk)
+	}
+	return out, nil
 }

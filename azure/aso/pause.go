@@ -23,6 +23,7 @@ import (
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -91,4 +92,20 @@ func (e *Engine) applyPauseAnnotations(ctx context.Context, obj client.Object, a
 		return fmt.Errorf("failed to set the reconcile policy of %s %s: %w", gvk.Kind, client.ObjectKeyFromObject(obj), err)
 	}
 	return nil
+}
+
+// SetBlockMove adds or removes clusterctl's block-move annotation on an owner (in memory; the caller's patch
+// persists it). Controllers block clusterctl move while their ASO objects may still change in Azure, and lift the
+// block once Pause has set reconcile-policy skip on every one of them.
+func SetBlockMove(owner client.Object, block bool) {
+	annotations := owner.GetAnnotations()
+	if block {
+		if annotations == nil {
+			annotations = map[string]string{}
+		}
+		annotations[clusterctlv1.BlockMoveAnnotation] = "true"
+	} else {
+		delete(annotations, clusterctlv1.BlockMoveAnnotation)
+	}
+	owner.SetAnnotations(annotations)
 }

@@ -23,9 +23,12 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/azurecluster"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremachine"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/feature"
 )
@@ -34,6 +37,31 @@ import (
 type Options struct {
 	// WatchFilterValue restricts the controllers to objects labelled cluster.x-k8s.io/watch-filter=<value>.
 	WatchFilterValue string
+	// Concurrency is the number of objects each controller reconciles at once, by controller name
+	// (azurecluster, azuremachine); DefaultConcurrency when unset.
+	Concurrency map[string]int
+}
+
+// DefaultConcurrency is the number of objects a controller reconciles at once unless told otherwise.
+const DefaultConcurrency = 10
+
+// Controller names, the keys of Options.Concurrency and of the manager's --<name>-concurrency flags.
+const (
+	AzureClusterController = "azurecluster"
+	AzureMachineController = "azuremachine"
+)
+
+// ControllerNames lists every controller, for flags.
+func ControllerNames() []string {
+	return []string{AzureClusterController, AzureMachineController}
+}
+
+func (o Options) controllerOptions(name string) controller.Options {
+	n := o.Concurrency[name]
+	if n <= 0 {
+		n = DefaultConcurrency
+	}
+	return controller.Options{MaxConcurrentReconciles: n}
 }
 
 // Webhooks registers the defaulting and validating webhooks of every kind.
@@ -74,7 +102,17 @@ func CacheByObject() map[client.Object]cache.ByObject {
 	return aso.CacheByObject(aso.Kinds()...)
 }
 
-// Controllers registers the controllers. The controllers arrive with the engine and the per-kind issues.
-func Controllers(_ context.Context, _ ctrl.Manager, _ Options) error {
+// Controllers registers the controllers. They share one engine, which reads ASO objects from the manager's cache
+// (see CacheByObject) and writes them with server-side apply.
+func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
+	engine := &aso.Engine{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader()}
+	if err := (&azurecluster.Reconciler{Client: mgr.GetClient(), Engine: engine, WatchFilterValue: opts.WatchFilterValue}).
+		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureClusterController)); err != nil {
+		return fmt.Errorf("failed to set up the AzureCluster controller: %w", err)
+	}
+	if err := (&azuremachine.Reconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Engine: engine, WatchFilterValue: opts.WatchFilterValue}).
+		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureMachineController)); err != nil {
+		return fmt.Errorf("failed to set up the AzureMachine controller: %w", err)
+	}
 	return nil
 }

@@ -37,8 +37,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
-// finalizer is ASO's finalizer.
-const finalizer = "serviceoperator.azure.com/finalizer"
+const (
+	// finalizer is ASO's finalizer.
+	finalizer = "serviceoperator.azure.com/finalizer"
+	// ownerRetry is how soon an object whose owner is not ready yet is looked at again.
+	ownerRetry = 200 * time.Millisecond
+)
 
 // reconciler plays ASO for one kind.
 type reconciler struct {
@@ -83,7 +87,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	switch {
 	case waiting != "":
-		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "WaitingForOwner", message: waiting}, time.Second)
+		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "WaitingForOwner", message: waiting}, ownerRetry)
 	case fault.Reconciling:
 		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Info", reason: "Reconciling", message: "The resource is being reconciled"}, 0)
 	case fault.Severity != "":

@@ -1,0 +1,208 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azurecluster
+
+import (
+	"context"
+	"fmt"
+
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	asonetworkdns "github.com/Azure/azure-service-operator/v2/api/network/v1api20240601"
+	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
+	"github.com/capzaso/cluster-api-provider-azure/azure/network"
+)
+
+// OwnedKinds are the ASO kinds an AzureCluster owns; the controller watches them.
+func OwnedKinds() []client.Object {
+	return []client.Object{
+		&asoresources.ResourceGroup{},
+		&asonetwork.VirtualNetwork{}, &asonetwork.VirtualNetworksSubnet{}, &asonetwork.VirtualNetworksVirtualNetworkPeering{},
+		&asonetwork.NetworkSecurityGroup{}, &asonetwork.NetworkSecurityGroupsSecurityRule{},
+		&asonetwork.RouteTable{}, &asonetwork.NatGateway{}, &asonetwork.PublicIPAddress{}, &asonetwork.LoadBalancer{},
+		&asonetwork.BastionHost{}, &asonetwork.PrivateEndpoint{},
+		&asonetworkdns.PrivateDnsZone{}, &asonetworkdns.PrivateDnsZonesVirtualNetworkLink{}, &asonetworkdns.PrivateDnsZonesARecord{},
+	}
+}
+
+var (
+	resourceGroupKind = asoresources.GroupVersion.WithKind("ResourceGroup")
+
+	// deleteOrder deletes a cluster's resources deepest first, where ASO cannot order them itself (a subnet with
+	// a load balancer frontend in it cannot be deleted, for instance).
+	deleteOrder = [][]schema.GroupKind{
+		{gk(asonetworkdns.GroupVersion, "PrivateDnsZonesARecord"), gk(asonetworkdns.GroupVersion, "PrivateDnsZonesVirtualNetworkLink"),
+			gk(asonetwork.GroupVersion, "VirtualNetworksVirtualNetworkPeering"), gk(asonetwork.GroupVersion, "PrivateEndpoint"),
+			gk(asonetwork.GroupVersion, "BastionHost"), gk(asonetwork.GroupVersion, "LoadBalancer")},
+		{gk(asonetworkdns.GroupVersion, "PrivateDnsZone"), gk(asonetwork.GroupVersion, "VirtualNetworksSubnet"),
+			gk(asonetwork.GroupVersion, "NetworkSecurityGroupsSecurityRule")},
+		{gk(asonetwork.GroupVersion, "NatGateway"), gk(asonetwork.GroupVersion, "PublicIPAddress"),
+			gk(asonetwork.GroupVersion, "RouteTable"), gk(asonetwork.GroupVersion, "NetworkSecurityGroup")},
+		{gk(asonetwork.GroupVersion, "VirtualNetwork")},
+		{resourceGroupKind.GroupKind()},
+	}
+
+	// deleteOrderOwnedGroup deletes a resource group the cluster owns first: Azure deletes everything in it.
+	// Peerings live in the remote network too, so they go first.
+	deleteOrderOwnedGroup = [][]schema.GroupKind{
+		{gk(asonetwork.GroupVersion, "VirtualNetworksVirtualNetworkPeering")},
+		{resourceGroupKind.GroupKind()},
+	}
+)
+
+func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKind(kind).GroupKind() }
+
+// reconcileCredentials resolves the cluster's identity into the ASO credential secret.
+func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
+	creds, err := r.Engine.EnsureCredentials(ctx, s.azureCluster, aso.CredentialsInput{
+		ClusterName:    s.cluster.Name,
+		SubscriptionID: s.azureCluster.Spec.SubscriptionID,
+		IdentityRef:    s.azureCluster.Spec.IdentityRef,
+	})
+	if err != nil {
+		return err
+	}
+	s.credentials = creds
+	if !creds.Ready {
+		ctrl.LoggerFrom(ctx).Info("Not applying the cluster's resources: its identity cannot be used", "reason", creds.Reason)
+		s.stop = true
+	}
+	return nil
+}
+
+// reconcileResources translates the AzureCluster and hands the objects to the engine.
+func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
+	ac := s.azureCluster
+	aso.SetBlockMove(ac, true)
+	c := azure.Cluster{
+		Name:             s.cluster.Name,
+		SubscriptionID:   ac.Spec.SubscriptionID,
+		Location:         ac.Spec.Location,
+		ExtendedLocation: ac.Spec.ExtendedLocation,
+		ResourceGroup:    ac.Spec.ResourceGroup,
+		AdditionalTags:   ac.Spec.AdditionalTags,
+	}
+	opts := aso.Options{ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName, Kinds: r.kinds, Patches: patches(ac.Spec.ASOPatches)}
+	if c.SubscriptionID == "" {
+		c.SubscriptionID = aso.SubscriptionFromResourceGroup(ctx, r.Client, ac.Namespace, azure.ObjectName(ac.Spec.ResourceGroup))
+	}
+	s.subscriptionID = c.SubscriptionID
+
+	var desired []azure.Resource
+	if c.SubscriptionID == "" {
+		// Without the subscription the resource IDs between resources cannot be written yet: create the resource
+		// group first, ASO reports the subscription in its ID. Nothing else is touched meanwhile.
+		desired = network.ClusterResources(network.ClusterInput{Cluster: c, Network: ac.Spec.NetworkSpec})[:1]
+		opts.Kinds = nil
+	} else {
+		desired = network.ClusterResources(network.ClusterInput{
+			Cluster:             c,
+			Network:             ac.Spec.NetworkSpec,
+			Bastion:             ac.Spec.BastionSpec.AzureBastion,
+			ControlPlaneEnabled: ptr.Deref(ac.Spec.ControlPlaneEnabled, true),
+		})
+	}
+	result, err := r.Engine.Reconcile(ctx, ac, desired, opts)
+	s.result = result
+	return err
+}
+
+// patches turns the user's patches into the engine's.
+func patches(in []infrav1.ASOPatch) []aso.Patch {
+	out := make([]aso.Patch, 0, len(in))
+	for i, p := range in {
+		out = append(out, aso.Patch{Kind: p.Target.Kind, Name: p.Target.Name, Source: fmt.Sprintf("spec.asoPatches[%d]", i),
+			Format: patch.Format(p.Type), Text: p.Patch})
+	}
+	return out
+}
+
+// reconcileEndpoint sets the control plane endpoint from the API server load balancer: the public IP's DNS name
+// for a public one; for an internal one, the private DNS record, or the private IP without private DNS. With
+// controlPlaneEnabled false the user (or their system) sets the endpoint.
+func (r *Reconciler) reconcileEndpoint(_ context.Context, s *scope) error {
+	spec := &s.azureCluster.Spec
+	if spec.ControlPlaneEndpoint.IsValid() {
+		return nil
+	}
+	lb := spec.NetworkSpec.APIServerLB
+	if !ptr.Deref(spec.ControlPlaneEnabled, true) || lb == nil || len(lb.FrontendIPs) == 0 {
+		s.endpointPending = "waiting for spec.controlPlaneEndpoint to be set: the cluster has no API server load balancer (controlPlaneEnabled: false)"
+		return nil
+	}
+	frontend := lb.FrontendIPs[0]
+	host := ""
+	switch {
+	case lb.Type == infrav1.Public && frontend.PublicIP != nil:
+		host = frontend.PublicIP.DNSName
+	case lb.Type == infrav1.Internal && ptr.Deref(spec.NetworkSpec.PrivateDNSZone, infrav1.PrivateDNSZoneModeSystem) != infrav1.PrivateDNSZoneModeNone:
+		host = "apiserver." + privateDNSZoneName(s.azureCluster)
+	default:
+		host = frontend.PrivateIPAddress
+	}
+	if host == "" {
+		s.endpointPending = "the API server load balancer's frontend has no DNS name or IP address"
+		return nil
+	}
+	spec.ControlPlaneEndpoint.Host = host
+	spec.ControlPlaneEndpoint.Port = infrav1.DefaultAPIServerPort
+	return nil
+}
+
+// privateDNSZoneName is the private DNS zone of a private API server.
+func privateDNSZoneName(ac *infrav1.AzureCluster) string {
+	if name := ac.Spec.NetworkSpec.PrivateDNSZoneName; name != "" {
+		return name
+	}
+	return infrav1.PrivateDNSZoneName(ac.Name)
+}
+
+// reconcileFailureDomains reports the failure domains: the spec's, or the zones of the location.
+func (r *Reconciler) reconcileFailureDomains(_ context.Context, s *scope) error {
+	s.azureCluster.Status.FailureDomains = azure.FailureDomains(s.azureCluster.Spec.Location, s.azureCluster.Spec.FailureDomains)
+	return nil
+}
+
+// reconcileDelete deletes the cluster's ASO objects and releases the finalizer once ASO has deleted them all.
+// A resource group the cluster owns is deleted as a whole; otherwise the resources are deleted deepest first.
+// Objects the cluster does not own (a brought resource group or network, someone else's ASO objects) stay.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (ctrl.Result, error) {
+	ac := s.azureCluster
+	s.deleting = true
+	order := deleteOrder
+	rg := &asoresources.ResourceGroup{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: azure.ObjectName(ac.Spec.ResourceGroup)}, rg); err == nil && aso.IsManaged(rg, ac) {
+		order = deleteOrderOwnedGroup
+	}
+	done, result, err := r.Engine.Delete(ctx, ac, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: order})
+	s.result = result
+	if err != nil || !done {
+		return ctrl.Result{}, err
+	}
+	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every ASO object of the cluster is gone")
+	controllerutil.RemoveFinalizer(ac, infrav1.ClusterFinalizer)
+	return ctrl.Result{}, nil
+}

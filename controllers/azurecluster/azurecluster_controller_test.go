@@ -1,0 +1,340 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azurecluster_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	asonetworkdns "github.com/Azure/azure-service-operator/v2/api/network/v1api20240601"
+	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util/conditions"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+)
+
+const timeout = 60 * time.Second
+
+// newCluster creates a namespace, a Cluster and its AzureCluster owned by it, as Cluster API would.
+func newCluster(t *testing.T, g *WithT, name string, spec infrav1.AzureClusterSpec, annotations map[string]string) (context.Context, *clusterv1.Cluster, *infrav1.AzureCluster) {
+	t.Helper()
+	ctx := t.Context()
+	ns, err := env.Env.CreateNamespace(ctx, "azurecluster")
+	g.Expect(err).NotTo(HaveOccurred())
+	cluster := &clusterv1.Cluster{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns.Name},
+		Spec: clusterv1.ClusterSpec{InfrastructureRef: clusterv1.ContractVersionedObjectReference{
+			APIGroup: infrav1.GroupVersion.Group, Kind: "AzureCluster", Name: name,
+		}},
+	}
+	g.Expect(env.Env.Create(ctx, cluster)).To(Succeed())
+	azureCluster := &infrav1.AzureCluster{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: ns.Name, Annotations: annotations,
+			Labels:          map[string]string{clusterv1.ClusterNameLabel: name},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: clusterv1.GroupVersion.String(), Kind: "Cluster", Name: name, UID: cluster.UID}},
+		},
+		Spec: spec,
+	}
+	g.Expect(env.Env.Create(ctx, azureCluster)).To(Succeed())
+	t.Cleanup(func() {
+		ctx := context.Background()
+		_ = env.Env.Delete(ctx, azureCluster)
+		_ = env.Env.Cleanup(ctx, cluster, ns)
+	})
+	return ctx, cluster, azureCluster
+}
+
+func baseSpec() infrav1.AzureClusterSpec {
+	return infrav1.AzureClusterSpec{AzureClusterClassSpec: infrav1.AzureClusterClassSpec{Location: "eastus"}}
+}
+
+// waitReady waits until the AzureCluster's Ready condition is True and returns the AzureCluster.
+func waitReady(ctx context.Context, g *WithT, obj *infrav1.AzureCluster) *infrav1.AzureCluster {
+	live := &infrav1.AzureCluster{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(obj), live)).To(Succeed())
+		g.Expect(conditions.IsTrue(live, clusterv1.ReadyCondition)).To(BeTrue(), "Ready: %+v", conditions.Get(live, clusterv1.ReadyCondition))
+		g.Expect(live.Status.Initialization.Provisioned).To(HaveValue(BeTrue()))
+	}, timeout).Should(Succeed())
+	return live
+}
+
+func TestReconcile_DefaultCluster(t *testing.T) {
+	g := NewWithT(t)
+	ctx, _, ac := newCluster(t, g, "default", baseSpec(), nil)
+	live := waitReady(ctx, g, ac)
+
+	g.Expect(live.Status.Initialization.Provisioned).To(HaveValue(BeTrue()))
+	g.Expect(live.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(ac.Namespace, "default", "eastus", infrav1.DefaultAzureCloud)))
+	g.Expect(live.Spec.ControlPlaneEndpoint.Port).To(BeEquivalentTo(6443))
+	g.Expect(live.Status.FailureDomains).To(HaveLen(3))
+	g.Expect(live.Annotations).To(HaveKey("clusterctl.cluster.x-k8s.io/block-move"))
+	for _, c := range []string{"ResourceGroupReady", "VNetReady", "SubnetsReady", "SecurityGroupsReady", "RouteTablesReady",
+		"NATGatewaysReady", "PublicIPsReady", "LoadBalancersReady", infrav1.ResourcesReadyCondition} {
+		g.Expect(conditions.IsTrue(live, c)).To(BeTrue(), c)
+	}
+	g.Expect(live.Status.Resources).To(ContainElement(And(
+		HaveField("Resource.Kind", "LoadBalancer"), HaveField("Resource.Name", "default-public-lb"), HaveField("Ready", true))))
+
+	// The subscription came from ASO's ID of the resource group: the user gave none.
+	lb := &asonetwork.LoadBalancer{}
+	g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: "default-public-lb"}, lb)).To(Succeed())
+	g.Expect(lb.Spec.LoadBalancingRules[0].FrontendIPConfiguration.Reference.ARMID).To(HavePrefix("/subscriptions/" + sim.SubscriptionID()))
+	g.Expect(lb.Labels).To(HaveKeyWithValue(clusterv1.ClusterNameLabel, "default"))
+}
+
+func TestReconcile_PrivateCluster(t *testing.T) {
+	g := NewWithT(t)
+	spec := baseSpec()
+	spec.SubscriptionID = sim.SubscriptionID()
+	spec.NetworkSpec.APIServerLB = &infrav1.LoadBalancerSpec{LoadBalancerClassSpec: infrav1.LoadBalancerClassSpec{Type: infrav1.Internal}}
+	spec.NetworkSpec.ControlPlaneOutboundLB = &infrav1.LoadBalancerSpec{}
+	ctx, _, ac := newCluster(t, g, "private", spec, nil)
+	live := waitReady(ctx, g, ac)
+
+	g.Expect(live.Spec.ControlPlaneEndpoint.Host).To(Equal("apiserver.private.capz.io"))
+	g.Expect(conditions.IsTrue(live, "PrivateDNSReady")).To(BeTrue())
+	record := &asonetworkdns.PrivateDnsZonesARecord{}
+	g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: azure.ObjectName("private.capz.io", "apiserver")}, record)).To(Succeed())
+	g.Expect(*record.Spec.ARecords[0].Ipv4Address).To(Equal(infrav1.DefaultInternalLBIPAddress))
+	outbound := &asonetwork.LoadBalancer{}
+	g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: "private-outbound-lb"}, outbound)).To(Succeed())
+}
+
+func TestReconcile_BastionCluster(t *testing.T) {
+	g := NewWithT(t)
+	spec := baseSpec()
+	spec.BastionSpec.AzureBastion = &infrav1.AzureBastion{}
+	ctx, _, ac := newCluster(t, g, "bastion", spec, nil)
+	live := waitReady(ctx, g, ac)
+	g.Expect(conditions.IsTrue(live, "BastionHostReady")).To(BeTrue())
+	g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: "bastion-azure-bastion"}, &asonetwork.BastionHost{})).To(Succeed())
+	g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: azure.ObjectName("bastion-vnet", "AzureBastionSubnet")}, &asonetwork.VirtualNetworksSubnet{})).To(Succeed())
+}
+
+func TestReconcile_BringYourOwnNetwork(t *testing.T) {
+	g := NewWithT(t)
+	vnetID := fmt.Sprintf("/subscriptions/%s/resourceGroups/network-rg/providers/Microsoft.Network/virtualNetworks/shared-vnet", sim.SubscriptionID())
+	groupID := fmt.Sprintf("/subscriptions/%s/resourceGroups/byo-rg", sim.SubscriptionID())
+	sim.SeedAzure("ResourceGroup", groupID, map[string]string{"owner": "platform-team"})
+	sim.SeedAzure("ResourceGroup", fmt.Sprintf("/subscriptions/%s/resourceGroups/network-rg", sim.SubscriptionID()), nil)
+	sim.SeedAzure("VirtualNetwork", vnetID, map[string]string{"owner": "network-team"})
+	for _, subnet := range []string{"cp", "nodes"} {
+		sim.SeedAzure("VirtualNetworksSubnet", vnetID+"/subnets/"+subnet, nil)
+	}
+	spec := baseSpec()
+	spec.SubscriptionID = sim.SubscriptionID()
+	spec.ResourceGroup = "byo-rg"
+	spec.NetworkSpec.Vnet = infrav1.VnetSpec{ID: vnetID, Name: "shared-vnet", ResourceGroup: "network-rg", VnetClassSpec: infrav1.VnetClassSpec{CIDRBlocks: []string{"10.0.0.0/16"}}}
+	spec.NetworkSpec.Subnets = infrav1.Subnets{
+		{SubnetClassSpec: infrav1.SubnetClassSpec{Name: "cp", Role: infrav1.SubnetControlPlane, CIDRBlocks: []string{"10.0.0.0/24"}}},
+		{SubnetClassSpec: infrav1.SubnetClassSpec{Name: "nodes", Role: infrav1.SubnetNode, CIDRBlocks: []string{"10.0.1.0/24"}}},
+	}
+	ctx, _, ac := newCluster(t, g, "byo", spec, nil)
+	live := waitReady(ctx, g, ac)
+
+	managementOf := func(kind, name string) infrav1.ResourceManagement {
+		for _, r := range live.Status.Resources {
+			if r.Resource.Kind == kind && r.Resource.Name == name {
+				return r.Management
+			}
+		}
+		return ""
+	}
+	g.Expect(managementOf("ResourceGroup", "byo-rg")).To(Equal(infrav1.ResourceReferenced))
+	g.Expect(managementOf("VirtualNetwork", "shared-vnet")).To(Equal(infrav1.ResourceReferenced))
+	g.Expect(managementOf("VirtualNetworksSubnet", azure.ObjectName("shared-vnet", "nodes"))).To(Equal(infrav1.ResourceReferenced))
+	vnet := &asonetwork.VirtualNetwork{}
+	g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: "shared-vnet"}, vnet)).To(Succeed())
+	g.Expect(vnet.Annotations).To(HaveKeyWithValue(asoannotations.ReconcilePolicy, "skip"))
+
+	// Deleting the cluster deletes what it created and none of what it was given.
+	before := len(sim.Events())
+	g.Expect(env.Env.Delete(ctx, ac)).To(Succeed())
+	g.Eventually(func() bool {
+		return apierrors.IsNotFound(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), &infrav1.AzureCluster{}))
+	}, timeout).Should(BeTrue())
+	for _, id := range []string{groupID, vnetID, vnetID + "/subnets/cp", vnetID + "/subnets/nodes"} {
+		g.Expect(sim.ExistsInAzure(id)).To(BeTrue(), id)
+	}
+	deleted := sim.Deleted()
+	g.Expect(deleted).To(ContainElement(groupID + "/providers/Microsoft.Network/loadBalancers/byo-public-lb"))
+	for _, e := range sim.Events()[before:] {
+		g.Expect(e.ID).NotTo(HavePrefix(vnetID), "nothing in the brought network was touched")
+	}
+}
+
+func TestReconcile_ExternallyManaged(t *testing.T) {
+	g := NewWithT(t)
+	ctx, _, ac := newCluster(t, g, "external", baseSpec(), map[string]string{clusterv1.ManagedByAnnotation: "terraform"})
+	g.Consistently(func(g Gomega) {
+		live := &infrav1.AzureCluster{}
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		g.Expect(live.Finalizers).To(BeEmpty())
+		g.Expect(live.Status.Conditions).To(BeEmpty())
+		rgs := &asoresources.ResourceGroupList{}
+		g.Expect(env.Env.List(ctx, rgs, client.InNamespace(ac.Namespace))).To(Succeed())
+		g.Expect(rgs.Items).To(BeEmpty())
+	}, 3*time.Second).Should(Succeed())
+}
+
+func TestReconcile_FailureSurfacesOnReady(t *testing.T) {
+	g := NewWithT(t)
+	spec := baseSpec()
+	spec.SubscriptionID = sim.SubscriptionID()
+	ctx, _, ac := newCluster(t, g, "failing", spec, nil)
+	waitReady(ctx, g, ac)
+
+	sim.Fail("LoadBalancer", ac.Namespace, "failing-public-lb", "Error", "PublicIPAndLBSkuDoNotMatch", "Standard sku load balancer cannot reference Basic sku publicIP")
+	g.Eventually(func(g Gomega) {
+		live := &infrav1.AzureCluster{}
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		ready := conditions.Get(live, clusterv1.ReadyCondition)
+		g.Expect(ready).NotTo(BeNil())
+		g.Expect(ready.Status).To(Equal(metav1.ConditionFalse))
+		g.Expect(ready.Reason).To(Equal(infrav1.FailedReason))
+		g.Expect(ready.Message).To(Equal("LoadBalancer failing-public-lb: Standard sku load balancer cannot reference Basic sku publicIP"))
+		g.Expect(conditions.IsFalse(live, "LoadBalancersReady")).To(BeTrue())
+		g.Expect(live.Status.Initialization.Provisioned).To(HaveValue(BeTrue()), "provisioned never goes back to false")
+	}, timeout).Should(Succeed())
+	g.Expect(sim.Heal(ctx, "LoadBalancer", ac.Namespace, "failing-public-lb")).To(Succeed())
+	waitReady(ctx, g, ac)
+}
+
+func TestReconcile_PauseAndResume(t *testing.T) {
+	g := NewWithT(t)
+	spec := baseSpec()
+	spec.SubscriptionID = sim.SubscriptionID()
+	ctx, cluster, ac := newCluster(t, g, "paused", spec, nil)
+	waitReady(ctx, g, ac)
+
+	setPaused := func(paused bool) {
+		g.Eventually(func() error {
+			c := &clusterv1.Cluster{}
+			if err := env.Env.Get(ctx, client.ObjectKeyFromObject(cluster), c); err != nil {
+				return err
+			}
+			c.Spec.Paused = ptr.To(paused)
+			return env.Env.Update(ctx, c)
+		}, timeout).Should(Succeed())
+	}
+	setPaused(true)
+	g.Eventually(func(g Gomega) {
+		live := &infrav1.AzureCluster{}
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		g.Expect(conditions.IsTrue(live, clusterv1.PausedCondition)).To(BeTrue())
+		g.Expect(live.Annotations).NotTo(HaveKey("clusterctl.cluster.x-k8s.io/block-move"), "move may start once everything is paused")
+		nsgs := &asonetwork.NetworkSecurityGroupList{}
+		g.Expect(env.Env.List(ctx, nsgs, client.InNamespace(ac.Namespace))).To(Succeed())
+		g.Expect(nsgs.Items).NotTo(BeEmpty())
+		for _, nsg := range nsgs.Items {
+			g.Expect(nsg.Annotations).To(HaveKeyWithValue(asoannotations.ReconcilePolicy, "skip"))
+		}
+	}, timeout).Should(Succeed())
+
+	setPaused(false)
+	g.Eventually(func(g Gomega) {
+		live := &infrav1.AzureCluster{}
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		g.Expect(conditions.IsFalse(live, clusterv1.PausedCondition)).To(BeTrue())
+		g.Expect(live.Annotations).To(HaveKey("clusterctl.cluster.x-k8s.io/block-move"))
+		nsgs := &asonetwork.NetworkSecurityGroupList{}
+		g.Expect(env.Env.List(ctx, nsgs, client.InNamespace(ac.Namespace))).To(Succeed())
+		for _, nsg := range nsgs.Items {
+			g.Expect(nsg.Annotations).NotTo(HaveKey(asoannotations.ReconcilePolicy))
+		}
+	}, timeout).Should(Succeed())
+}
+
+func TestReconcile_DeleteOwnedResourceGroup(t *testing.T) {
+	g := NewWithT(t)
+	spec := baseSpec()
+	spec.SubscriptionID = sim.SubscriptionID()
+	ctx, _, ac := newCluster(t, g, "deleted", spec, nil)
+	waitReady(ctx, g, ac)
+	groupID := fmt.Sprintf("/subscriptions/%s/resourceGroups/deleted", sim.SubscriptionID())
+	g.Expect(sim.ExistsInAzure(groupID)).To(BeTrue())
+
+	g.Expect(env.Env.Delete(ctx, ac)).To(Succeed())
+	g.Eventually(func() bool {
+		return apierrors.IsNotFound(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), &infrav1.AzureCluster{}))
+	}, timeout).Should(BeTrue())
+	g.Expect(sim.ExistsInAzure(groupID)).To(BeFalse())
+	g.Expect(sim.Deleted()).To(ContainElement(groupID), "the owned resource group is deleted as a whole")
+	rgs := &asoresources.ResourceGroupList{}
+	g.Expect(env.Env.List(ctx, rgs, client.InNamespace(ac.Namespace))).To(Succeed())
+	g.Expect(rgs.Items).To(BeEmpty())
+}
+
+func TestReconcile_IdentityTenancy(t *testing.T) {
+	g := NewWithT(t)
+	spec := baseSpec()
+	spec.SubscriptionID = sim.SubscriptionID()
+	spec.IdentityRef = &corev1.ObjectReference{Kind: "AzureClusterIdentity", Name: "team-identity"}
+	ctx, _, ac := newCluster(t, g, "tenancy", spec, nil)
+	identity := &infrav1.AzureClusterIdentity{
+		ObjectMeta: metav1.ObjectMeta{Name: "team-identity", Namespace: ac.Namespace},
+		Spec: infrav1.AzureClusterIdentitySpec{Type: infrav1.WorkloadIdentity, TenantID: "11111111-2222-3333-4444-555555555555",
+			ClientID: "66666666-7777-8888-9999-000000000000", AllowedNamespaces: &infrav1.AllowedNamespaces{NamespaceList: []string{"other"}}},
+	}
+	g.Expect(env.Env.Create(ctx, identity)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		live := &infrav1.AzureCluster{}
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		c := conditions.Get(live, infrav1.CredentialsReadyCondition)
+		g.Expect(c).NotTo(BeNil())
+		g.Expect(c.Reason).To(Equal(infrav1.NamespaceNotAllowedReason))
+		g.Expect(conditions.Get(live, clusterv1.ReadyCondition)).To(HaveField("Reason", infrav1.NamespaceNotAllowedReason))
+	}, timeout).Should(Succeed())
+	rgs := &asoresources.ResourceGroupList{}
+	g.Expect(env.Env.List(ctx, rgs, client.InNamespace(ac.Namespace))).To(Succeed())
+	g.Expect(rgs.Items).To(BeEmpty(), "nothing is applied with an identity the namespace may not use")
+
+	// Allowing the namespace lets the cluster proceed, with ASO reading the cluster's credential secret.
+	g.Eventually(func() error {
+		i := &infrav1.AzureClusterIdentity{}
+		if err := env.Env.Get(ctx, client.ObjectKeyFromObject(identity), i); err != nil {
+			return err
+		}
+		i.Spec.AllowedNamespaces = &infrav1.AllowedNamespaces{}
+		return env.Env.Update(ctx, i)
+	}, timeout).Should(Succeed())
+	g.Eventually(func(g Gomega) {
+		// The identity is not watched: touch the AzureCluster, as a resync would.
+		live := &infrav1.AzureCluster{}
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		live.Labels["touched"] = time.Now().Format("150405.000")
+		g.Expect(env.Env.Update(ctx, live)).To(Succeed())
+		rg := &asoresources.ResourceGroup{}
+		g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: "tenancy"}, rg)).To(Succeed())
+		g.Expect(rg.Annotations).To(HaveKeyWithValue(asoannotations.PerResourceSecret, "tenancy-aso-secret"))
+	}, timeout).Should(Succeed())
+}

@@ -1,0 +1,254 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azuremachine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+
+	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
+)
+
+// ImageUnknownReason means the machine has neither an image nor a Kubernetes version to pick the default image.
+const ImageUnknownReason = "ImageUnknown"
+
+// OwnedKinds are the ASO kinds an AzureMachine owns; the controller watches them.
+func OwnedKinds() []client.Object {
+	return []client.Object{
+		&asonetwork.PublicIPAddress{}, &asonetwork.NetworkInterface{},
+		&asocompute.VirtualMachine{}, &asocompute.VirtualMachinesExtension{},
+		&asoauthorization.RoleAssignment{},
+	}
+}
+
+// deleteOrder deletes a machine's resources: the VM's dependents, the VM (its disks go with it), then its
+// network interfaces and public IP.
+var deleteOrder = [][]schema.GroupKind{
+	{gk(asoauthorization.GroupVersion, "RoleAssignment"), gk(asocompute.GroupVersion, "VirtualMachinesExtension")},
+	{gk(asocompute.GroupVersion, "VirtualMachine")},
+	{gk(asonetwork.GroupVersion, "NetworkInterface")},
+	{gk(asonetwork.GroupVersion, "PublicIPAddress")},
+}
+
+func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKind(kind).GroupKind() }
+
+// reconcileClusterInfrastructure waits for the cluster's infrastructure and reads what the machine needs from it.
+func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scope) error {
+	if !ptr.Deref(s.cluster.Status.Initialization.InfrastructureProvisioned, false) {
+		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason, "waiting for the Cluster's infrastructure to be provisioned"
+		return nil
+	}
+	infra, err := r.readClusterInfrastructure(ctx, s)
+	if err != nil {
+		return err
+	}
+	if missing := infra.missing(); missing != "" {
+		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason, missing
+		return nil
+	}
+	if infra.subscriptionID == "" {
+		infra.subscriptionID = aso.SubscriptionFromResourceGroup(ctx, r.Client, s.cluster.Namespace, azure.ObjectName(infra.resourceGroup))
+	}
+	if infra.subscriptionID == "" {
+		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason,
+			fmt.Sprintf("the cluster's subscription is unknown: set spec.subscriptionID on %s %s", infra.kind, infra.name)
+		return nil
+	}
+	s.infra = infra
+	return nil
+}
+
+// reconcileBootstrapData reads the Machine's bootstrap data until ASO reports the VM created; afterwards the
+// data is no longer part of the desired VM (Azure keeps it; it cannot change).
+func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error {
+	vm := &asocompute.VirtualMachine{}
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.azureMachine.Namespace, Name: azure.ObjectName(s.azureMachine.Name)}, vm)
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	if err == nil {
+		if ready := genruntime.GetReadyCondition(vm); ready != nil && ready.Status == metav1.ConditionTrue {
+			s.vmCreated = true
+			return nil
+		}
+	}
+	name := s.machine.Spec.Bootstrap.DataSecretName
+	if name == nil {
+		s.waitingReason, s.waiting = infrav1.WaitingForBootstrapDataReason, "waiting for the Machine's bootstrap data secret"
+		return nil
+	}
+	secret := &corev1.Secret{}
+	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: s.machine.Namespace, Name: *name}, secret); err != nil {
+		return fmt.Errorf("failed to get the bootstrap data Secret %s/%s: %w", s.machine.Namespace, *name, err)
+	}
+	value, ok := secret.Data["value"]
+	if !ok {
+		return fmt.Errorf("the bootstrap data Secret %s/%s has no key value", s.machine.Namespace, *name)
+	}
+	s.bootstrapData = value
+	return nil
+}
+
+// reconcileResources translates the AzureMachine and hands the objects to the engine.
+func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
+	am := s.azureMachine
+	aso.SetBlockMove(am, true)
+	controlPlane := util.IsControlPlaneMachine(s.machine)
+	in := compute.MachineInput{
+		Cluster:           s.infra.azureCluster(s.cluster.Name),
+		Name:              am.Name,
+		Spec:              am.Spec,
+		Role:              azure.RoleNode,
+		Zone:              failureDomain(s.machine, am),
+		VNet:              compute.VNetRef{Name: s.infra.network.Vnet.Name, ResourceGroup: s.infra.vnetResourceGroup()},
+		DefaultSubnet:     s.infra.subnetFor(infrav1.SubnetNode),
+		BootstrapData:     s.bootstrapData,
+		KubernetesVersion: s.machine.Spec.Version,
+	}
+	if controlPlane {
+		in.Role, in.DefaultSubnet = azure.RoleControlPlane, s.infra.subnetFor(infrav1.SubnetControlPlane)
+	}
+	for _, pool := range s.infra.lbPools(controlPlane, am.Spec.AllocatePublicIP) {
+		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: pool[0], Pool: pool[1]})
+	}
+	if am.Spec.Image == nil && s.machine.Spec.Version == "" {
+		s.waitingReason, s.waiting = ImageUnknownReason, "the Machine has no spec.version to choose the default image for, and the AzureMachine no spec.image"
+		return nil
+	}
+	if am.Spec.OSDisk.OSType == "Windows" {
+		password, err := r.windowsPassword(ctx, am)
+		if err != nil {
+			return err
+		}
+		in.WindowsAdminPassword = password
+	}
+	result, err := r.Engine.Reconcile(ctx, am, compute.MachineResources(in), aso.Options{
+		ClusterName: s.cluster.Name, CredentialSecret: s.infra.credentialSecret(s.cluster.Name),
+		Kinds: r.kinds, Patches: patches(am.Spec.ASOPatches),
+	})
+	s.result = result
+	return err
+}
+
+// windowsPassword returns the admin password of a Windows machine: the one in its Secret, or a new random one the
+// first time. It is never logged nor placed in an ASO object's spec.
+func (r *Reconciler) windowsPassword(ctx context.Context, am *infrav1.AzureMachine) (string, error) {
+	secret := &corev1.Secret{}
+	err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: compute.WindowsPasswordSecretName(am.Name)}, secret)
+	switch {
+	case err == nil && len(secret.Data[compute.WindowsPasswordKey]) > 0:
+		return string(secret.Data[compute.WindowsPasswordKey]), nil
+	case err != nil && !apierrors.IsNotFound(err):
+		return "", err
+	}
+	random := make([]byte, 24)
+	if _, err := rand.Read(random); err != nil {
+		return "", err
+	}
+	// Azure requires three of: lower case, upper case, digit, special character.
+	return "Aa1!" + base64.RawURLEncoding.EncodeToString(random), nil
+}
+
+// failureDomain is the Machine's failure domain, which wins over the deprecated AzureMachine field.
+func failureDomain(machine *clusterv1.Machine, am *infrav1.AzureMachine) string {
+	if machine.Spec.FailureDomain != "" {
+		return machine.Spec.FailureDomain
+	}
+	return ptr.Deref(am.Spec.FailureDomain, "")
+}
+
+// patches turns the user's patches into the engine's.
+func patches(in []infrav1.ASOPatch) []aso.Patch {
+	out := make([]aso.Patch, 0, len(in))
+	for i, p := range in {
+		out = append(out, aso.Patch{Kind: p.Target.Kind, Name: p.Target.Name, Source: fmt.Sprintf("spec.asoPatches[%d]", i),
+			Format: patch.Format(p.Type), Text: p.Patch})
+	}
+	return out
+}
+
+// reconcileMachineStatus reports the provider ID (azure:// and the VM's resource ID, as cloud-provider-azure
+// writes it on the Node), the addresses and the VM's state.
+func (r *Reconciler) reconcileMachineStatus(ctx context.Context, s *scope) error {
+	am := s.azureMachine
+	key := client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(am.Name)}
+	vm := &asocompute.VirtualMachine{}
+	if err := r.Client.Get(ctx, key, vm); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	am.Status.VMState = ptr.Deref(vm.Status.ProvisioningState, "")
+	am.Status.FailureDomain = failureDomain(s.machine, am)
+	if id := ptr.Deref(vm.Status.Id, ""); id != "" && ptr.Deref(am.Spec.ProviderID, "") == "" {
+		am.Spec.ProviderID = ptr.To("azure://" + id)
+	}
+	addresses := []clusterv1.MachineAddress{{Type: clusterv1.MachineHostName, Address: compute.ComputerName(am.Name, am.Spec.OSDisk.OSType)}}
+	for i := range am.Spec.NetworkInterfaces {
+		nic := &asonetwork.NetworkInterface{}
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(infrav1.NetworkInterfaceName(am.Name, i))}, nic); err != nil {
+			return client.IgnoreNotFound(err)
+		}
+		for _, ipc := range nic.Status.IpConfigurations {
+			if ip := ptr.Deref(ipc.PrivateIPAddress, ""); ip != "" {
+				addresses = append(addresses, clusterv1.MachineAddress{Type: clusterv1.MachineInternalIP, Address: ip})
+			}
+		}
+	}
+	if am.Spec.AllocatePublicIP {
+		pip := &asonetwork.PublicIPAddress{}
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(infrav1.MachinePublicIPName(am.Name))}, pip); err == nil {
+			if ip := ptr.Deref(pip.Status.IpAddress, ""); ip != "" {
+				addresses = append(addresses, clusterv1.MachineAddress{Type: clusterv1.MachineExternalIP, Address: ip})
+			}
+		}
+	}
+	am.Status.Addresses = addresses
+	return nil
+}
+
+// reconcileDelete deletes the machine's ASO objects and releases the finalizer once ASO has deleted them all.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
+	s.deleting = true
+	done, result, err := r.Engine.Delete(ctx, s.azureMachine, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: deleteOrder})
+	s.result = result
+	if err != nil || !done {
+		return err
+	}
+	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every ASO object of the machine is gone")
+	controllerutil.RemoveFinalizer(s.azureMachine, infrav1.MachineFinalizer)
+	return nil
+}
