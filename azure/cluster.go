@@ -19,6 +19,8 @@ package azure
 import (
 	"maps"
 
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 )
 
@@ -37,6 +39,18 @@ type Cluster struct {
 	ResourceGroup string
 	// AdditionalTags are added to every resource.
 	AdditionalTags map[string]string
+	// ResourceGroupByID makes resources in the resource group owned by the group's ARM ID rather than by an ASO
+	// ResourceGroup object in the namespace. Machines use it: the cluster's resource group may be managed by
+	// another system (an externally managed or non-Azure InfraCluster) and have no ASO object.
+	ResourceGroupByID bool
+}
+
+// ResourceGroupOwner is the ASO owner of the resources in the cluster's resource group.
+func (c Cluster) ResourceGroupOwner() *genruntime.KnownResourceReference {
+	if c.ResourceGroupByID {
+		return &genruntime.KnownResourceReference{ARMID: ResourceGroupID(c.SubscriptionID, c.ResourceGroup)}
+	}
+	return &genruntime.KnownResourceReference{Name: ObjectName(c.ResourceGroup)}
 }
 
 // Tags returns the tags of a resource the provider creates for the cluster: the additional tags, the extra ones,

@@ -44,10 +44,11 @@ const (
 	testSubscription  = "00000000-0000-0000-0000-000000000001"
 )
 
-// testCluster is the cluster the compute golden files are made for.
+// testCluster is the cluster the compute golden files are made for. Like the AzureMachine controller, it owns
+// the machine's resources by the resource group's ARM ID.
 var testCluster = azure.Cluster{
 	Name: "my-cluster", SubscriptionID: testSubscription, Location: "eastus",
-	ResourceGroup: "my-cluster-rg", AdditionalTags: map[string]string{"team": "platform"},
+	ResourceGroup: "my-cluster-rg", AdditionalTags: map[string]string{"team": "platform"}, ResourceGroupByID: true,
 }
 
 // defaultedSpec returns the spec of an AzureMachine after its defaulting webhook ran: a Standard_D2s_v3 with the

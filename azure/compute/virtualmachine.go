@@ -71,7 +71,7 @@ func VirtualMachine(in MachineInput) *asocompute.VirtualMachine {
 		ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(in.Name)},
 		Spec: asocompute.VirtualMachine_Spec{
 			AzureName:              in.Name,
-			Owner:                  &genruntime.KnownResourceReference{Name: azure.ObjectName(c.ResourceGroup)},
+			Owner:                  c.ResourceGroupOwner(),
 			Location:               ptr.To(c.Location),
 			ExtendedLocation:       vmExtendedLocation(c),
 			HardwareProfile:        &asocompute.HardwareProfile{VmSize: ptr.To(spec.VMSize)},

@@ -87,7 +87,7 @@ func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterf
 			ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(name)},
 			Spec: asonetwork.NetworkInterface_Spec{
 				AzureName:                   name,
-				Owner:                       &genruntime.KnownResourceReference{Name: azure.ObjectName(c.ResourceGroup)},
+				Owner:                       c.ResourceGroupOwner(),
 				Location:                    ptr.To(c.Location),
 				ExtendedLocation:            extendedLocation(c),
 				EnableAcceleratedNetworking: spec.AcceleratedNetworking,

@@ -44,7 +44,7 @@ func TestNetworkInterfaces(t *testing.T) {
 				{LoadBalancer: "my-cluster-outbound-lb", Pool: "my-cluster-outbound-lb-outboundBackendPool"},
 			},
 		}},
-		{name: "two-nics-public-ip", cluster: testCluster, in: NICInput{
+		{name: "two-nics-public-ip", cluster: byID(testCluster), in: NICInput{
 			Machine: "my-cluster-md-0-xyz12", Role: azure.RoleNode,
 			Interfaces: []infrav1.NetworkInterface{
 				{SubnetName: "frontend", PrivateIPConfigs: 3, AcceleratedNetworking: ptr.To(true)},
@@ -89,4 +89,10 @@ func TestNetworkInterfaces_Names(t *testing.T) {
 			g.Expect(nics[i].Spec.IpConfigurations[0].PublicIPAddress).To(BeNil())
 		}
 	}
+}
+
+// byID owns the resource group's resources by ARM ID, as the AzureMachine controller does.
+func byID(c azure.Cluster) azure.Cluster {
+	c.ResourceGroupByID = true
+	return c
 }

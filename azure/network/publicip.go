@@ -20,7 +20,6 @@ import (
 	"strings"
 
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
-	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -51,7 +50,7 @@ func PublicIPAddress(c azure.Cluster, in PublicIPInput) *asonetwork.PublicIPAddr
 		ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(in.Spec.Name)},
 		Spec: asonetwork.PublicIPAddress_Spec{
 			AzureName:                in.Spec.Name,
-			Owner:                    &genruntime.KnownResourceReference{Name: azure.ObjectName(c.ResourceGroup)},
+			Owner:                    c.ResourceGroupOwner(),
 			Location:                 ptr.To(c.Location),
 			ExtendedLocation:         extendedLocation(c),
 			Sku:                      &asonetwork.PublicIPAddressSku{Name: ptr.To(asonetwork.PublicIPAddressSku_Name_Standard), Tier: ptr.To(asonetwork.PublicIPAddressSku_Tier_Regional)},

@@ -34,7 +34,7 @@ import (
 // the cluster's, otherwise the group's ARM ID (the provider does not manage other resource groups).
 func ownerGroup(c azure.Cluster, group string) *genruntime.KnownResourceReference {
 	if group == "" || strings.EqualFold(group, c.ResourceGroup) {
-		return &genruntime.KnownResourceReference{Name: azure.ObjectName(c.ResourceGroup)}
+		return c.ResourceGroupOwner()
 	}
 	return &genruntime.KnownResourceReference{ARMID: azure.ResourceGroupID(c.SubscriptionID, group)}
 }

@@ -121,7 +121,7 @@ func (c *clusterInfrastructure) credentialSecret(cluster string) string {
 func (c *clusterInfrastructure) azureCluster(cluster string) azure.Cluster {
 	return azure.Cluster{
 		Name: cluster, SubscriptionID: c.subscriptionID, Location: c.location, ExtendedLocation: c.extendedLocation,
-		ResourceGroup: c.resourceGroup, AdditionalTags: c.additionalTags,
+		ResourceGroup: c.resourceGroup, AdditionalTags: c.additionalTags, ResourceGroupByID: true,
 	}
 }
 

@@ -1,0 +1,274 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azuremachine_test
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"testing"
+	"time"
+
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util/conditions"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+)
+
+const timeout = 60 * time.Second
+
+// fixture is a provisioned cluster the test's machines belong to.
+type fixture struct {
+	ctx       context.Context
+	namespace string
+	cluster   *clusterv1.Cluster
+}
+
+// newFixture creates a namespace, a Cluster whose infrastructure is provisioned, and that infrastructure: an
+// AzureCluster managed by someone else (so only the machines are reconciled), or infra when given.
+func newFixture(t *testing.T, g *WithT, infra *unstructured.Unstructured) *fixture {
+	t.Helper()
+	ctx := t.Context()
+	ns, err := env.Env.CreateNamespace(ctx, "azuremachine")
+	g.Expect(err).NotTo(HaveOccurred())
+	if infra == nil {
+		ac := &infrav1.AzureCluster{
+			ObjectMeta: metav1.ObjectMeta{Name: "workload", Namespace: ns.Name, Annotations: map[string]string{clusterv1.ManagedByAnnotation: "test"}},
+			Spec: infrav1.AzureClusterSpec{AzureClusterClassSpec: infrav1.AzureClusterClassSpec{
+				Location: "eastus", SubscriptionID: sim.SubscriptionID(), AdditionalTags: map[string]string{"team": "platform"},
+			}},
+		}
+		g.Expect(env.Env.Create(ctx, ac)).To(Succeed())
+		infra = &unstructured.Unstructured{}
+		infra.SetGroupVersionKind(infrav1.GroupVersion.WithKind("AzureCluster"))
+		infra.SetName(ac.Name)
+	} else {
+		infra.SetNamespace(ns.Name)
+		g.Expect(env.Env.Create(ctx, infra)).To(Succeed())
+	}
+	cluster := &clusterv1.Cluster{
+		ObjectMeta: metav1.ObjectMeta{Name: "workload", Namespace: ns.Name},
+		Spec: clusterv1.ClusterSpec{InfrastructureRef: clusterv1.ContractVersionedObjectReference{
+			APIGroup: infra.GroupVersionKind().Group, Kind: infra.GetKind(), Name: infra.GetName(),
+		}},
+	}
+	g.Expect(env.Env.Create(ctx, cluster)).To(Succeed())
+	cluster.Status.Initialization.InfrastructureProvisioned = ptr.To(true)
+	g.Expect(env.Env.Status().Update(ctx, cluster)).To(Succeed())
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), cluster, ns) })
+	return &fixture{ctx: ctx, namespace: ns.Name, cluster: cluster}
+}
+
+// newMachine creates a Machine with bootstrap data and its AzureMachine, as Cluster API would.
+func (f *fixture) newMachine(t *testing.T, g *WithT, name string, controlPlane bool, spec infrav1.AzureMachineSpec) (*clusterv1.Machine, *infrav1.AzureMachine) {
+	t.Helper()
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: name + "-bootstrap", Namespace: f.namespace, Labels: map[string]string{clusterv1.ClusterNameLabel: f.cluster.Name}},
+		Data:       map[string][]byte{"value": []byte("#cloud-config\nruncmd: [kubeadm join]\n"), "format": []byte("cloud-config")},
+	}
+	g.Expect(env.Env.Create(f.ctx, secret)).To(Succeed())
+	labels := map[string]string{clusterv1.ClusterNameLabel: f.cluster.Name}
+	if controlPlane {
+		labels[clusterv1.MachineControlPlaneLabel] = ""
+	}
+	machine := &clusterv1.Machine{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: f.namespace, Labels: labels},
+		Spec: clusterv1.MachineSpec{
+			ClusterName:       f.cluster.Name,
+			Version:           "v1.34.1",
+			FailureDomain:     "2",
+			Bootstrap:         clusterv1.Bootstrap{DataSecretName: ptr.To(secret.Name)},
+			InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureMachine", Name: name},
+		},
+	}
+	g.Expect(env.Env.Create(f.ctx, machine)).To(Succeed())
+	am := &infrav1.AzureMachine{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: f.namespace, Labels: labels,
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: clusterv1.GroupVersion.String(), Kind: "Machine", Name: name, UID: machine.UID, Controller: ptr.To(true)}},
+		},
+		Spec: spec,
+	}
+	g.Expect(env.Env.Create(f.ctx, am)).To(Succeed())
+	t.Cleanup(func() { _ = env.Env.Delete(context.Background(), am) })
+	return machine, am
+}
+
+func waitProvisioned(ctx context.Context, g *WithT, am *infrav1.AzureMachine) *infrav1.AzureMachine {
+	live := &infrav1.AzureMachine{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(am), live)).To(Succeed())
+		g.Expect(conditions.IsTrue(live, clusterv1.ReadyCondition)).To(BeTrue(), "Ready: %+v", conditions.Get(live, clusterv1.ReadyCondition))
+		g.Expect(live.Status.Initialization.Provisioned).To(HaveValue(BeTrue()))
+	}, timeout).Should(Succeed())
+	return live
+}
+
+func TestReconcile_ControlPlaneMachine(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	_, am := f.newMachine(t, g, "cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", AllocatePublicIP: true})
+	live := waitProvisioned(f.ctx, g, am)
+
+	vmID := fmt.Sprintf("/subscriptions/%s/resourceGroups/workload/providers/Microsoft.Compute/virtualMachines/cp-0", sim.SubscriptionID())
+	g.Expect(live.Spec.ProviderID).To(HaveValue(Equal("azure://" + vmID)))
+	g.Expect(live.Status.Addresses).To(ContainElements(
+		clusterv1.MachineAddress{Type: clusterv1.MachineHostName, Address: "cp-0"},
+		HaveField("Type", clusterv1.MachineInternalIP), HaveField("Type", clusterv1.MachineExternalIP)))
+	g.Expect(live.Status.FailureDomain).To(Equal("2"))
+	for _, c := range []string{"NetworkInterfacesReady", "PublicIPsReady", "VirtualMachineReady", "VMExtensionsReady"} {
+		g.Expect(conditions.IsTrue(live, c)).To(BeTrue(), c)
+	}
+
+	nic := &asonetwork.NetworkInterface{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "cp-0-nic"}, nic)).To(Succeed())
+	pools := nic.Spec.IpConfigurations[0].LoadBalancerBackendAddressPools
+	g.Expect(pools).To(HaveLen(1))
+	g.Expect(pools[0].Reference.ARMID).To(HaveSuffix("/loadBalancers/workload-public-lb/backendAddressPools/workload-public-lb-backendPool"))
+	g.Expect(nic.Spec.IpConfigurations[0].Subnet.Reference.ARMID).To(HaveSuffix("/virtualNetworks/workload-vnet/subnets/workload-controlplane-subnet"))
+
+	// The bootstrap data went to the VM only until ASO created it.
+	vm := &asocompute.VirtualMachine{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "cp-0"}, vm)).To(Succeed())
+		g.Expect(vm.Spec.OsProfile.CustomData).To(BeNil())
+	}, timeout).Should(Succeed())
+	g.Expect(vm.Spec.Zones).To(Equal([]string{"2"}))
+	g.Expect(vm.Spec.Tags).To(HaveKeyWithValue("team", "platform"))
+	created := false
+	for _, e := range sim.Events() {
+		created = created || (e.Op == "Create" && e.ID == vmID)
+	}
+	g.Expect(created).To(BeTrue())
+}
+
+func TestReconcile_BootstrapDataOnlyUntilTheVMExists(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	sim.Lag("VirtualMachine", f.namespace, "worker-0", time.Hour)
+	_, am := f.newMachine(t, g, "worker-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	vm := &asocompute.VirtualMachine{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "worker-0"}, vm)).To(Succeed())
+		g.Expect(vm.Spec.OsProfile.CustomData).To(HaveValue(Equal(base64.StdEncoding.EncodeToString([]byte("#cloud-config\nruncmd: [kubeadm join]\n")))))
+	}, timeout).Should(Succeed())
+	live := &infrav1.AzureMachine{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(am), live)).To(Succeed())
+	g.Expect(live.Status.Initialization.Provisioned).To(BeNil())
+
+	g.Expect(sim.Heal(f.ctx, "VirtualMachine", f.namespace, "worker-0")).To(Succeed())
+	waitProvisioned(f.ctx, g, am)
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "worker-0"}, vm)).To(Succeed())
+		g.Expect(vm.Spec.OsProfile.CustomData).To(BeNil())
+	}, timeout).Should(Succeed())
+}
+
+func TestReconcile_FailingVMSurfacesOnReady(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	sim.Fail("VirtualMachine", f.namespace, "quota", "Error", "OperationNotAllowed", "Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota")
+	_, am := f.newMachine(t, g, "quota", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	g.Eventually(func(g Gomega) {
+		live := &infrav1.AzureMachine{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(am), live)).To(Succeed())
+		ready := conditions.Get(live, clusterv1.ReadyCondition)
+		g.Expect(ready).NotTo(BeNil())
+		g.Expect(ready.Reason).To(Equal(infrav1.FailedReason))
+		g.Expect(ready.Message).To(ContainSubstring("VirtualMachine quota: Operation could not be completed"))
+	}, timeout).Should(Succeed())
+}
+
+func TestReconcile_AnyAzureClusterShapedInfrastructure(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	crd := &apiextensionsv1.CustomResourceDefinition{
+		ObjectMeta: metav1.ObjectMeta{Name: "exampleclusters.infrastructure.cluster.x-k8s.io", Labels: map[string]string{"cluster.x-k8s.io/v1beta2": "v1alpha1"}},
+		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+			Group: "infrastructure.cluster.x-k8s.io", Scope: apiextensionsv1.NamespaceScoped,
+			Names: apiextensionsv1.CustomResourceDefinitionNames{Kind: "ExampleCluster", ListKind: "ExampleClusterList", Plural: "exampleclusters", Singular: "examplecluster"},
+			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{Name: "v1alpha1", Served: true, Storage: true,
+				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
+					Type: "object", XPreserveUnknownFields: ptr.To(true),
+				}}}},
+		},
+	}
+	if err := env.Env.Create(ctx, crd); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	infra := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "infrastructure.cluster.x-k8s.io/v1alpha1", "kind": "ExampleCluster",
+		"metadata": map[string]any{"name": "example"},
+		"spec": map[string]any{
+			"location": "westeurope", "resourceGroup": "example-rg", "subscriptionID": sim.SubscriptionID(),
+			"somethingElse": map[string]any{"ignored": true},
+			"networkSpec": map[string]any{
+				"vnet":    map[string]any{"name": "example-vnet", "resourceGroup": "network-rg"},
+				"subnets": []any{map[string]any{"name": "nodes", "role": "node"}},
+			},
+		},
+	}}
+	// Wait until the API server serves the new kind.
+	g.Eventually(func() error {
+		return env.Env.List(ctx, &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "infrastructure.cluster.x-k8s.io/v1alpha1", "kind": "ExampleClusterList"}})
+	}, timeout).Should(Succeed())
+	f := newFixture(t, g, infra)
+	_, am := f.newMachine(t, g, "example-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	waitProvisioned(f.ctx, g, am)
+
+	vm := &asocompute.VirtualMachine{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "example-0"}, vm)).To(Succeed())
+	g.Expect(vm.Spec.Location).To(HaveValue(Equal("westeurope")))
+	g.Expect(vm.Spec.Owner.ARMID).To(Equal(fmt.Sprintf("/subscriptions/%s/resourceGroups/example-rg", sim.SubscriptionID())))
+	nic := &asonetwork.NetworkInterface{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "example-0-nic"}, nic)).To(Succeed())
+	g.Expect(nic.Spec.IpConfigurations[0].Subnet.Reference.ARMID).To(Equal(fmt.Sprintf(
+		"/subscriptions/%s/resourceGroups/network-rg/providers/Microsoft.Network/virtualNetworks/example-vnet/subnets/nodes", sim.SubscriptionID())))
+}
+
+func TestReconcile_DeleteReleasesEverything(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	_, am := f.newMachine(t, g, "gone", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", AllocatePublicIP: true})
+	waitProvisioned(f.ctx, g, am)
+
+	g.Expect(env.Env.Delete(f.ctx, am)).To(Succeed())
+	g.Eventually(func() bool {
+		return apierrors.IsNotFound(env.Env.Get(f.ctx, client.ObjectKeyFromObject(am), &infrav1.AzureMachine{}))
+	}, timeout).Should(BeTrue())
+	vms := &asocompute.VirtualMachineList{}
+	g.Expect(env.Env.List(f.ctx, vms, client.InNamespace(f.namespace))).To(Succeed())
+	g.Expect(vms.Items).To(BeEmpty())
+	nics := &asonetwork.NetworkInterfaceList{}
+	g.Expect(env.Env.List(f.ctx, nics, client.InNamespace(f.namespace))).To(Succeed())
+	g.Expect(nics.Items).To(BeEmpty())
+	pips := &asonetwork.PublicIPAddressList{}
+	g.Expect(env.Env.List(f.ctx, pips, client.InNamespace(f.namespace))).To(Succeed())
+	g.Expect(pips.Items).To(BeEmpty())
+	g.Expect(sim.Deleted()).To(ContainElement(fmt.Sprintf("/subscriptions/%s/resourceGroups/workload/providers/Microsoft.Compute/virtualMachines/gone", sim.SubscriptionID())))
+}
