@@ -17,7 +17,6 @@ limitations under the License.
 package aso
 
 import (
-	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -53,11 +52,7 @@ func adoptionOf(live client.Object, clusterName string) (adoption string, waitin
 	case adoptionReferenced:
 		return adoptionReferenced, false
 	}
-	conditioner, ok := live.(conditions.Conditioner)
-	if !ok {
-		return adoptionCreated, false
-	}
-	ready := readyCondition(conditioner)
+	ready := readyCondition(live)
 	switch {
 	case ready == nil || ready.ObservedGeneration < live.GetGeneration():
 		return adoptionProbing, true

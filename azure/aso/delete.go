@@ -22,6 +22,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -123,13 +125,9 @@ func (e *Engine) delete(ctx context.Context, obj client.Object, result *Result) 
 func (e *Engine) owned(ctx context.Context, owner client.Object, clusterName string, kinds []schema.GroupVersionKind) ([]client.Object, error) {
 	var out []client.Object
 	for _, gvk := range kinds {
-		list, err := e.Client.Scheme().New(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		objList, err := e.newList(gvk)
 		if err != nil {
 			return nil, err
-		}
-		objList, ok := list.(client.ObjectList)
-		if !ok {
-			return nil, fmt.Errorf("%sList is not a list", gvk.Kind)
 		}
 		if err := e.Client.List(ctx, objList, client.InNamespace(owner.GetNamespace()),
 			client.MatchingLabels{infrav1.OwnedByLabel: clusterName}); err != nil {
@@ -149,4 +147,23 @@ func (e *Engine) owned(ctx context.Context, owner client.Object, clusterName str
 		}
 	}
 	return out, nil
+}
+
+// newList returns an empty list of a kind: typed when the kind is in the scheme, unstructured otherwise.
+func (e *Engine) newList(gvk schema.GroupVersionKind) (client.ObjectList, error) {
+	listGVK := gvk.GroupVersion().WithKind(gvk.Kind + "List")
+	list, err := e.Client.Scheme().New(listGVK)
+	if runtime.IsNotRegisteredError(err) {
+		u := &unstructured.UnstructuredList{}
+		u.SetGroupVersionKind(listGVK)
+		return u, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	objList, ok := list.(client.ObjectList)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a list", listGVK.Kind)
+	}
+	return objList, nil
 }

@@ -25,7 +25,6 @@ import (
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
-	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -124,7 +123,7 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		return resourceState{}, err
 	}
 	state := newState(gvk, r.Object.GetName(), r.Family)
-	if _, isASO := r.Object.(conditions.Conditioner); !isASO {
+	if !isASOObject(r.Object) {
 		// A supporting object (a Secret an ASO object reads): applied like the others, ready once written.
 		state.supporting, state.ready = true, true
 	}
@@ -214,8 +213,15 @@ func (e *Engine) get(ctx context.Context, gvk schema.GroupVersionKind, key clien
 	return obj, nil
 }
 
+// newObject returns an empty typed object of a kind in the scheme, or an unstructured one for other kinds (raw ASO
+// objects of the AzureASOManaged kinds may be of any ASO kind and version).
 func (e *Engine) newObject(gvk schema.GroupVersionKind) (client.Object, error) {
 	o, err := e.Client.Scheme().New(gvk)
+	if runtime.IsNotRegisteredError(err) {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(gvk)
+		return u, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -258,8 +264,11 @@ func reconcilePolicy(obj client.Object) string {
 	return obj.GetAnnotations()[asoannotations.ReconcilePolicy]
 }
 
-// toUnstructured converts a typed object.
+// toUnstructured converts a typed object; an unstructured one is copied.
 func toUnstructured(obj runtime.Object) (*unstructured.Unstructured, error) {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		return u.DeepCopy(), nil
+	}
 	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 	if err != nil {
 		return nil, err

@@ -20,9 +20,12 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -54,12 +57,7 @@ func (s *resourceState) notReady(reason, message string, terminal bool) {
 
 // readFrom maps ASO's Ready condition of a live object, then runs the kind's post-reconcile check.
 func (s *resourceState) readFrom(ctx context.Context, obj client.Object, checks map[schema.GroupKind]Check, reader client.Reader) {
-	conditioner, ok := obj.(conditions.Conditioner)
-	if !ok {
-		s.notReady(infrav1.InternalErrorReason, fmt.Sprintf("%T has no ASO conditions", obj), false)
-		return
-	}
-	ready := readyCondition(conditioner)
+	ready := readyCondition(obj)
 	switch {
 	case !obj.GetDeletionTimestamp().IsZero():
 		s.notReady(infrav1.DeletingReason, "ASO is deleting the resource", false)
@@ -91,13 +89,38 @@ func (s *resourceState) applied() {
 	s.notReady(infrav1.ProvisioningReason, "applied; waiting for ASO to reconcile the change", false)
 }
 
-func readyCondition(obj conditions.Conditioner) *conditions.Condition {
-	for _, c := range obj.GetConditions() {
+// readyCondition returns ASO's Ready condition of a typed or unstructured ASO object, or nil.
+func readyCondition(obj client.Object) *conditions.Condition {
+	var all conditions.Conditions
+	if conditioner, ok := obj.(conditions.Conditioner); ok {
+		all = conditioner.GetConditions()
+	} else if u, ok := obj.(*unstructured.Unstructured); ok {
+		list, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+		for _, item := range list {
+			m, ok := item.(map[string]any)
+			if !ok {
+				continue
+			}
+			var c conditions.Condition
+			if runtime.DefaultUnstructuredConverter.FromUnstructured(m, &c) == nil {
+				all = append(all, c)
+			}
+		}
+	}
+	for _, c := range all {
 		if c.Type == conditions.ConditionTypeReady {
 			return &c
 		}
 	}
 	return nil
+}
+
+// isASOObject reports whether an object is an ASO resource (rather than a Secret or ConfigMap it reads).
+func isASOObject(obj client.Object) bool {
+	if _, ok := obj.(conditions.Conditioner); ok {
+		return true
+	}
+	return strings.HasSuffix(obj.GetObjectKind().GroupVersionKind().Group, ".azure.com")
 }
 
 func orDefault(s, def string) string {
