@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 
+	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -27,6 +28,9 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedcluster"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedcontrolplane"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedmachinepool"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azurecluster"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremachine"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
@@ -40,6 +44,9 @@ type Options struct {
 	// Concurrency is the number of objects each controller reconciles at once, by controller name
 	// (azurecluster, azuremachine); DefaultConcurrency when unset.
 	Concurrency map[string]int
+	// ClusterCache reaches workload clusters (for the nodes of AKS agent pools). When nil, Controllers sets one up;
+	// pass the one Cluster API's reconcilers use when they run in the same manager.
+	ClusterCache clustercache.ClusterCache
 }
 
 // DefaultConcurrency is the number of objects a controller reconciles at once unless told otherwise.
@@ -47,13 +54,17 @@ const DefaultConcurrency = 10
 
 // Controller names, the keys of Options.Concurrency and of the manager's --<name>-concurrency flags.
 const (
-	AzureClusterController = "azurecluster"
-	AzureMachineController = "azuremachine"
+	AzureClusterController                = "azurecluster"
+	AzureMachineController                = "azuremachine"
+	AzureASOManagedClusterController      = "azureasomanagedcluster"
+	AzureASOManagedControlPlaneController = "azureasomanagedcontrolplane"
+	AzureASOManagedMachinePoolController  = "azureasomanagedmachinepool"
 )
 
 // ControllerNames lists every controller, for flags.
 func ControllerNames() []string {
-	return []string{AzureClusterController, AzureMachineController}
+	return []string{AzureClusterController, AzureMachineController, AzureASOManagedClusterController,
+		AzureASOManagedControlPlaneController, AzureASOManagedMachinePoolController}
 }
 
 func (o Options) controllerOptions(name string) controller.Options {
@@ -113,6 +124,34 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := (&azuremachine.Reconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Engine: engine, WatchFilterValue: opts.WatchFilterValue}).
 		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureMachineController)); err != nil {
 		return fmt.Errorf("failed to set up the AzureMachine controller: %w", err)
+	}
+	if err := (&azureasomanagedcluster.Reconciler{Client: mgr.GetClient(), Engine: engine, WatchFilterValue: opts.WatchFilterValue}).
+		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureASOManagedClusterController)); err != nil {
+		return fmt.Errorf("failed to set up the AzureASOManagedCluster controller: %w", err)
+	}
+	if err := (&azureasomanagedcontrolplane.Reconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Engine: engine, WatchFilterValue: opts.WatchFilterValue}).
+		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureASOManagedControlPlaneController)); err != nil {
+		return fmt.Errorf("failed to set up the AzureASOManagedControlPlane controller: %w", err)
+	}
+	if !feature.Gates.Enabled(feature.MachinePool) {
+		return nil
+	}
+	clusterCache := opts.ClusterCache
+	if clusterCache == nil {
+		var err error
+		clusterCache, err = clustercache.SetupWithManager(ctx, mgr, clustercache.Options{
+			SecretClient:     mgr.GetClient(),
+			WatchFilterValue: opts.WatchFilterValue,
+			Client:           clustercache.ClientOptions{UserAgent: "cluster-api-provider-azure-aso-clustercache"},
+			Cache:            clustercache.CacheOptions{},
+		}, controller.Options{MaxConcurrentReconciles: DefaultConcurrency})
+		if err != nil {
+			return fmt.Errorf("failed to set up the cluster cache: %w", err)
+		}
+	}
+	if err := (&azureasomanagedmachinepool.Reconciler{Client: mgr.GetClient(), Engine: engine, ClusterCache: clusterCache, WatchFilterValue: opts.WatchFilterValue}).
+		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureASOManagedMachinePoolController)); err != nil {
+		return fmt.Errorf("failed to set up the AzureASOManagedMachinePool controller: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,192 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azureasomanagedcontrolplane
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/asomanaged"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+)
+
+// managedClusterObject is the typed ManagedCluster the controller watches and reads status from.
+func managedClusterObject() *asocontainerservice.ManagedCluster {
+	return &asocontainerservice.ManagedCluster{}
+}
+
+// deleteOrder deletes the managed cluster before the other raw objects (e.g. its resource group).
+var deleteOrder = [][]schema.GroupKind{{{Group: "containerservice.azure.com", Kind: asomanaged.ManagedClusterKind}}}
+
+func metaOf(o client.Object) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Namespace: o.GetNamespace(), Labels: o.GetLabels()}
+}
+
+// reconcileResources fills in what Cluster API owns on the raw objects, applies them, and writes Cluster API's
+// kubeconfig secret once ASO has written one.
+func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
+	cp := s.controlPlane
+	aso.SetBlockMove(cp, true)
+	objs, err := asomanaged.Parse(cp.Spec.Resources)
+	if err != nil {
+		s.invalid = err.Error()
+		return nil
+	}
+	mc := asomanaged.Find(objs, asomanaged.ManagedClusterKind)
+	if mc == nil {
+		s.invalid = "spec.resources has no ManagedCluster"
+		return nil
+	}
+	s.managedClusterName = mc.GetName()
+	live := managedClusterObject()
+	err = r.Client.Get(ctx, client.ObjectKey{Namespace: cp.Namespace, Name: mc.GetName()}, live)
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	var profiles []map[string]any
+	if err != nil || live.Status.Id == nil {
+		// AKS creates a cluster with its system pool(s) inline; afterwards the agent pools are their own objects.
+		if profiles, err = r.agentPoolProfiles(ctx, s.cluster); err != nil {
+			return err
+		}
+		if len(profiles) == 0 {
+			s.waiting = "waiting for the cluster's AzureASOManagedMachinePools: AKS needs a system pool to create the cluster"
+			return nil
+		}
+	}
+	in := asomanaged.ManagedClusterInput{ClusterName: s.cluster.Name, Version: cp.Spec.Version, AgentPoolProfiles: profiles}
+	if network := s.cluster.Spec.ClusterNetwork; network.Pods.CIDRBlocks != nil || network.Services.CIDRBlocks != nil {
+		in.PodCIDRs, in.ServiceCIDRs = network.Pods.CIDRBlocks, network.Services.CIDRBlocks
+	}
+	if err := asomanaged.SetManagedClusterDefaults(mc, in); err != nil {
+		s.invalid = fmt.Sprintf("ManagedCluster %s: %v", mc.GetName(), err)
+		return nil
+	}
+
+	if s.kinds, err = managed.RecordKinds(ctx, r.Client, cp, objs); err != nil {
+		return err
+	}
+	desired := managed.Resources(objs)
+	kubeconfig, err := managed.ReadKubeconfig(ctx, r.APIReader, cp.Namespace, kubeconfigSecrets(mc)...)
+	if err != nil {
+		return err
+	}
+	if kubeconfig != nil {
+		desired = append(desired, azure.Resource{Object: managed.KubeconfigSecret(s.cluster.Name, kubeconfig)})
+		s.kubeconfigWritten = true
+	} else if len(kubeconfigSecrets(mc)) == 0 {
+		s.kubeconfigMissing = "the ManagedCluster asks ASO for no kubeconfig (spec.operatorSpec.secrets); Cluster API needs one"
+	}
+	s.result, err = r.Engine.Reconcile(ctx, cp, desired, aso.Options{ClusterName: s.cluster.Name, Kinds: s.kinds})
+	return err
+}
+
+// kubeconfigSecrets are the secrets a raw ManagedCluster asks ASO to write its kubeconfigs to, admin first.
+func kubeconfigSecrets(mc *unstructured.Unstructured) []managed.SecretRef {
+	var refs []managed.SecretRef
+	for _, field := range []string{"adminCredentials", "userCredentials"} {
+		name, _, _ := unstructured.NestedString(mc.Object, "spec", "operatorSpec", "secrets", field, "name")
+		key, _, _ := unstructured.NestedString(mc.Object, "spec", "operatorSpec", "secrets", field, "key")
+		if name != "" {
+			refs = append(refs, managed.SecretRef{Name: name, Key: key})
+		}
+	}
+	return refs
+}
+
+// agentPoolProfiles turns the cluster's AzureASOManagedMachinePools into the managed cluster's inline pools.
+func (r *Reconciler) agentPoolProfiles(ctx context.Context, cluster *clusterv1.Cluster) ([]map[string]any, error) {
+	pools := &infrav1.AzureASOManagedMachinePoolList{}
+	if err := r.Client.List(ctx, pools, client.InNamespace(cluster.Namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: cluster.Name}); err != nil {
+		return nil, err
+	}
+	var profiles []map[string]any
+	for i := range pools.Items {
+		pool := &pools.Items[i]
+		objs, err := asomanaged.Parse(pool.Spec.Resources)
+		if err != nil {
+			continue // the pool's own controller reports it
+		}
+		ap := asomanaged.Find(objs, asomanaged.AgentPoolKind)
+		if ap == nil {
+			continue
+		}
+		in := asomanaged.AgentPoolInput{}
+		if mp, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta); err == nil && mp != nil {
+			in.Version, in.Replicas = mp.Spec.Template.Spec.Version, mp.Spec.Replicas
+		}
+		if err := asomanaged.SetAgentPoolDefaults(ap, in); err != nil {
+			continue
+		}
+		profiles = append(profiles, asomanaged.AgentPoolProfile(ap))
+	}
+	return profiles, nil
+}
+
+// reconcileManagedClusterStatus reads the endpoint and version ASO reports for the managed cluster.
+func (r *Reconciler) reconcileManagedClusterStatus(ctx context.Context, s *scope) error {
+	if s.managedClusterName == "" {
+		return nil
+	}
+	mc := managedClusterObject()
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.controlPlane.Namespace, Name: s.managedClusterName}, mc); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	cp := s.controlPlane
+	host := ptr.Deref(mc.Status.Fqdn, "")
+	if mc.Spec.ApiServerAccessProfile != nil && ptr.Deref(mc.Spec.ApiServerAccessProfile.EnablePrivateCluster, false) {
+		host = ptr.Deref(mc.Status.PrivateFQDN, "")
+	}
+	if host != "" {
+		cp.Status.ControlPlaneEndpoint = clusterv1.APIEndpoint{Host: host, Port: 443}
+	}
+	if v := ptr.Deref(mc.Status.CurrentKubernetesVersion, ""); v != "" {
+		cp.Status.Version = "v" + strings.TrimPrefix(v, "v")
+		cp.Status.Versions = []clusterv1.StatusVersion{{Version: cp.Status.Version}}
+	}
+	return nil
+}
+
+// reconcileDelete deletes the control plane's ASO objects, the managed cluster first, and releases the finalizer
+// once ASO has deleted them all.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
+	s.deleting = true
+	done, result, err := r.Engine.Delete(ctx, s.controlPlane, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: s.kinds, Order: deleteOrder})
+	s.result = result
+	if err != nil || !done {
+		return err
+	}
+	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every ASO object of the control plane is gone")
+	controllerutil.RemoveFinalizer(s.controlPlane, infrav1.ASOManagedControlPlaneFinalizer)
+	return nil
+}

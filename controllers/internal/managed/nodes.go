@@ -1,0 +1,74 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package managed
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/controllers/clustercache"
+	capicontroller "sigs.k8s.io/cluster-api/util/controller"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// Labels AKS puts on every node.
+const (
+	// AgentPoolLabel names the node's agent pool.
+	AgentPoolLabel = "kubernetes.azure.com/agentpool"
+	// NodeClusterLabel names the node resource group of the node's cluster.
+	NodeClusterLabel = "kubernetes.azure.com/cluster"
+)
+
+// PoolProviderIDs lists the provider IDs of an agent pool's nodes in the workload cluster, sorted. nodeResourceGroup
+// narrows the nodes to one cluster when it is known.
+func PoolProviderIDs(ctx context.Context, workload client.Reader, agentPool, nodeResourceGroup string) ([]string, error) {
+	selector := client.MatchingLabels{AgentPoolLabel: agentPool}
+	if nodeResourceGroup != "" {
+		selector[NodeClusterLabel] = nodeResourceGroup
+	}
+	nodes := &corev1.NodeList{}
+	if err := workload.List(ctx, nodes, selector); err != nil {
+		return nil, fmt.Errorf("failed to list the nodes of agent pool %s: %w", agentPool, err)
+	}
+	ids := make([]string, 0, len(nodes.Items))
+	for _, n := range nodes.Items {
+		if n.Spec.ProviderID != "" {
+			ids = append(ids, n.Spec.ProviderID)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// WatchNodes makes a controller reconcile a cluster's machine pools when the nodes of its workload cluster change,
+// so that providerIDList follows the nodes without polling. poolsOf maps the cluster to its machine pools
+// (e.g. util.ClusterToTypedObjectsMapper); the watch is set up once per cluster by the cluster cache.
+func WatchNodes(ctx context.Context, cc clustercache.ClusterCache, c capicontroller.Controller, name string, cluster *clusterv1.Cluster, poolsOf handler.MapFunc) error {
+	return cc.Watch(ctx, client.ObjectKeyFromObject(cluster), clustercache.NewWatcher(clustercache.WatcherOptions{
+		Name:    name + "-watch-nodes",
+		Watcher: c,
+		Kind:    &corev1.Node{},
+		EventHandler: handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, _ client.Object) []reconcile.Request {
+			return poolsOf(ctx, cluster)
+		}),
+	}))
+}
