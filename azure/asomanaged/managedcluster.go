@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 )
 
 // ManagedClusterInput is what Cluster API owns of an AKS cluster.
@@ -45,9 +47,6 @@ type Conflict struct {
 func (c Conflict) Error() string {
 	return fmt.Sprintf("%s is %q, but Cluster API sets it to %q: remove it from the resource", c.Field, c.Value, c.Want)
 }
-
-// AdminKubeconfigSecretName is the secret ASO writes the admin kubeconfig to, unless the user chose another.
-func AdminKubeconfigSecretName(cluster string) string { return cluster + "-aso-kubeconfig" }
 
 // SetManagedClusterDefaults sets the Kubernetes version, the pod and service CIDRs, the agent pools at creation,
 // and where ASO writes the admin kubeconfig. A contradicting user value is reported, not overridden.
@@ -80,7 +79,7 @@ func SetManagedClusterDefaults(u *unstructured.Unstructured, in ManagedClusterIn
 	}
 	if _, found, _ := unstructured.NestedMap(u.Object, "spec", "operatorSpec", "secrets", "adminCredentials"); !found {
 		if _, user, _ := unstructured.NestedMap(u.Object, "spec", "operatorSpec", "secrets", "userCredentials"); !user {
-			return unstructured.SetNestedMap(u.Object, map[string]any{"name": AdminKubeconfigSecretName(in.ClusterName), "key": "value"},
+			return unstructured.SetNestedMap(u.Object, map[string]any{"name": aks.AdminKubeconfigSecretName(in.ClusterName), "key": "value"},
 				"spec", "operatorSpec", "secrets", "adminCredentials")
 		}
 	}
