@@ -27,7 +27,13 @@ KUBECTL_VERSION := v1.36.3
 CONTROLLER_GEN_VERSION := v0.21.0
 # v5.8.3 needs go >= 1.27; v5.8.2 is the newest v5.8.x that builds with Go 1.26.
 KUSTOMIZE_VERSION := v5.8.2
+# Only renders ASO's chart (make generate-aso-bundle); v3.19.x installs with go install and builds with Go 1.26.
+HELM_VERSION := v3.19.5
 ASO_VERSION := v2.18.0
+
+# The manager image in the release manifests (make release-manifests IMG=registry/name:tag).
+IMG ?= ghcr.io/capzaso/cluster-api-azure-controller:dev
+RELEASE_DIR := out
 
 # Tool binaries: version-named files in hack/tools/bin are the build stamps.
 TOOLS_BIN_DIR := $(ROOT_DIR)/hack/tools/bin
@@ -35,6 +41,7 @@ KUBE_APISERVER := $(TOOLS_BIN_DIR)/kube-apiserver-$(KUBE_APISERVER_VERSION)
 ETCD := $(TOOLS_BIN_DIR)/etcd-$(ETCD_VERSION)
 CONTROLLER_GEN := $(TOOLS_BIN_DIR)/controller-gen-$(CONTROLLER_GEN_VERSION)
 KUSTOMIZE := $(TOOLS_BIN_DIR)/kustomize-$(KUSTOMIZE_VERSION)
+HELM := $(TOOLS_BIN_DIR)/helm-$(HELM_VERSION)
 KUBECTL := $(TOOLS_BIN_DIR)/kubectl-$(KUBECTL_VERSION)
 ENSURE_TOOL := $(ROOT_DIR)/hack/ensure-tool.sh
 
@@ -78,7 +85,7 @@ help: ## Show this help.
 ##@ generate
 
 .PHONY: generate
-generate: generate-go generate-manifests generate-aso-crds ## Run every generator.
+generate: generate-go generate-manifests generate-aso-crds generate-aso-bundle ## Run every generator.
 
 .PHONY: generate-go
 generate-go: $(CONTROLLER_GEN) ## Generate deepcopy code for api/ and exp/api/.
@@ -98,10 +105,14 @@ generate-manifests: $(CONTROLLER_GEN) ## Generate CRDs, RBAC and webhook manifes
 generate-aso-crds: $(CONTROLLER_GEN) ## Generate the ASO CRDs that tests install into test/crd/aso.
 	@hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) $(ASO_CRD_DIR) $(addprefix $(ASO_API)/,$(ASO_CRD_PACKAGES))
 
+.PHONY: generate-aso-bundle
+generate-aso-bundle: $(HELM) $(CONTROLLER_GEN) ## Render the bundled ASO controller from its chart into config/aso.
+	@hack/generate-aso-bundle.sh $(HELM) $(CONTROLLER_GEN) $(ASO_VERSION) config/aso
+
 ##@ lint and verify
 
 .PHONY: verify
-verify: verify-boilerplate verify-fmt verify-modules verify-gen vet ## Run every check CI needs besides tests.
+verify: verify-boilerplate verify-fmt verify-modules verify-gen verify-release vet ## Run every check CI needs besides tests.
 
 .PHONY: verify-gen
 verify-gen: generate ## Check that generated files are up to date and committed.
@@ -156,10 +167,10 @@ run: test-tools ## Run a local management plane (API server, etcd, CRDs, the man
 	bin/localplane $(RUN_ARGS)
 
 .PHONY: tools
-tools: kube-apiserver etcd controller-gen kustomize kubectl ## Build every pinned tool into hack/tools/bin.
+tools: kube-apiserver etcd controller-gen kustomize helm kubectl ## Build every pinned tool into hack/tools/bin.
 
 .PHONY: test-tools
-test-tools: kube-apiserver etcd kubectl ## Build the tools the tests need (kube-apiserver, etcd; kubectl for the make run test).
+test-tools: kube-apiserver etcd kubectl kustomize ## Build the tools the tests need (kube-apiserver, etcd, kustomize; kubectl for the make run test).
 
 .PHONY: kube-apiserver
 kube-apiserver: $(KUBE_APISERVER) ## Build kube-apiserver and point hack/tools/bin/kube-apiserver at it.
@@ -177,7 +188,11 @@ kubectl: $(KUBECTL) ## Build kubectl and point hack/tools/bin/kubectl at it (for
 controller-gen: $(CONTROLLER_GEN) ## Build controller-gen.
 
 .PHONY: kustomize
-kustomize: $(KUSTOMIZE) ## Build kustomize.
+kustomize: $(KUSTOMIZE) ## Build kustomize and point hack/tools/bin/kustomize at it.
+	@ln -sfn $(notdir $<) $(TOOLS_BIN_DIR)/kustomize
+
+.PHONY: helm
+helm: $(HELM) ## Build helm.
 
 $(KUBE_APISERVER): ## Build kube-apiserver from hack/tools/kube-apiserver.
 	$(ENSURE_TOOL) build kube-apiserver $(KUBE_APISERVER_VERSION) hack/tools/kube-apiserver k8s.io/kubernetes "$(KUBE_APISERVER_LDFLAGS)"
@@ -193,6 +208,9 @@ $(CONTROLLER_GEN): ## Install controller-gen.
 
 $(KUSTOMIZE): ## Install kustomize.
 	$(ENSURE_TOOL) install kustomize $(KUSTOMIZE_VERSION) sigs.k8s.io/kustomize/kustomize/v5
+
+$(HELM): ## Install helm.
+	$(ENSURE_TOOL) install helm $(HELM_VERSION) helm.sh/helm/v3/cmd/helm
 
 .PHONY: clean
 clean: ## Remove build outputs (bin/, out/).
@@ -215,7 +233,15 @@ crd-coverage: ## Print how many CAPZ v1beta1 spec fields each CRD accepts.
 ##@ release
 
 .PHONY: release-manifests
-release-manifests: $(KUSTOMIZE) ## Build out/infrastructure-components.yaml from config/default.
-	@if [[ ! -d config/default ]]; then echo "release-manifests: config/default does not exist yet" >&2; exit 1; fi
-	mkdir -p out
-	$(KUSTOMIZE) build config/default > out/infrastructure-components.yaml
+release-manifests: $(KUSTOMIZE) ## Write the clusterctl assets out/infrastructure-components.yaml (manager image: IMG) and out/metadata.yaml.
+	@hack/release-manifests.sh $(KUSTOMIZE) "$(IMG)" $(RELEASE_DIR)
+
+.PHONY: verify-release
+verify-release: $(KUSTOMIZE) ## Check that the release manifests build, and build to the same bytes twice.
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	hack/release-manifests.sh $(KUSTOMIZE) "$(IMG)" "$$tmp/1" >/dev/null; \
+	hack/release-manifests.sh $(KUSTOMIZE) "$(IMG)" "$$tmp/2" >/dev/null; \
+	if ! diff -r "$$tmp/1" "$$tmp/2" >/dev/null; then \
+		diff -r "$$tmp/1" "$$tmp/2" | head -n 20 || true; \
+		echo "verify-release: two builds of the release manifests differ" >&2; exit 1; fi; \
+	echo "verify-release: $$(grep -c '^kind:' "$$tmp/1/infrastructure-components.yaml") objects, reproducible"
