@@ -193,16 +193,16 @@ func TestAzureManagedControlPlane_ValidateCreate(t *testing.T) {
 		}, wantPaths: []string{"spec.aadProfile.adminGroupObjectIDs[0]"}},
 		{name: "fleet member with a bad name", change: func(c *AzureManagedControlPlane) {
 			c.Spec.FleetsMember = &FleetsMember{Name: "Member_1", FleetsMemberClassSpec: FleetsMemberClassSpec{ManagerName: "fm", ManagerResourceGroup: "rg"}}
-		}, wantPaths: []string{"spec.fleetsMember.name"}},
+		}, wantPaths: []string{"spec.fleetsMember.name", "spec.fleetsMember"}},
 		{name: "fleet member without manager", change: func(c *AzureManagedControlPlane) {
 			c.Spec.FleetsMember = &FleetsMember{FleetsMemberClassSpec: FleetsMemberClassSpec{ManagerResourceGroup: "rg"}}
-		}, wantPaths: []string{"spec.fleetsMember.managerName"}},
+		}, wantPaths: []string{"spec.fleetsMember.managerName", "spec.fleetsMember"}},
 		{name: "extension names not unique", change: func(c *AzureManagedControlPlane) {
 			c.Spec.AKSExtensions = []AKSExtension{{Name: "flux", ExtensionType: "microsoft.flux"}, {Name: "flux", ExtensionType: "microsoft.flux"}}
-		}, wantPaths: []string{"spec.extensions[1].name"}},
+		}, wantPaths: []string{"spec.extensions[1].name", "spec.extensions"}},
 		{name: "pinned extension version with auto-upgrade", change: func(c *AzureManagedControlPlane) {
 			c.Spec.AKSExtensions = []AKSExtension{{Name: "flux", ExtensionType: "microsoft.flux", Version: ptr.To("1.0.0")}}
-		}, wantPaths: []string{"spec.extensions[0].version"}},
+		}, wantPaths: []string{"spec.extensions[0].version", "spec.extensions"}},
 		{name: "add-on names not unique", change: func(c *AzureManagedControlPlane) {
 			c.Spec.AddonProfiles = []AddonProfile{{Name: "azurepolicy", Enabled: true}, {Name: "azurepolicy"}}
 		}, wantPaths: []string{"spec.addonProfiles[1].name"}},
@@ -224,6 +224,9 @@ func TestAzureManagedControlPlane_ValidateCreate(t *testing.T) {
 		{name: "managed cluster patch renames the object", change: func(c *AzureManagedControlPlane) {
 			c.Spec.ASOManagedClusterPatches = []string{"metadata:\n  name: other\n"}
 		}, wantPaths: []string{"spec.asoManagedClusterPatches[0]"}},
+		{name: "preview features are not supported yet", change: func(c *AzureManagedControlPlane) {
+			c.Spec.EnablePreviewFeatures = ptr.To(true)
+		}, wantPaths: []string{"spec.enablePreviewFeatures"}},
 		{name: "ASO patch does not parse", change: func(c *AzureManagedControlPlane) {
 			c.Spec.ASOPatches = []ASOPatch{{Target: ASOPatchTarget{Kind: "ManagedCluster"}, Type: JSONPatchType, Patch: `{"op": "add"}`}}
 		}, wantPaths: []string{"spec.asoPatches[0].patch"}},
@@ -369,7 +372,7 @@ func TestAzureManagedControlPlane_ValidateUpdate(t *testing.T) {
 			c.Spec.AKSExtensions = []AKSExtension{{Name: "ext", ExtensionType: "microsoft.flux"}}
 		}, change: func(c *AzureManagedControlPlane) {
 			c.Spec.AKSExtensions[0].ExtensionType = "microsoft.dapr"
-		}, wantPaths: []string{"spec.extensions[0].extensionType"}},
+		}, wantPaths: []string{"spec.extensions[0].extensionType", "spec.extensions"}},
 		{name: "workload identity removed", old: func(c *AzureManagedControlPlane) {
 			c.Spec.OIDCIssuerProfile.Enabled = ptr.To(true)
 			c.Spec.SecurityProfile = &ManagedClusterSecurityProfile{WorkloadIdentity: &ManagedClusterSecurityProfileWorkloadIdentity{Enabled: true}}
@@ -379,7 +382,7 @@ func TestAzureManagedControlPlane_ValidateUpdate(t *testing.T) {
 		}, change: func(c *AzureManagedControlPlane) { c.Spec.AutoUpgradeProfile = nil }, wantPaths: []string{"spec.autoUpgradeProfile.upgradeChannel"}},
 		{name: "fleet member renamed", old: func(c *AzureManagedControlPlane) {
 			c.Spec.FleetsMember = &FleetsMember{Name: "m1", FleetsMemberClassSpec: FleetsMemberClassSpec{ManagerName: "fm", ManagerResourceGroup: "rg"}}
-		}, change: func(c *AzureManagedControlPlane) { c.Spec.FleetsMember.Name = "m2" }, wantPaths: []string{"spec.fleetsMember.name"}},
+		}, change: func(c *AzureManagedControlPlane) { c.Spec.FleetsMember.Name = "m2" }, wantPaths: []string{"spec.fleetsMember.name", "spec.fleetsMember"}},
 		{name: "control plane endpoint set", change: func(c *AzureManagedControlPlane) {
 			c.Spec.ControlPlaneEndpoint = clusterv1.APIEndpoint{Host: "cp.hcp.eastus.azmk8s.io", Port: 443}
 		}},
@@ -490,6 +493,7 @@ func TestAzureManagedControlPlaneTemplate_Validate(t *testing.T) {
 			"spec.template.spec.version",
 			"spec.template.spec.loadBalancerProfile.idleTimeoutInMinutes",
 			"spec.template.spec.fleetsMember.managerResourceGroup",
+			"spec.template.spec.fleetsMember",
 		))
 	})
 }

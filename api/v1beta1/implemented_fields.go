@@ -62,6 +62,29 @@ var implementedFields = map[string][]string{
 		"subnetName", "dnsServers", "disableExtensionOperations", "disableVMBootstrapExtension", "vmExtensions",
 		"networkInterfaces", "capacityReservationGroupID", "virtualMachineScaleSetID", "asoPatches",
 	},
+	// AzureManagedControlPlane: controllers/azuremanagedcontrolplane with the translators of azure/aks.
+	// Not implemented: fleetsMember and extensions (ASO's FleetsMember and Extension kinds are not among the
+	// provider's kinds yet) and enablePreviewFeatures: true (the AKS preview API is not either; false, the
+	// default, is accepted).
+	"AzureManagedControlPlane": {
+		"machineTemplate", "resourceGroupName", "nodeResourceGroupName", "controlPlaneEndpoint", "sshPublicKey", "dnsPrefix",
+		"version", "virtualNetwork", "subscriptionID", "location", "additionalTags", "networkPlugin", "networkPluginMode",
+		"networkPolicy", "networkDataplane", "outboundType", "dnsServiceIP", "loadBalancerSKU", "identityRef", "aadProfile",
+		"addonProfiles", "sku", "loadBalancerProfile", "apiServerAccessProfile", "autoscalerProfile", "azureEnvironment",
+		"identity", "kubeletUserAssignedIdentity", "httpProxyConfig", "oidcIssuerProfile", "disableLocalAccounts",
+		"autoUpgradeProfile", "securityProfile", "asoManagedClusterPatches", "asoPatches",
+	},
+	// AzureManagedCluster: controllers/azuremanagedcluster, which copies the control plane's endpoint.
+	"AzureManagedCluster": {"controlPlaneEndpoint"},
+	// AzureManagedMachinePool: controllers/azuremanagedmachinepool with the translators of azure/aks. Every field
+	// is implemented.
+	"AzureManagedMachinePool": {
+		"additionalTags", "name", "mode", "sku", "osDiskSizeGB", "availabilityZones", "nodeLabels", "taints", "scaling",
+		"maxPods", "osDiskType", "enableUltraSSD", "osType", "enableNodePublicIP", "nodePublicIPPrefixID",
+		"scaleSetPriority", "scaleDownMode", "spotMaxPrice", "kubeletConfig", "kubeletDiskType", "linuxOSConfig",
+		"subnetName", "enableFIPS", "enableEncryptionAtHost", "asoManagedClustersAgentPoolPatches", "asoPatches",
+		"providerIDList",
+	},
 }
 
 // templateOf maps a template kind to the kind it stamps out, and where that kind's spec sits in the template.

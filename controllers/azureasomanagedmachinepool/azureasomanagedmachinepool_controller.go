@@ -18,7 +18,6 @@ package azureasomanagedmachinepool
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
@@ -184,7 +183,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope, pool *inf
 		s.invalid = fmt.Sprintf("ManagedClustersAgentPool %s: %v", ap.GetName(), err)
 		return nil
 	}
-	if err := r.markReplicasManagedByAutoscaler(ctx, mp, asomanaged.Autoscaling(ap)); err != nil {
+	if err := managed.MarkReplicasManagedByAutoscaler(ctx, r.Client, mp, asomanaged.Autoscaling(ap)); err != nil {
 		return err
 	}
 	kinds, err := managed.RecordKinds(ctx, r.Client, pool, objs)
@@ -193,25 +192,6 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope, pool *inf
 	}
 	s.result, err = r.Engine.Reconcile(ctx, pool, managed.Resources(objs), aso.Options{ClusterName: clusterName, Kinds: kinds})
 	return err
-}
-
-// markReplicasManagedByAutoscaler tells Cluster API that the AKS autoscaler owns an autoscaling pool's replica
-// count, so that neither fights the other.
-func (r *Reconciler) markReplicasManagedByAutoscaler(ctx context.Context, mp *clusterv1.MachinePool, autoscaling bool) error {
-	_, marked := mp.Annotations[clusterv1.ReplicasManagedByAnnotation]
-	if autoscaling == marked {
-		return nil
-	}
-	before := mp.DeepCopy()
-	if autoscaling {
-		if mp.Annotations == nil {
-			mp.Annotations = map[string]string{}
-		}
-		mp.Annotations[clusterv1.ReplicasManagedByAnnotation] = "aks"
-	} else {
-		delete(mp.Annotations, clusterv1.ReplicasManagedByAnnotation)
-	}
-	return r.Client.Patch(ctx, mp, client.MergeFrom(before))
 }
 
 // reconcileNodes reads the agent pool's nodes from the workload cluster into providerIDList, and the pool's
@@ -235,11 +215,11 @@ func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope, pool *infrav1
 	// Until the workload cluster is reachable, its nodes are unknown; the cluster cache's source requeues the
 	// pool once it connects.
 	if err := managed.WatchNodes(ctx, r.ClusterCache, r.controller, "azureasomanagedmachinepool", cluster, r.poolsOfCluster); err != nil {
-		return ignoreNotConnected(err)
+		return managed.IgnoreNotConnected(err)
 	}
 	reader, err := r.ClusterCache.GetReader(ctx, client.ObjectKeyFromObject(cluster))
 	if err != nil {
-		return ignoreNotConnected(err)
+		return managed.IgnoreNotConnected(err)
 	}
 	name := live.Spec.AzureName
 	if name == "" {
@@ -281,11 +261,4 @@ func setStatus(pool *infrav1.AzureASOManagedMachinePool, s *scope, deleting bool
 	if pool.Status.Ready {
 		pool.Status.Initialization.Provisioned = ptr.To(true)
 	}
-}
-
-func ignoreNotConnected(err error) error {
-	if errors.Is(err, clustercache.ErrClusterNotConnected) {
-		return nil
-	}
-	return err
 }

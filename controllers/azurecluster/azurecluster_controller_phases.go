@@ -18,7 +18,6 @@ package azurecluster
 
 import (
 	"context"
-	"fmt"
 
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asonetworkdns "github.com/Azure/azure-service-operator/v2/api/network/v1api20240601"
@@ -32,7 +31,6 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
-	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
 	"github.com/capzaso/cluster-api-provider-azure/azure/network"
 )
 
@@ -105,7 +103,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		ResourceGroup:    ac.Spec.ResourceGroup,
 		AdditionalTags:   ac.Spec.AdditionalTags,
 	}
-	opts := aso.Options{ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName, Kinds: r.kinds, Patches: patches(ac.Spec.ASOPatches)}
+	opts := aso.Options{ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName, Kinds: r.kinds, Patches: aso.UserPatches(ac.Spec.ASOPatches)}
 	if c.SubscriptionID == "" {
 		c.SubscriptionID = aso.SubscriptionFromResourceGroup(ctx, r.Client, ac.Namespace, azure.ObjectName(ac.Spec.ResourceGroup))
 	}
@@ -128,16 +126,6 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	result, err := r.Engine.Reconcile(ctx, ac, desired, opts)
 	s.result = result
 	return err
-}
-
-// patches turns the user's patches into the engine's.
-func patches(in []infrav1.ASOPatch) []aso.Patch {
-	out := make([]aso.Patch, 0, len(in))
-	for i, p := range in {
-		out = append(out, aso.Patch{Kind: p.Target.Kind, Name: p.Target.Name, Source: fmt.Sprintf("spec.asoPatches[%d]", i),
-			Format: patch.Format(p.Type), Text: p.Patch})
-	}
-	return out
 }
 
 // reconcileEndpoint sets the control plane endpoint from the API server load balancer: the public IP's DNS name

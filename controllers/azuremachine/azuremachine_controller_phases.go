@@ -40,7 +40,6 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
-	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 )
 
@@ -159,7 +158,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	}
 	result, err := r.Engine.Reconcile(ctx, am, compute.MachineResources(in), aso.Options{
 		ClusterName: s.cluster.Name, CredentialSecret: s.infra.credentialSecret(s.cluster.Name),
-		Kinds: r.kinds, Patches: patches(am.Spec.ASOPatches),
+		Kinds: r.kinds, Patches: aso.UserPatches(am.Spec.ASOPatches),
 	})
 	s.result = result
 	return err
@@ -190,16 +189,6 @@ func failureDomain(machine *clusterv1.Machine, am *infrav1.AzureMachine) string 
 		return machine.Spec.FailureDomain
 	}
 	return ptr.Deref(am.Spec.FailureDomain, "")
-}
-
-// patches turns the user's patches into the engine's.
-func patches(in []infrav1.ASOPatch) []aso.Patch {
-	out := make([]aso.Patch, 0, len(in))
-	for i, p := range in {
-		out = append(out, aso.Patch{Kind: p.Target.Kind, Name: p.Target.Name, Source: fmt.Sprintf("spec.asoPatches[%d]", i),
-			Format: patch.Format(p.Type), Text: p.Patch})
-	}
-	return out
 }
 
 // reconcileMachineStatus reports the provider ID (azure:// and the VM's resource ID, as cloud-provider-azure

@@ -33,6 +33,9 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedmachinepool"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azurecluster"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremachine"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremanagedcluster"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremanagedcontrolplane"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremanagedmachinepool"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/feature"
 )
@@ -56,6 +59,9 @@ const DefaultConcurrency = 10
 const (
 	AzureClusterController                = "azurecluster"
 	AzureMachineController                = "azuremachine"
+	AzureManagedClusterController         = "azuremanagedcluster"
+	AzureManagedControlPlaneController    = "azuremanagedcontrolplane"
+	AzureManagedMachinePoolController     = "azuremanagedmachinepool"
 	AzureASOManagedClusterController      = "azureasomanagedcluster"
 	AzureASOManagedControlPlaneController = "azureasomanagedcontrolplane"
 	AzureASOManagedMachinePoolController  = "azureasomanagedmachinepool"
@@ -63,7 +69,8 @@ const (
 
 // ControllerNames lists every controller, for flags.
 func ControllerNames() []string {
-	return []string{AzureClusterController, AzureMachineController, AzureASOManagedClusterController,
+	return []string{AzureClusterController, AzureMachineController, AzureManagedClusterController,
+		AzureManagedControlPlaneController, AzureManagedMachinePoolController, AzureASOManagedClusterController,
 		AzureASOManagedControlPlaneController, AzureASOManagedMachinePoolController}
 }
 
@@ -113,45 +120,50 @@ func CacheByObject() map[client.Object]cache.ByObject {
 	return aso.CacheByObject(aso.Kinds()...)
 }
 
+// namedController is a controller of the provider and its name (see ControllerNames).
+type namedController struct {
+	name       string
+	reconciler interface {
+		SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error
+	}
+}
+
 // Controllers registers the controllers. They share one engine, which reads ASO objects from the manager's cache
 // (see CacheByObject) and writes them with server-side apply.
 func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
-	engine := &aso.Engine{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader()}
-	if err := (&azurecluster.Reconciler{Client: mgr.GetClient(), Engine: engine, WatchFilterValue: opts.WatchFilterValue}).
-		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureClusterController)); err != nil {
-		return fmt.Errorf("failed to set up the AzureCluster controller: %w", err)
+	c, reader, filter := mgr.GetClient(), mgr.GetAPIReader(), opts.WatchFilterValue
+	engine := &aso.Engine{Client: c, APIReader: reader}
+	controllers := []namedController{
+		{AzureClusterController, &azurecluster.Reconciler{Client: c, Engine: engine, WatchFilterValue: filter}},
+		{AzureMachineController, &azuremachine.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
+		{AzureManagedClusterController, &azuremanagedcluster.Reconciler{Client: c, WatchFilterValue: filter}},
+		{AzureManagedControlPlaneController, &azuremanagedcontrolplane.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
+		{AzureASOManagedClusterController, &azureasomanagedcluster.Reconciler{Client: c, Engine: engine, WatchFilterValue: filter}},
+		{AzureASOManagedControlPlaneController, &azureasomanagedcontrolplane.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
 	}
-	if err := (&azuremachine.Reconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Engine: engine, WatchFilterValue: opts.WatchFilterValue}).
-		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureMachineController)); err != nil {
-		return fmt.Errorf("failed to set up the AzureMachine controller: %w", err)
-	}
-	if err := (&azureasomanagedcluster.Reconciler{Client: mgr.GetClient(), Engine: engine, WatchFilterValue: opts.WatchFilterValue}).
-		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureASOManagedClusterController)); err != nil {
-		return fmt.Errorf("failed to set up the AzureASOManagedCluster controller: %w", err)
-	}
-	if err := (&azureasomanagedcontrolplane.Reconciler{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Engine: engine, WatchFilterValue: opts.WatchFilterValue}).
-		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureASOManagedControlPlaneController)); err != nil {
-		return fmt.Errorf("failed to set up the AzureASOManagedControlPlane controller: %w", err)
-	}
-	if !feature.Gates.Enabled(feature.MachinePool) {
-		return nil
-	}
-	clusterCache := opts.ClusterCache
-	if clusterCache == nil {
-		var err error
-		clusterCache, err = clustercache.SetupWithManager(ctx, mgr, clustercache.Options{
-			SecretClient:     mgr.GetClient(),
-			WatchFilterValue: opts.WatchFilterValue,
-			Client:           clustercache.ClientOptions{UserAgent: "cluster-api-provider-azure-aso-clustercache"},
-			Cache:            clustercache.CacheOptions{},
-		}, controller.Options{MaxConcurrentReconciles: DefaultConcurrency})
-		if err != nil {
-			return fmt.Errorf("failed to set up the cluster cache: %w", err)
+	if feature.Gates.Enabled(feature.MachinePool) {
+		clusterCache := opts.ClusterCache
+		if clusterCache == nil {
+			var err error
+			clusterCache, err = clustercache.SetupWithManager(ctx, mgr, clustercache.Options{
+				SecretClient:     c,
+				WatchFilterValue: filter,
+				Client:           clustercache.ClientOptions{UserAgent: "cluster-api-provider-azure-aso-clustercache"},
+				Cache:            clustercache.CacheOptions{},
+			}, controller.Options{MaxConcurrentReconciles: DefaultConcurrency})
+			if err != nil {
+				return fmt.Errorf("failed to set up the cluster cache: %w", err)
+			}
 		}
+		controllers = append(controllers,
+			namedController{AzureManagedMachinePoolController, &azuremanagedmachinepool.Reconciler{Client: c, Engine: engine, ClusterCache: clusterCache, WatchFilterValue: filter}},
+			namedController{AzureASOManagedMachinePoolController, &azureasomanagedmachinepool.Reconciler{Client: c, Engine: engine, ClusterCache: clusterCache, WatchFilterValue: filter}},
+		)
 	}
-	if err := (&azureasomanagedmachinepool.Reconciler{Client: mgr.GetClient(), Engine: engine, ClusterCache: clusterCache, WatchFilterValue: opts.WatchFilterValue}).
-		SetupWithManager(ctx, mgr, opts.controllerOptions(AzureASOManagedMachinePoolController)); err != nil {
-		return fmt.Errorf("failed to set up the AzureASOManagedMachinePool controller: %w", err)
+	for _, ctl := range controllers {
+		if err := ctl.reconciler.SetupWithManager(ctx, mgr, opts.controllerOptions(ctl.name)); err != nil {
+			return fmt.Errorf("failed to set up the %s controller: %w", ctl.name, err)
+		}
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ package managed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -71,4 +72,32 @@ func WatchNodes(ctx context.Context, cc clustercache.ClusterCache, c capicontrol
 			return poolsOf(ctx, cluster)
 		}),
 	}))
+}
+
+// IgnoreNotConnected drops the cluster cache's error for a workload cluster it has not connected to yet: its
+// source requeues the objects once it connects.
+func IgnoreNotConnected(err error) error {
+	if errors.Is(err, clustercache.ErrClusterNotConnected) {
+		return nil
+	}
+	return err
+}
+
+// MarkReplicasManagedByAutoscaler tells Cluster API that the AKS autoscaler owns an autoscaling pool's replica
+// count (or no longer does), so that neither fights the other.
+func MarkReplicasManagedByAutoscaler(ctx context.Context, c client.Client, mp *clusterv1.MachinePool, autoscaling bool) error {
+	_, marked := mp.Annotations[clusterv1.ReplicasManagedByAnnotation]
+	if autoscaling == marked {
+		return nil
+	}
+	before := mp.DeepCopy()
+	if autoscaling {
+		if mp.Annotations == nil {
+			mp.Annotations = map[string]string{}
+		}
+		mp.Annotations[clusterv1.ReplicasManagedByAnnotation] = "aks"
+	} else {
+		delete(mp.Annotations, clusterv1.ReplicasManagedByAnnotation)
+	}
+	return c.Patch(ctx, mp, client.MergeFrom(before))
 }

@@ -1,0 +1,199 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azureasomanagedcontrolplane_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
+	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util/conditions"
+	"sigs.k8s.io/cluster-api/util/secret"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedcontrolplane"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+)
+
+const timeout = 60 * time.Second
+
+func raw(format string, args ...any) runtime.RawExtension {
+	return runtime.RawExtension{Raw: []byte(fmt.Sprintf(format, args...))}
+}
+
+func ownerRef(kind string, owner client.Object) []metav1.OwnerReference {
+	return []metav1.OwnerReference{{APIVersion: clusterv1.GroupVersion.String(), Kind: kind, Name: owner.GetName(), UID: owner.GetUID()}}
+}
+
+func get(ctx context.Context, g Gomega, namespace, name string, obj client.Object) {
+	g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, obj)).To(Succeed())
+}
+
+// TestReconcile_ASOManagedCluster creates an AKS cluster from raw ASO objects: a resource group (the
+// AzureASOManagedCluster's), a managed cluster (the control plane's) and a system agent pool (the machine pool's).
+func TestReconcile_ASOManagedCluster(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	namespace, err := env.Env.CreateNamespace(ctx, "asomanaged")
+	g.Expect(err).NotTo(HaveOccurred())
+	ns := namespace.Name
+	labels := map[string]string{clusterv1.ClusterNameLabel: "raw"}
+	cluster := &clusterv1.Cluster{
+		ObjectMeta: metav1.ObjectMeta{Name: "raw", Namespace: ns},
+		Spec: clusterv1.ClusterSpec{
+			ClusterNetwork:    clusterv1.ClusterNetwork{Pods: clusterv1.NetworkRanges{CIDRBlocks: []string{"192.168.0.0/16"}}},
+			InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureASOManagedCluster", Name: "raw"},
+			ControlPlaneRef:   clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureASOManagedControlPlane", Name: "raw"},
+		},
+	}
+	g.Expect(env.Env.Create(ctx, cluster)).To(Succeed())
+	amc := &infrav1.AzureASOManagedCluster{
+		ObjectMeta: metav1.ObjectMeta{Name: "raw", Namespace: ns, Labels: labels, OwnerReferences: ownerRef("Cluster", cluster)},
+		Spec: infrav1.AzureASOManagedClusterSpec{AzureASOManagedClusterTemplateResourceSpec: infrav1.AzureASOManagedClusterTemplateResourceSpec{
+			Resources: []runtime.RawExtension{raw(`{"apiVersion": "resources.azure.com/v1api20200601", "kind": "ResourceGroup",
+				"metadata": {"name": "raw-rg"}, "spec": {"location": "eastus"}}`)},
+		}},
+	}
+	cp := &infrav1.AzureASOManagedControlPlane{
+		ObjectMeta: metav1.ObjectMeta{Name: "raw", Namespace: ns, Labels: labels, OwnerReferences: ownerRef("Cluster", cluster)},
+		Spec: infrav1.AzureASOManagedControlPlaneSpec{AzureASOManagedControlPlaneTemplateResourceSpec: infrav1.AzureASOManagedControlPlaneTemplateResourceSpec{
+			Version: "v1.33.2",
+			Resources: []runtime.RawExtension{raw(`{"apiVersion": "containerservice.azure.com/v1api20250801", "kind": "ManagedCluster",
+				"metadata": {"name": "raw-aks"}, "spec": {"owner": {"name": "raw-rg"}, "location": "eastus", "dnsPrefix": "raw",
+				"identity": {"type": "SystemAssigned"}}}`)},
+		}},
+	}
+	g.Expect(env.Env.Create(ctx, amc)).To(Succeed())
+	g.Expect(env.Env.Create(ctx, cp)).To(Succeed())
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), cp, amc, cluster, namespace) })
+
+	// AKS needs a system pool to create the cluster.
+	g.Eventually(func(g Gomega) {
+		get(ctx, g, ns, "raw", cp)
+		g.Expect(conditions.Get(cp, clusterv1.ReadyCondition)).To(HaveField("Reason", azureasomanagedcontrolplane.WaitingForMachinePoolsReason))
+	}, timeout).Should(Succeed())
+
+	mp := &clusterv1.MachinePool{
+		ObjectMeta: metav1.ObjectMeta{Name: "pool0", Namespace: ns, Labels: labels},
+		Spec: clusterv1.MachinePoolSpec{
+			ClusterName: "raw",
+			Replicas:    ptr.To[int32](3),
+			Template: clusterv1.MachineTemplateSpec{Spec: clusterv1.MachineSpec{
+				ClusterName: "raw", Version: "v1.33.2", Bootstrap: clusterv1.Bootstrap{DataSecretName: ptr.To("")},
+				InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureASOManagedMachinePool", Name: "pool0"},
+			}},
+		},
+	}
+	g.Expect(env.Env.Create(ctx, mp)).To(Succeed())
+	pool := &infrav1.AzureASOManagedMachinePool{
+		ObjectMeta: metav1.ObjectMeta{Name: "pool0", Namespace: ns, Labels: labels, OwnerReferences: ownerRef("MachinePool", mp)},
+		Spec: infrav1.AzureASOManagedMachinePoolSpec{
+			Resources: []runtime.RawExtension{raw(`{"apiVersion": "containerservice.azure.com/v1api20250801", "kind": "ManagedClustersAgentPool",
+				"metadata": {"name": "raw-pool0"}, "spec": {"owner": {"name": "raw-aks"}, "azureName": "pool0", "mode": "System",
+				"vmSize": "Standard_D2s_v3"}}`)},
+		},
+	}
+	g.Expect(env.Env.Create(ctx, pool)).To(Succeed())
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), pool, mp) })
+
+	g.Eventually(func(g Gomega) {
+		get(ctx, g, ns, "raw", cp)
+		g.Expect(conditions.IsTrue(cp, clusterv1.ReadyCondition)).To(BeTrue(), "Ready: %+v", conditions.Get(cp, clusterv1.ReadyCondition))
+		g.Expect(cp.Status.Initialization.ControlPlaneInitialized).To(HaveValue(BeTrue()))
+		g.Expect(cp.Status.ControlPlaneEndpoint.Host).To(Equal("raw.hcp.eastus.azmk8s.io"))
+	}, timeout).Should(Succeed())
+	g.Expect(cp.Status.Version).To(Equal("v1.33.2"))
+	g.Expect(cp.Status.ExternalManagedControlPlane).To(HaveValue(BeTrue()))
+	mc := &asocontainerservice.ManagedCluster{}
+	get(ctx, g, ns, "raw-aks", mc)
+	g.Expect(mc.Spec.KubernetesVersion).To(HaveValue(Equal("1.33.2")), "Cluster API owns the version")
+	g.Expect(mc.Spec.NetworkProfile.PodCidr).To(HaveValue(Equal("192.168.0.0/16")), "and the pod CIDR")
+	kubeconfig := &corev1.Secret{}
+	get(ctx, g, ns, secret.Name("raw", secret.Kubeconfig), kubeconfig)
+	g.Expect(kubeconfig.Data[secret.KubeconfigDataName]).To(Equal(env.Env.ControlPlane.KubeConfig))
+
+	g.Eventually(func(g Gomega) {
+		live := &infrav1.AzureASOManagedCluster{}
+		get(ctx, g, ns, "raw", live)
+		g.Expect(live.Status.Initialization.Provisioned).To(HaveValue(BeTrue()))
+		g.Expect(live.Spec.ControlPlaneEndpoint).To(Equal(cp.Status.ControlPlaneEndpoint))
+	}, timeout).Should(Succeed())
+	g.Eventually(func(g Gomega) {
+		live := &infrav1.AzureASOManagedMachinePool{}
+		get(ctx, g, ns, "pool0", live)
+		g.Expect(live.Status.Ready).To(BeTrue(), "Ready: %+v", conditions.Get(live, clusterv1.ReadyCondition))
+		g.Expect(live.Status.Replicas).To(BeEquivalentTo(3))
+	}, timeout).Should(Succeed())
+	ap := &asocontainerservice.ManagedClustersAgentPool{}
+	get(ctx, g, ns, "raw-pool0", ap)
+	g.Expect(ap.Spec.Count).To(HaveValue(Equal(3)), "the MachinePool owns the count")
+	g.Expect(ap.Spec.OrchestratorVersion).To(HaveValue(Equal("1.33.2")))
+
+	// The pool's nodes, once the workload cluster is reachable.
+	provisioned := &clusterv1.Cluster{}
+	get(ctx, g, ns, "raw", provisioned)
+	provisioned.Status.Initialization.InfrastructureProvisioned = ptr.To(true)
+	g.Expect(env.Env.Status().Update(ctx, provisioned)).To(Succeed())
+	id := "azure:///subscriptions/" + sim.SubscriptionID() + "/resourceGroups/" + ptr.Deref(mc.Status.NodeResourceGroup, "") +
+		"/providers/Microsoft.Compute/virtualMachineScaleSets/aks-pool0-vmss/virtualMachines/0"
+	node := &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: ns + "-pool0-0", Labels: map[string]string{
+			"kubernetes.azure.com/agentpool": "pool0", "kubernetes.azure.com/cluster": ptr.Deref(mc.Status.NodeResourceGroup, ""),
+		}},
+		Spec: corev1.NodeSpec{ProviderID: id},
+	}
+	g.Expect(env.Env.Create(ctx, node)).To(Succeed())
+	t.Cleanup(func() { _ = env.Env.Delete(context.Background(), node) })
+	g.Eventually(func(g Gomega) {
+		live := &infrav1.AzureASOManagedMachinePool{}
+		get(ctx, g, ns, "pool0", live)
+		g.Expect(live.Spec.ProviderIDList).To(Equal([]string{id}))
+	}, timeout).Should(Succeed())
+
+	// Deleting releases everything: the pool, the managed cluster, then the resource group.
+	for _, obj := range []client.Object{pool, cp, amc} {
+		g.Expect(env.Env.Delete(ctx, obj)).To(Succeed())
+	}
+	g.Eventually(func(g Gomega) {
+		for _, obj := range []client.Object{&asocontainerservice.ManagedClustersAgentPool{}, &asocontainerservice.ManagedCluster{}, &asoresources.ResourceGroup{}} {
+			list := &metav1.PartialObjectMetadataList{}
+			gvk, err := env.Env.GroupVersionKindFor(obj)
+			g.Expect(err).NotTo(HaveOccurred())
+			list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+			g.Expect(env.Env.GetAPIReader().List(ctx, list, client.InNamespace(ns))).To(Succeed())
+			g.Expect(list.Items).To(BeEmpty(), gvk.Kind)
+		}
+		for _, obj := range []client.Object{&infrav1.AzureASOManagedMachinePool{}, &infrav1.AzureASOManagedControlPlane{}, &infrav1.AzureASOManagedCluster{}} {
+			name := "raw"
+			if _, ok := obj.(*infrav1.AzureASOManagedMachinePool); ok {
+				name = "pool0"
+			}
+			g.Expect(apierrors.IsNotFound(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj))).To(BeTrue())
+		}
+	}, timeout).Should(Succeed())
+}

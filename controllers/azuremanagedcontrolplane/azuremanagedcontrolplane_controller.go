@@ -1,0 +1,201 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azuremanagedcontrolplane
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/klog/v2"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
+	capicontroller "sigs.k8s.io/cluster-api/util/controller"
+	"sigs.k8s.io/cluster-api/util/finalizers"
+	"sigs.k8s.io/cluster-api/util/patch"
+	"sigs.k8s.io/cluster-api/util/paused"
+	"sigs.k8s.io/cluster-api/util/predicates"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+)
+
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedcontrolplanes;azuremanagedcontrolplanes/status;azuremanagedcontrolplanes/finalizers,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedmachinepools;azureclusteridentities,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=clusters;machinepools,verbs=get;list;watch
+// +kubebuilder:rbac:groups=containerservice.azure.com,resources=managedclusters,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=network.azure.com,resources=virtualnetworks;virtualnetworkssubnets;privateendpoints,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=resources.azure.com,resources=resourcegroups,verbs=get;list;watch;create;update;patch;delete
+
+// kubeconfigRefresh is how often a ready control plane re-reads the kubeconfig ASO writes, which ASO rotates.
+const kubeconfigRefresh = 10 * time.Minute
+
+// OwnedKinds are the ASO kinds an AzureManagedControlPlane owns; the controller watches them.
+func OwnedKinds() []client.Object {
+	return []client.Object{
+		&asoresources.ResourceGroup{}, &asonetwork.VirtualNetwork{}, &asonetwork.VirtualNetworksSubnet{},
+		&asonetwork.PrivateEndpoint{}, &asocontainerservice.ManagedCluster{},
+	}
+}
+
+// Reconciler reconciles AzureManagedControlPlanes.
+type Reconciler struct {
+	Client    client.Client
+	APIReader client.Reader
+	Engine    *aso.Engine
+
+	// WatchFilterValue is the label value used to filter events prior to reconciliation.
+	WatchFilterValue string
+
+	// kinds are the GroupVersionKinds of OwnedKinds, resolved by SetupWithManager.
+	kinds []schema.GroupVersionKind
+}
+
+// SetupWithManager sets up the controller with the manager.
+func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
+	if r.Client == nil || r.APIReader == nil || r.Engine == nil {
+		return fmt.Errorf("client, API reader and engine are required")
+	}
+	var err error
+	if r.kinds, err = aso.GVKs(mgr.GetScheme(), OwnedKinds()...); err != nil {
+		return err
+	}
+	log := ctrl.LoggerFrom(ctx)
+	toControlPlane := func(_ context.Context, o client.Object) []ctrl.Request {
+		cluster, ok := o.(*clusterv1.Cluster)
+		if !ok || cluster.Spec.ControlPlaneRef.Kind != "AzureManagedControlPlane" {
+			return nil
+		}
+		return []ctrl.Request{{NamespacedName: client.ObjectKey{Namespace: cluster.Namespace, Name: cluster.Spec.ControlPlaneRef.Name}}}
+	}
+	poolToControlPlane := func(ctx context.Context, o client.Object) []ctrl.Request {
+		cluster, err := util.GetClusterFromMetadata(ctx, r.Client, metaOf(o))
+		if err != nil {
+			return nil
+		}
+		return toControlPlane(ctx, cluster)
+	}
+	b := capicontroller.NewControllerManagedBy(mgr, log).
+		For(&infrav1.AzureManagedControlPlane{}).
+		WithOptions(options).
+		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
+		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(toControlPlane), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
+		// A new machine pool may be the system pool the managed cluster waits for.
+		Watches(&infrav1.AzureManagedMachinePool{}, handler.EnqueueRequestsFromMapFunc(poolToControlPlane))
+	for _, obj := range OwnedKinds() {
+		b = b.Owns(obj)
+	}
+	return b.Complete(ctx, r)
+}
+
+// Reconcile makes the control plane's Azure resources match its spec.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
+	cp := &infrav1.AzureManagedControlPlane{}
+	if err := r.Client.Get(ctx, req.NamespacedName, cp); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	log := ctrl.LoggerFrom(ctx)
+	cluster, err := util.GetOwnerCluster(ctx, r.Client, cp.ObjectMeta)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if cluster == nil {
+		log.Info("Waiting for the Cluster controller to set an owner reference on the AzureManagedControlPlane")
+		return ctrl.Result{}, nil
+	}
+	ctx = ctrl.LoggerInto(ctx, log.WithValues("Cluster", klog.KObj(cluster)))
+
+	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, cp, infrav1.ManagedControlPlaneFinalizer); err != nil || added {
+		return ctrl.Result{}, err
+	}
+	patchHelper, err := patch.NewHelper(cp, r.Client)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	s := &scope{cluster: cluster, controlPlane: cp}
+	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, cp); err != nil || isPaused || requeue {
+		if err != nil || requeue || !isPaused {
+			return ctrl.Result{}, err
+		}
+		done, _, err := r.Engine.Pause(ctx, cp, cluster.Name, r.kinds)
+		if err != nil || !done {
+			return ctrl.Result{}, err
+		}
+		aso.SetBlockMove(cp, false)
+		return ctrl.Result{}, patchHelper.Patch(ctx, cp)
+	}
+
+	defer func() {
+		updateStatus(s)
+		options := []patch.Option{patch.WithOwnedConditions{Conditions: ownedConditions()}}
+		if reterr == nil {
+			options = append(options, patch.WithStatusObservedGeneration{})
+		}
+		if err := patchHelper.Patch(ctx, cp, options...); err != nil {
+			reterr = kerrors.NewAggregate([]error{reterr, err})
+		}
+	}()
+
+	if !cp.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, r.reconcileDelete(ctx, s)
+	}
+	for _, phase := range []func(context.Context, *scope) error{
+		r.reconcileCredentials,
+		r.reconcileResources,
+		r.reconcileManagedClusterStatus,
+	} {
+		if err := phase(ctx, s); err != nil {
+			return ctrl.Result{}, err
+		}
+		if s.stop {
+			return ctrl.Result{}, nil
+		}
+	}
+	if s.kubeconfigWritten {
+		return ctrl.Result{RequeueAfter: kubeconfigRefresh}, nil
+	}
+	return ctrl.Result{}, nil
+}
+
+// scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
+type scope struct {
+	// cluster and controlPlane are read by Reconcile.
+	cluster      *clusterv1.Cluster
+	controlPlane *infrav1.AzureManagedControlPlane
+
+	// credentials is set by reconcileCredentials.
+	credentials aso.Credentials
+	// waiting is set by a phase that must wait (for a system pool, the subscription); it is the Ready message.
+	waiting, waitingReason string
+	// result is set by reconcileResources and reconcileDelete: the state of every ASO object.
+	result *aso.Result
+	// kubeconfigWritten is set by reconcileResources once Cluster API's kubeconfig secret is written.
+	kubeconfigWritten bool
+	// deleting is set by reconcileDelete.
+	deleting bool
+	// stop is set by a phase after which nothing more can be done in this pass.
+	stop bool
+}

@@ -1,0 +1,254 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azuremanagedcontrolplane
+
+import (
+	"context"
+	"strings"
+
+	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/version"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+)
+
+var (
+	managedClusterKind = asocontainerservice.GroupVersion.WithKind("ManagedCluster").GroupKind()
+	resourceGroupKind  = asoresources.GroupVersion.WithKind("ResourceGroup").GroupKind()
+
+	// deleteOrder deletes the AKS cluster before the network it runs in, deepest first.
+	deleteOrder = [][]schema.GroupKind{
+		{managedClusterKind, asonetwork.GroupVersion.WithKind("PrivateEndpoint").GroupKind()},
+		{asonetwork.GroupVersion.WithKind("VirtualNetworksSubnet").GroupKind()},
+		{asonetwork.GroupVersion.WithKind("VirtualNetwork").GroupKind()},
+		{resourceGroupKind},
+	}
+	// deleteOrderOwnedGroup deletes the AKS cluster (and with it the node resource group AKS made), then the
+	// resource group the cluster owns as a whole.
+	deleteOrderOwnedGroup = [][]schema.GroupKind{{managedClusterKind}, {resourceGroupKind}}
+)
+
+// metaOf is the metadata util.GetClusterFromMetadata reads from an object.
+func metaOf(o client.Object) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Namespace: o.GetNamespace(), Labels: o.GetLabels()}
+}
+
+// reconcileCredentials turns the control plane's identity into ASO's credential secret.
+func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
+	creds, err := r.Engine.EnsureCredentials(ctx, s.controlPlane, aso.CredentialsInput{
+		ClusterName:    s.cluster.Name,
+		SubscriptionID: s.controlPlane.Spec.SubscriptionID,
+		IdentityRef:    s.controlPlane.Spec.IdentityRef,
+	})
+	if err != nil {
+		return err
+	}
+	s.credentials = creds
+	if !creds.Ready {
+		ctrl.LoggerFrom(ctx).Info("Not applying the control plane's resources: its identity cannot be used", "reason", creds.Reason)
+		s.stop = true
+	}
+	return nil
+}
+
+// reconcileResources translates the control plane (with its system pools while AKS has not created the cluster)
+// and hands the objects, with the Cluster API kubeconfig once ASO wrote AKS's, to the engine.
+func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
+	cp := s.controlPlane
+	aso.SetBlockMove(cp, true)
+	in := aks.ControlPlaneInput{
+		Cluster: azure.Cluster{
+			Name:           s.cluster.Name,
+			SubscriptionID: cp.Spec.SubscriptionID,
+			Location:       cp.Spec.Location,
+			ResourceGroup:  cp.Spec.ResourceGroupName,
+			AdditionalTags: cp.Spec.AdditionalTags,
+		},
+		Name: cp.Name,
+		Spec: cp.Spec,
+	}
+	in.Spec.Version = desiredVersion(cp)
+	if network := s.cluster.Spec.ClusterNetwork; network.Pods.CIDRBlocks != nil || network.Services.CIDRBlocks != nil {
+		in.PodCIDRs, in.ServiceCIDRs = network.Pods.CIDRBlocks, network.Services.CIDRBlocks
+	}
+	if in.Cluster.SubscriptionID == "" {
+		in.Cluster.SubscriptionID = aso.SubscriptionFromResourceGroup(ctx, r.Client, cp.Namespace, azure.ObjectName(cp.Spec.ResourceGroupName))
+	}
+	opts := aso.Options{
+		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName, Kinds: r.kinds,
+		Patches: append(aso.MergePatches("ManagedCluster", "asoManagedClusterPatches", cp.Spec.ASOManagedClusterPatches),
+			aso.UserPatches(cp.Spec.ASOPatches)...),
+	}
+	in.VNetSubnetID = aks.SubnetID(in.Cluster, cp.Spec.VirtualNetwork)
+	desired := aks.ControlPlaneResources(in)
+
+	live := &asocontainerservice.ManagedCluster{}
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: cp.Namespace, Name: azure.ObjectName(cp.Name)}, live)
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	exists := err == nil
+	switch {
+	case in.Cluster.SubscriptionID == "":
+		// Without the subscription the resource IDs between resources cannot be written yet: create the resource
+		// group first, ASO reports the subscription in its ID. Nothing else is touched meanwhile.
+		desired, opts.Kinds = desired[:1], nil
+		s.waiting, s.waitingReason = "waiting for the resource group's ID, which names the subscription", infrav1.ProvisioningReason
+	case !exists || live.Status.Id == nil:
+		// AKS creates a cluster with its system pool(s) inline; afterwards the agent pools are their own objects.
+		if in.SystemPools, err = r.systemPools(ctx, s.cluster); err != nil {
+			return err
+		}
+		if len(in.SystemPools) > 0 {
+			desired = aks.ControlPlaneResources(in)
+			break
+		}
+		s.waiting, s.waitingReason = "waiting for an AzureManagedMachinePool of mode System: AKS creates the cluster with its system pool", WaitingForMachinePoolsReason
+		if exists {
+			return nil // keep the cluster being created as it is
+		}
+		desired = desired[:len(desired)-1]
+	}
+
+	if s.waiting == "" {
+		kubeconfig, err := managed.ReadKubeconfig(ctx, r.APIReader, cp.Namespace,
+			managed.SecretRef{Name: aks.AdminKubeconfigSecretName(s.cluster.Name), Key: aks.KubeconfigSecretKey},
+			managed.SecretRef{Name: aks.UserKubeconfigSecretName(s.cluster.Name), Key: aks.KubeconfigSecretKey})
+		if err != nil {
+			return err
+		}
+		if kubeconfig != nil {
+			desired = append(desired, azure.Resource{Object: managed.KubeconfigSecret(s.cluster.Name, kubeconfig)})
+			s.kubeconfigWritten = true
+		}
+	}
+	s.result, err = r.Engine.Reconcile(ctx, cp, desired, opts)
+	return err
+}
+
+// desiredVersion is the version to ask AKS for: spec.version, or the newer version AKS moved the cluster to
+// through its auto-upgrade channel, as AKS never downgrades.
+func desiredVersion(cp *infrav1.AzureManagedControlPlane) string {
+	spec, err := version.ParseGeneric(cp.Spec.Version)
+	if err != nil || cp.Status.AutoUpgradeVersion == "" {
+		return cp.Spec.Version
+	}
+	if auto, err := version.ParseGeneric(cp.Status.AutoUpgradeVersion); err == nil && auto.GreaterThan(spec) {
+		return cp.Status.AutoUpgradeVersion
+	}
+	return cp.Spec.Version
+}
+
+// systemPools are the cluster's AzureManagedMachinePools of mode System, with their MachinePool's replicas and
+// version, for AKS to create the cluster with.
+func (r *Reconciler) systemPools(ctx context.Context, cluster *clusterv1.Cluster) ([]aks.AgentPoolInput, error) {
+	pools := &infrav1.AzureManagedMachinePoolList{}
+	if err := r.Client.List(ctx, pools, client.InNamespace(cluster.Namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: cluster.Name}); err != nil {
+		return nil, err
+	}
+	var out []aks.AgentPoolInput
+	for i := range pools.Items {
+		pool := &pools.Items[i]
+		if pool.Spec.Mode != infrav1.NodePoolModeSystem || !pool.DeletionTimestamp.IsZero() {
+			continue
+		}
+		in := aks.AgentPoolInput{Name: pool.Name, Spec: pool.Spec}
+		if mp, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta); err == nil && mp != nil {
+			in.Version, in.Replicas = mp.Spec.Template.Spec.Version, mp.Spec.Replicas
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// reconcileManagedClusterStatus reports what AKS says: the API server endpoint, the version (and the version the
+// auto-upgrade channel moved to) and the OIDC issuer.
+func (r *Reconciler) reconcileManagedClusterStatus(ctx context.Context, s *scope) error {
+	cp := s.controlPlane
+	mc := &asocontainerservice.ManagedCluster{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: cp.Namespace, Name: azure.ObjectName(cp.Name)}, mc); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	host := ptr.Deref(mc.Status.Fqdn, "")
+	if p := cp.Spec.APIServerAccessProfile; p != nil && ptr.Deref(p.EnablePrivateCluster, false) {
+		host = ptr.Deref(mc.Status.PrivateFQDN, "")
+	}
+	if host != "" {
+		cp.Spec.ControlPlaneEndpoint = clusterv1.APIEndpoint{Host: host, Port: 443}
+	}
+	if current := ptr.Deref(mc.Status.CurrentKubernetesVersion, ""); current != "" {
+		cp.Status.Version = "v" + strings.TrimPrefix(current, "v")
+		cp.Status.Versions = []clusterv1.StatusVersion{{Version: cp.Status.Version}}
+		cp.Status.AutoUpgradeVersion = autoUpgradeVersion(cp, cp.Status.Version)
+	}
+	if p := mc.Status.OidcIssuerProfile; p != nil && p.IssuerURL != nil {
+		cp.Status.OIDCIssuerProfile = &infrav1.OIDCIssuerProfileStatus{IssuerURL: ptr.To(*p.IssuerURL)}
+	}
+	return nil
+}
+
+// autoUpgradeVersion is the cluster's current version when an auto-upgrade channel moved it past spec.version.
+func autoUpgradeVersion(cp *infrav1.AzureManagedControlPlane, current string) string {
+	p := cp.Spec.AutoUpgradeProfile
+	if p == nil || ptr.Deref(p.UpgradeChannel, infrav1.UpgradeChannelNone) == infrav1.UpgradeChannelNone {
+		return ""
+	}
+	spec, err := version.ParseGeneric(cp.Spec.Version)
+	if err != nil {
+		return ""
+	}
+	if v, err := version.ParseGeneric(current); err == nil && v.GreaterThan(spec) {
+		return current
+	}
+	return ""
+}
+
+// reconcileDelete deletes the control plane's ASO objects and releases the finalizer once ASO has deleted them all.
+// A resource group the cluster owns is deleted as a whole after the AKS cluster; objects the cluster does not own
+// (a brought resource group or network) stay.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
+	cp := s.controlPlane
+	s.deleting = true
+	order := deleteOrder
+	rg := &asoresources.ResourceGroup{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: cp.Namespace, Name: azure.ObjectName(cp.Spec.ResourceGroupName)}, rg); err == nil && aso.IsManaged(rg, cp) {
+		order = deleteOrderOwnedGroup
+	}
+	done, result, err := r.Engine.Delete(ctx, cp, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: order})
+	s.result = result
+	if err != nil || !done {
+		return err
+	}
+	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every ASO object of the control plane is gone")
+	controllerutil.RemoveFinalizer(cp, infrav1.ManagedControlPlaneFinalizer)
+	return nil
+}

@@ -1,0 +1,61 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azuremanagedcontrolplane_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
+	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
+	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+)
+
+// sim plays ASO for every test of the package.
+var sim *asosim.Simulator
+
+// The tests run the AKS controllers (AzureManagedCluster, AzureManagedControlPlane, AzureManagedMachinePool) with
+// every other controller of the provider. The kubeconfig ASO writes for an AKS cluster points at the test API
+// server itself, so the workload cluster's nodes are Nodes of that server.
+func TestMain(m *testing.M) {
+	os.Exit(env.Run(context.Background(), m, env.Options{
+		Scheme:        scheme.New(),
+		SetupWebhooks: setup.Webhooks,
+		ManagerOptions: func(o *ctrl.Options) {
+			o.Cache = cache.Options{ByObject: setup.CacheByObject(), DefaultTransform: cache.TransformStripManagedFields()}
+		},
+		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
+			var err error
+			sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{
+				Scheme: scheme.New(),
+				Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) {
+					return env.Env.ControlPlane.KubeConfig, nil
+				},
+			})
+			if err != nil {
+				return err
+			}
+			return setup.Controllers(ctx, mgr, setup.Options{})
+		},
+	}))
+}
