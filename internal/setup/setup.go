@@ -28,6 +28,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/asocrd"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedcluster"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedcontrolplane"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedmachinepool"
@@ -128,8 +129,9 @@ type namedController struct {
 	}
 }
 
-// Controllers registers the controllers. They share one engine, which reads ASO objects from the manager's cache
-// (see CacheByObject) and writes them with server-side apply.
+// Controllers registers the controllers, and the one that keeps clusterctl's labels on the ASO CRDs (asocrd). The
+// controllers share one engine, which reads ASO objects from the manager's cache (see CacheByObject) and writes them
+// with server-side apply.
 func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	c, reader, filter := mgr.GetClient(), mgr.GetAPIReader(), opts.WatchFilterValue
 	engine := &aso.Engine{Client: c, APIReader: reader}
@@ -164,6 +166,10 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		if err := ctl.reconciler.SetupWithManager(ctx, mgr, opts.controllerOptions(ctl.name)); err != nil {
 			return fmt.Errorf("failed to set up the %s controller: %w", ctl.name, err)
 		}
+	}
+	// The ASO CRDs change rarely (ASO installs or upgrades them): one worker, and no concurrency flag.
+	if err := (&asocrd.Reconciler{Client: c}).SetupWithManager(ctx, mgr, controller.Options{MaxConcurrentReconciles: 1}); err != nil {
+		return fmt.Errorf("failed to set up the asocrd controller: %w", err)
 	}
 	return nil
 }

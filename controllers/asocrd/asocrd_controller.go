@@ -1,0 +1,130 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package asocrd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/klog/v2"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
+	capicontroller "sigs.k8s.io/cluster-api/util/controller"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+)
+
+// +kubebuilder:rbac:groups=apiextensions.k8s.io,resources=customresourcedefinitions,verbs=get;list;watch;patch
+
+// ProviderName is the name clusterctl knows the provider by, the value of the cluster.x-k8s.io/provider label.
+const ProviderName = "infrastructure-azure"
+
+// Labels returns the labels the reconciler keeps on the ASO CRDs: clusterctl move discovers the kinds of CRDs
+// labelled clusterctl.cluster.x-k8s.io, and clusterctl attributes CRDs to a provider by cluster.x-k8s.io/provider.
+func Labels() map[string]string {
+	return map[string]string{clusterctlv1.ClusterctlLabel: "", clusterv1.ProviderNameLabel: ProviderName}
+}
+
+// Reconciler labels the CRDs of the API groups of the ASO kinds the provider produces (aso.Kinds()), so that
+// clusterctl move moves a cluster's ASO objects with it. Every CRD of those groups is labelled: kinds added to
+// ASO's CRD pattern in the same groups (ADDITIONAL_ASO_CRDS) may be owned by a cluster too.
+type Reconciler struct {
+	Client client.Client
+
+	// groups are the ASO API groups, resolved by SetupWithManager.
+	groups sets.Set[string]
+}
+
+// SetupWithManager sets up the controller with the manager. It watches only the metadata of CRDs, and selects
+// them by name (<plural>.<group>), not by label: the labels are what ASO's upgrades take away.
+func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
+	if r.Client == nil {
+		return errors.New("client is required")
+	}
+	var err error
+	if r.groups, err = Groups(mgr.GetScheme()); err != nil {
+		return err
+	}
+	return capicontroller.NewControllerManagedBy(mgr, ctrl.LoggerFrom(ctx)).
+		Named("asocrd").
+		For(&apiextensionsv1.CustomResourceDefinition{}, builder.OnlyMetadata,
+			builder.WithPredicates(predicate.NewPredicateFuncs(func(o client.Object) bool { return r.isASOCRD(o.GetName()) }))).
+		WithOptions(options).
+		Complete(ctx, r)
+}
+
+// Groups returns the API groups of the ASO kinds the provider produces.
+func Groups(scheme *runtime.Scheme) (sets.Set[string], error) {
+	gvks, err := aso.GVKs(scheme, aso.Kinds()...)
+	if err != nil {
+		return nil, err
+	}
+	groups := sets.New[string]()
+	for _, gvk := range gvks {
+		groups.Insert(gvk.Group)
+	}
+	return groups, nil
+}
+
+// isASOCRD tells whether a CRD name (<plural>.<group>) is in one of the ASO groups.
+func (r *Reconciler) isASOCRD(name string) bool {
+	_, group, ok := strings.Cut(name, ".")
+	return ok && r.groups.Has(group)
+}
+
+// Reconcile adds the labels a CRD lacks, with a merge patch of its labels only.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	crd := &metav1.PartialObjectMetadata{}
+	crd.SetGroupVersionKind(apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition"))
+	if err := r.Client.Get(ctx, req.NamespacedName, crd); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	want := Labels()
+	labels := crd.GetLabels()
+	missing := false
+	for k, v := range want {
+		if got, ok := labels[k]; !ok || got != v {
+			missing = true
+		}
+	}
+	if !missing {
+		return ctrl.Result{}, nil
+	}
+	base := crd.DeepCopy()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	maps.Copy(labels, want)
+	crd.SetLabels(labels)
+	if err := r.Client.Patch(ctx, crd, client.MergeFrom(base)); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(fmt.Errorf("failed to label CustomResourceDefinition %s: %w", crd.Name, err))
+	}
+	ctrl.LoggerFrom(ctx).Info("Labelled the CRD for clusterctl move", "CustomResourceDefinition", klog.KObj(crd))
+	return ctrl.Result{}, nil
+}
