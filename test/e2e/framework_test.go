@@ -1,0 +1,429 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/apimachinery/pkg/watch"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
+	"sigs.k8s.io/cluster-api/util/secret"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+)
+
+const (
+	// timeout bounds each wait for Cluster API and the provider; interval is how often a wait looks again.
+	timeout  = 2 * time.Minute
+	interval = 250 * time.Millisecond
+
+	// kubernetesVersion is the version of every Machine; location is the Azure location of every cluster.
+	kubernetesVersion = "v1.34.1"
+	location          = "eastus"
+)
+
+// workloadCluster is a second real API server that plays the workload cluster of every Cluster the tests
+// create: Cluster API reaches it through each Cluster's kubeconfig Secret, and the tests register Nodes in it.
+type workloadCluster struct {
+	started chan struct{}
+	cp      *env.ControlPlane
+	client  client.Client
+	err     error
+}
+
+// startWorkloadCluster starts the workload cluster's API server in the background; get waits for it.
+func startWorkloadCluster(ctx context.Context) *workloadCluster {
+	w := &workloadCluster{started: make(chan struct{})}
+	go func() {
+		defer close(w.started)
+		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{})
+		if err != nil {
+			w.err = fmt.Errorf("failed to start the workload cluster: %w", err)
+			return
+		}
+		w.cp = cp
+		if w.client, err = client.New(cp.Config, client.Options{Scheme: clientgoscheme.Scheme}); err != nil {
+			w.err = fmt.Errorf("failed to create a client for the workload cluster: %w", err)
+		}
+	}()
+	return w
+}
+
+// get waits until the workload cluster runs and returns it; the test fails if it could not start.
+func (w *workloadCluster) get(t *testing.T) (*env.ControlPlane, client.Client) {
+	t.Helper()
+	<-w.started
+	if w.err != nil {
+		t.Fatal(w.err)
+	}
+	return w.cp, w.client
+}
+
+// stop stops the workload cluster's API server; it may be called more than once.
+func (w *workloadCluster) stop() error {
+	<-w.started
+	if w.cp == nil {
+		return nil
+	}
+	return w.cp.Stop()
+}
+
+// fixture is what a test's cluster lives in: a namespace, a unique cluster name (the workload cluster and the
+// simulated Azure are shared by the package), the manifest variables, and the recorded bootstrap data.
+type fixture struct {
+	namespace   string
+	clusterName string
+	vars        map[string]string
+	customData  *customDataRecorder
+	// objects are what the test applied, deleted when it ends.
+	objects []*unstructured.Unstructured
+}
+
+// newFixture prepares a namespace for a cluster named prefix plus a random suffix: its kubeconfig Secret
+// pointing at the workload cluster, the kubelets that register its Nodes, and a recorder of its VMs' bootstrap
+// data. Everything is removed when the test ends.
+func newFixture(t *testing.T, g *WithT, prefix string) *fixture {
+	t.Helper()
+	ctx := t.Context()
+	cp, workloadClient := workload.get(t)
+	ns, err := env.Env.CreateNamespace(ctx, prefix)
+	g.Expect(err).NotTo(HaveOccurred())
+	f := &fixture{namespace: ns.Name, clusterName: prefix + "-" + util.RandomString(5)}
+	f.vars = map[string]string{
+		"NAMESPACE":             f.namespace,
+		"CLUSTER_NAME":          f.clusterName,
+		"AZURE_LOCATION":        location,
+		"AZURE_SUBSCRIPTION_ID": sim.SubscriptionID(),
+		"KUBERNETES_VERSION":    kubernetesVersion,
+	}
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
+	t.Cleanup(func() { f.cleanup(t) })
+
+	writeKubeconfig(ctx, g, f.namespace, f.clusterName, cp.KubeConfig)
+	startKubelets(t, f.namespace, workloadClient)
+	f.customData = recordCustomData(t, f.namespace)
+	return f
+}
+
+// cleanup deletes what the test applied that is still there (everything, if the test failed before deleting
+// its Cluster), and the kubeconfig Secret.
+func (f *fixture) cleanup(t *testing.T) {
+	ctx := context.Background()
+	for i := len(f.objects) - 1; i >= 0; i-- {
+		if err := env.Env.Delete(ctx, f.objects[i]); err != nil && !apierrors.IsNotFound(err) {
+			t.Logf("Failed to delete %s %s: %v", f.objects[i].GetKind(), f.objects[i].GetName(), err)
+		}
+	}
+	kubeconfig := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: f.namespace, Name: secret.Name(f.clusterName, secret.Kubeconfig)}}
+	_ = env.Env.Cleanup(ctx, kubeconfig)
+}
+
+// apply creates the objects of a testdata manifest, in file order.
+func (f *fixture) apply(ctx context.Context, g *WithT, file string) {
+	for _, obj := range readManifests(g, file, f.vars) {
+		g.Expect(env.Env.Create(ctx, obj)).To(Succeed(), "%s %s", obj.GetKind(), obj.GetName())
+		f.objects = append(f.objects, obj)
+	}
+}
+
+// key is the key of an object of the test's namespace.
+func (f *fixture) key(name string) client.ObjectKey {
+	return client.ObjectKey{Namespace: f.namespace, Name: name}
+}
+
+// readManifests reads a multi-document YAML file from testdata and substitutes its ${VARIABLES} as clusterctl
+// does; a variable without a value fails the test.
+func readManifests(g *WithT, file string, vars map[string]string) []*unstructured.Unstructured {
+	raw, err := os.ReadFile(filepath.Join("testdata", file))
+	g.Expect(err).NotTo(HaveOccurred())
+	var missing []string
+	expanded := os.Expand(string(raw), func(name string) string {
+		value, ok := vars[name]
+		if !ok {
+			missing = append(missing, name)
+		}
+		return value
+	})
+	g.Expect(missing).To(BeEmpty(), "variables without a value in %s", file)
+
+	var out []*unstructured.Unstructured
+	decoder := yaml.NewYAMLOrJSONDecoder(bytes.NewReader([]byte(expanded)), 4096)
+	for {
+		obj := &unstructured.Unstructured{}
+		err := decoder.Decode(&obj.Object)
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		g.Expect(err).NotTo(HaveOccurred(), "decoding %s", file)
+		if len(obj.Object) > 0 {
+			out = append(out, obj)
+		}
+	}
+}
+
+// writeKubeconfig writes the <cluster>-kubeconfig Secret through which Cluster API reaches the workload cluster,
+// as a control plane provider would. Written before the Cluster exists, it is there for the ClusterCache's first
+// connection, and the Cluster controller, which generates one for clusters without a control plane provider
+// (pointing at the Azure load balancer, unreachable here), leaves it alone.
+func writeKubeconfig(ctx context.Context, g *WithT, namespace, clusterName string, kubeconfig []byte) {
+	s := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      secret.Name(clusterName, secret.Kubeconfig),
+			Namespace: namespace,
+			Labels:    map[string]string{clusterv1.ClusterNameLabel: clusterName},
+		},
+		Type: clusterv1.ClusterSecretType,
+		Data: map[string][]byte{secret.KubeconfigDataName: kubeconfig},
+	}
+	g.Expect(env.Env.Create(ctx, s)).To(Succeed())
+}
+
+// startKubelets plays the kubelets of a namespace's machines: once an AzureMachine has a provider ID (ASO has
+// created its VM), a Node named after the machine registers in the workload cluster with that provider ID, as
+// kubelet with cloud-provider-azure does. The Nodes are deleted when the test ends.
+func startKubelets(t *testing.T, namespace string, workloadClient client.Client) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	registered := sets.New[string]()
+	go func() {
+		defer close(done)
+		ticker := time.NewTicker(interval)
+		defer ticker.Stop()
+		for {
+			machines := &infrav1.AzureMachineList{}
+			if err := env.Env.List(ctx, machines, client.InNamespace(namespace)); err == nil {
+				for _, am := range machines.Items {
+					providerID := ptr.Deref(am.Spec.ProviderID, "")
+					if providerID == "" || registered.Has(am.Name) {
+						continue
+					}
+					node := &corev1.Node{
+						ObjectMeta: metav1.ObjectMeta{Name: am.Name, Labels: map[string]string{corev1.LabelHostname: am.Name}},
+						Spec:       corev1.NodeSpec{ProviderID: providerID},
+					}
+					switch err := workloadClient.Create(ctx, node); {
+					case err == nil || apierrors.IsAlreadyExists(err):
+						registered.Insert(am.Name)
+					case ctx.Err() == nil:
+						t.Logf("Failed to register Node %s: %v", am.Name, err)
+					}
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		for name := range registered {
+			_ = workloadClient.Delete(context.Background(), &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}})
+		}
+	})
+}
+
+// customDataRecorder watches a namespace's VirtualMachines and keeps, per VM, the bootstrap data it carried
+// (its decoded osProfile.customData) while ASO had not reported it created yet.
+type customDataRecorder struct {
+	mu   sync.Mutex
+	data map[string][]byte
+}
+
+// recordCustomData starts a recorder; it stops when the test ends.
+func recordCustomData(t *testing.T, namespace string) *customDataRecorder {
+	t.Helper()
+	wc, err := client.NewWithWatch(env.Env.Config, client.Options{Scheme: env.Env.Scheme()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &customDataRecorder{data: map[string][]byte{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	watchFrom := func(resourceVersion string) (watch.Interface, error) {
+		return wc.Watch(ctx, &asocompute.VirtualMachineList{},
+			&client.ListOptions{Namespace: namespace, Raw: &metav1.ListOptions{ResourceVersion: resourceVersion}})
+	}
+	// The first watch runs before the test creates anything.
+	first, err := watchFrom("")
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w, resourceVersion := first, ""
+		for ctx.Err() == nil {
+			if w == nil {
+				var err error
+				if w, err = watchFrom(resourceVersion); err != nil {
+					time.Sleep(interval)
+					continue
+				}
+			}
+			for event := range w.ResultChan() {
+				if event.Type == watch.Error {
+					resourceVersion = "" // expired: start over from the current state
+					continue
+				}
+				if vm, ok := event.Object.(*asocompute.VirtualMachine); ok {
+					resourceVersion = vm.ResourceVersion
+					r.observe(vm)
+				}
+			}
+			w.Stop()
+			w = nil
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return r
+}
+
+func (r *customDataRecorder) observe(vm *asocompute.VirtualMachine) {
+	if vm.Spec.OsProfile == nil || ptr.Deref(vm.Spec.OsProfile.CustomData, "") == "" {
+		return
+	}
+	if ready := genruntime.GetReadyCondition(vm); ready != nil && ready.Status == metav1.ConditionTrue {
+		return
+	}
+	data, err := base64.StdEncoding.DecodeString(*vm.Spec.OsProfile.CustomData)
+	if err != nil {
+		data = []byte("invalid base64: " + err.Error())
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, seen := r.data[vm.Name]; !seen {
+		r.data[vm.Name] = data
+	}
+}
+
+// get returns the bootstrap data a VM carried while it was being created.
+func (r *customDataRecorder) get(vm string) ([]byte, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	data, ok := r.data[vm]
+	return data, ok
+}
+
+// asoObject is an ASO object found in a namespace.
+type asoObject struct {
+	kind string
+	obj  client.Object
+}
+
+func (o asoObject) String() string { return o.kind + " " + o.obj.GetName() }
+
+// listASOObjects lists the objects of every ASO kind the provider produces in a namespace, from the API server.
+func listASOObjects(ctx context.Context, g Gomega, namespace string) []asoObject {
+	var out []asoObject
+	for _, kind := range asosim.Kinds() {
+		gvk, err := apiutil.GVKForObject(kind, env.Env.Scheme())
+		g.Expect(err).NotTo(HaveOccurred())
+		list, err := env.Env.Scheme().New(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(env.Env.GetAPIReader().List(ctx, list.(client.ObjectList), client.InNamespace(namespace))).To(Succeed())
+		items, err := meta.ExtractList(list)
+		g.Expect(err).NotTo(HaveOccurred())
+		for _, item := range items {
+			out = append(out, asoObject{kind: gvk.Kind, obj: item.(client.Object)})
+		}
+	}
+	return out
+}
+
+// countByKind summarises ASO objects as "Kind×n" entries, sorted by kind.
+func countByKind(objs []asoObject) string {
+	counts := map[string]int{}
+	for _, o := range objs {
+		counts[o.kind]++
+	}
+	kinds := make([]string, 0, len(counts))
+	for kind := range counts {
+		kinds = append(kinds, kind)
+	}
+	sort.Strings(kinds)
+	parts := make([]string, 0, len(kinds))
+	for _, kind := range kinds {
+		parts = append(parts, fmt.Sprintf("%s×%d", kind, counts[kind]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// deleteCluster deletes a Cluster, as a user does, and waits until Cluster API and the provider have deleted
+// everything it owns and released it.
+func deleteCluster(ctx context.Context, g *WithT, key client.ObjectKey) {
+	g.Expect(env.Env.Delete(ctx, &clusterv1.Cluster{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}})).To(Succeed())
+	g.Eventually(func() bool {
+		return apierrors.IsNotFound(env.Env.GetAPIReader().Get(ctx, key, &clusterv1.Cluster{}))
+	}, timeout, interval).Should(BeTrue(), "the Cluster is deleted")
+}
+
+// machinesOf lists the Machines of a cluster.
+func machinesOf(ctx context.Context, g Gomega, namespace, clusterName string) []clusterv1.Machine {
+	machines := &clusterv1.MachineList{}
+	g.Expect(env.Env.List(ctx, machines, client.InNamespace(namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: clusterName})).To(Succeed())
+	return machines.Items
+}
+
+// providerID is the provider ID of a VM as cloud-provider-azure writes it on the Node.
+func providerID(resourceGroup, vm string) string {
+	return fmt.Sprintf("azure:///subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachines/%s", sim.SubscriptionID(), resourceGroup, vm)
+}
+
+// resourceGroupID is the ARM ID of a resource group in the simulated subscription.
+func resourceGroupID(resourceGroup string) string {
+	return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", sim.SubscriptionID(), resourceGroup)
+}
+
+// providerIDToARMID is the ARM ID in a provider ID.
+func providerIDToARMID(providerID string) string {
+	return strings.TrimPrefix(providerID, "azure://")
+}
