@@ -21,6 +21,7 @@ limitations under the License.
 // agent pool counts) and, for managed clusters, the kubeconfig secrets asked for in operatorSpec.secrets.
 //
 // It honours the reconcile-policy annotation (skip: only reads; detach-on-delete: never deletes in Azure) and
-// records every Azure-side create, update and delete for tests to assert on. Tests can make an object fail with
-// a severity and reason, lag, or stay Reconciling.
+// records every Azure-side create, update (a PUT of a changed spec) and delete for tests to assert on. Tests can
+// make an object fail with a severity and reason, lag, or stay Reconciling. Simulators on several API servers can
+// share one fake Azure (Options.Azure), as the management clusters on both sides of a clusterctl move do.
 package asosim

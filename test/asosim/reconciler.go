@@ -64,7 +64,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	policy := obj.GetAnnotations()[asoannotations.ReconcilePolicy]
 
 	if !obj.GetDeletionTimestamp().IsZero() {
-		return r.reconcileDelete(ctx, obj, key, policy)
+		return r.reconcileDelete(ctx, obj, policy)
 	}
 	if controllerutil.AddFinalizer(obj, finalizer) {
 		if err := s.client.Update(ctx, obj); err != nil {
@@ -94,24 +94,26 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: fault.Severity, reason: fault.Reason, message: fault.Message}, 0)
 	}
 
-	s.mu.Lock()
-	_, exists := s.azure[strings.ToLower(id)]
+	spec, err := specHash(obj)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	az := s.azure
+	az.mu.Lock()
+	current, exists := az.resources[strings.ToLower(id)]
 	switch {
 	case policy == string(asoannotations.ReconcilePolicySkip):
 		// ASO only reads the resource.
 	case !exists:
-		s.record("Create", r.gvk.Kind, id)
+		az.record("Create", r.gvk.Kind, id)
 		exists = true
-	case s.seen[key] != obj.GetGeneration():
-		s.record("Update", r.gvk.Kind, id)
+	case current.spec != spec:
+		az.record("Update", r.gvk.Kind, id)
 	}
 	if exists && policy != string(asoannotations.ReconcilePolicySkip) {
-		s.azure[strings.ToLower(id)] = resource{kind: r.gvk.Kind, tags: specTags(obj)}
+		az.resources[strings.ToLower(id)] = resource{kind: r.gvk.Kind, tags: specTags(obj), spec: spec}
 	}
-	if policy != string(asoannotations.ReconcilePolicySkip) {
-		s.seen[key] = obj.GetGeneration()
-	}
-	s.mu.Unlock()
+	az.mu.Unlock()
 
 	if !exists {
 		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "AzureResourceNotFound",
@@ -122,7 +124,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 // reconcileDelete deletes the resource in Azure (unless skipped or detached) and, after the delay, releases the
 // finalizer.
-func (r *reconciler) reconcileDelete(ctx context.Context, obj genruntime.ARMMetaObject, key objectKey, policy string) (ctrl.Result, error) {
+func (r *reconciler) reconcileDelete(ctx context.Context, obj genruntime.ARMMetaObject, policy string) (ctrl.Result, error) {
 	s := r.sim
 	if !controllerutil.ContainsFinalizer(obj, finalizer) {
 		return ctrl.Result{}, nil
@@ -135,9 +137,6 @@ func (r *reconciler) reconcileDelete(ctx context.Context, obj genruntime.ARMMeta
 			s.deleteInAzure(r.gvk.Kind, id)
 		}
 	}
-	s.mu.Lock()
-	delete(s.seen, key)
-	s.mu.Unlock()
 	controllerutil.RemoveFinalizer(obj, finalizer)
 	if err := s.client.Update(ctx, obj); err != nil {
 		return retryLater(err)
@@ -155,19 +154,20 @@ func retryLater(err error) (ctrl.Result, error) {
 
 // deleteInAzure deletes a resource and, like Azure, everything inside it.
 func (s *Simulator) deleteInAzure(kind, id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	az := s.azure
+	az.mu.Lock()
+	defer az.mu.Unlock()
 	lower := strings.ToLower(id)
-	if _, ok := s.azure[lower]; !ok {
+	if _, ok := az.resources[lower]; !ok {
 		return
 	}
-	for other := range s.azure {
+	for other := range az.resources {
 		if other != lower && strings.HasPrefix(other, lower+"/") {
-			delete(s.azure, other)
+			delete(az.resources, other)
 		}
 	}
-	delete(s.azure, lower)
-	s.record("Delete", kind, id)
+	delete(az.resources, lower)
+	az.record("Delete", kind, id)
 }
 
 // armID builds the resource's ARM ID from its owner chain; waiting explains a missing owner.
@@ -261,15 +261,15 @@ func (r *reconciler) writeStatus(ctx context.Context, obj genruntime.ARMMetaObje
 		} else {
 			status["provisioningState"] = "Succeeded"
 		}
-		r.sim.mu.Lock()
-		if tags := r.sim.azure[strings.ToLower(id)].tags; tags != nil {
+		r.sim.azure.mu.Lock()
+		if tags := r.sim.azure.resources[strings.ToLower(id)].tags; tags != nil {
 			out := map[string]any{}
 			for k, v := range tags {
 				out[k] = v
 			}
 			status["tags"] = out
 		}
-		r.sim.mu.Unlock()
+		r.sim.azure.mu.Unlock()
 		if err := r.fillKindStatus(ctx, obj, content, status, id); err != nil {
 			return ctrl.Result{}, err
 		}
@@ -454,6 +454,19 @@ func (r *reconciler) writeSecret(ctx context.Context, owner client.Object, name,
 		return nil
 	})
 	return err
+}
+
+// specHash is a hash of an ASO object's spec: what a PUT would send to Azure.
+func specHash(obj client.Object) (string, error) {
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return "", err
+	}
+	data, err := json.Marshal(content["spec"]) // maps marshal with sorted keys
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%x", sha256sum(string(data))), nil
 }
 
 // specTags reads spec.tags of an ASO object.

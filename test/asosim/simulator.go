@@ -49,6 +49,25 @@ type Options struct {
 	DeleteDelay time.Duration
 	// Kubeconfig returns the kubeconfig ASO writes for a managed cluster; defaults to one pointing at its FQDN.
 	Kubeconfig func(ctx context.Context, managedCluster client.Object, fqdn string) ([]byte, error)
+	// Azure is the fake Azure the simulator works on; defaults to a new, empty one. Simulators given the same one
+	// (one per management cluster, as for clusterctl move) see the same resources and record into one log.
+	Azure *Azure
+}
+
+// Azure is a fake Azure: its resources and the log of the operations on them.
+type Azure struct {
+	mu        sync.Mutex
+	resources map[string]resource // ARM ID (lower case) → the fake Azure resource
+	events    []Event
+}
+
+// NewAzure returns an empty fake Azure, to share between simulators.
+func NewAzure() *Azure {
+	return &Azure{resources: map[string]resource{}}
+}
+
+func (a *Azure) record(op, kind, id string) {
+	a.events = append(a.events, Event{Op: op, Kind: kind, ID: id})
 }
 
 // Simulator is a running fake ASO.
@@ -56,11 +75,10 @@ type Simulator struct {
 	client client.Client
 	opts   Options
 
+	azure *Azure
+
 	mu     sync.Mutex
-	azure  map[string]resource // ARM ID (lower case) → the fake Azure resource
-	events []Event
 	faults map[objectKey]Fault
-	seen   map[objectKey]int64 // generation last "PUT" to Azure
 	// approved are private endpoints whose manual connections the remote owner approved.
 	approved map[objectKey]bool
 	cancel   context.CancelFunc
@@ -93,6 +111,9 @@ func Start(ctx context.Context, cfg *rest.Config, opts Options) (*Simulator, err
 	if opts.SubscriptionID == "" {
 		opts.SubscriptionID = "00000000-0000-0000-0000-000000000000"
 	}
+	if opts.Azure == nil {
+		opts.Azure = NewAzure()
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 opts.Scheme,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
@@ -103,8 +124,8 @@ func Start(ctx context.Context, cfg *rest.Config, opts Options) (*Simulator, err
 		return nil, fmt.Errorf("failed to create the ASO simulator's manager: %w", err)
 	}
 	s := &Simulator{
-		client: mgr.GetClient(), opts: opts,
-		azure: map[string]resource{}, faults: map[objectKey]Fault{}, seen: map[objectKey]int64{}, approved: map[objectKey]bool{},
+		client: mgr.GetClient(), opts: opts, azure: opts.Azure,
+		faults: map[objectKey]Fault{}, approved: map[objectKey]bool{},
 		done: make(chan error, 1),
 	}
 	for _, obj := range Kinds() {
@@ -209,28 +230,31 @@ func (s *Simulator) isApproved(key objectKey) bool {
 type resource struct {
 	kind string
 	tags map[string]string
+	// spec is the hash of the ASO spec last PUT, so that any simulator sharing the Azure tells an update from a
+	// repeated PUT of the same resource.
+	spec string
 }
 
 // SeedAzure makes a resource exist in the fake Azure, with these tags, as one created outside Cluster API.
 func (s *Simulator) SeedAzure(kind, armID string, tags map[string]string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.azure[strings.ToLower(armID)] = resource{kind: kind, tags: tags}
+	s.azure.mu.Lock()
+	defer s.azure.mu.Unlock()
+	s.azure.resources[strings.ToLower(armID)] = resource{kind: kind, tags: tags}
 }
 
 // ExistsInAzure reports whether a resource exists in the fake Azure.
 func (s *Simulator) ExistsInAzure(armID string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.azure[strings.ToLower(armID)]
+	s.azure.mu.Lock()
+	defer s.azure.mu.Unlock()
+	_, ok := s.azure.resources[strings.ToLower(armID)]
 	return ok
 }
 
-// Events returns the Azure-side operations so far, in order.
+// Events returns the Azure-side operations so far, in order, of every simulator sharing the simulator's Azure.
 func (s *Simulator) Events() []Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Event(nil), s.events...)
+	s.azure.mu.Lock()
+	defer s.azure.mu.Unlock()
+	return append([]Event(nil), s.azure.events...)
 }
 
 // Deleted returns the ARM IDs deleted in Azure so far, sorted.
@@ -247,10 +271,6 @@ func (s *Simulator) Deleted() []string {
 
 // SubscriptionID is the fake subscription.
 func (s *Simulator) SubscriptionID() string { return s.opts.SubscriptionID }
-
-func (s *Simulator) record(op, kind, id string) {
-	s.events = append(s.events, Event{Op: op, Kind: kind, ID: id})
-}
 
 // fakeIP derives a stable address from a name: 20.x.y.z for public, 10.x.y.z for private ones.
 func fakeIP(first int, name string) string {
