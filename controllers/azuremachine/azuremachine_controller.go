@@ -37,6 +37,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachines;azuremachines/status;azuremachines/finalizers,verbs=get;list;watch;update;patch
@@ -179,7 +180,7 @@ type scope struct {
 	azureMachine *infrav1.AzureMachine
 
 	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
-	infra *clusterInfrastructure
+	infra *clusterinfra.Infrastructure
 	// bootstrapData is set by reconcileBootstrapData while the VM does not exist yet; nil afterwards.
 	bootstrapData []byte
 	// vmCreated is set by reconcileBootstrapData: ASO has reported the VM created.

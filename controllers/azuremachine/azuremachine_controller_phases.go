@@ -18,15 +18,11 @@ package azuremachine
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
-	"fmt"
 
 	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -41,6 +37,8 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
+	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+	"github.com/capzaso/cluster-api-provider-azure/internal/machinesecrets"
 )
 
 // ImageUnknownReason means the machine has neither an image nor a Kubernetes version to pick the default image.
@@ -68,25 +66,10 @@ func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKi
 
 // reconcileClusterInfrastructure waits for the cluster's infrastructure and reads what the machine needs from it.
 func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scope) error {
-	if !ptr.Deref(s.cluster.Status.Initialization.InfrastructureProvisioned, false) {
-		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason, "waiting for the Cluster's infrastructure to be provisioned"
-		return nil
-	}
-	infra, err := r.readClusterInfrastructure(ctx, s)
-	if err != nil {
+	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, s.cluster)
+	if err != nil || waiting != "" {
+		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason, waiting
 		return err
-	}
-	if missing := infra.missing(); missing != "" {
-		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason, missing
-		return nil
-	}
-	if infra.subscriptionID == "" {
-		infra.subscriptionID = aso.SubscriptionFromResourceGroup(ctx, r.Client, s.cluster.Namespace, azure.ObjectName(infra.resourceGroup))
-	}
-	if infra.subscriptionID == "" {
-		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason,
-			fmt.Sprintf("the cluster's subscription is unknown: set spec.subscriptionID on %s %s", infra.kind, infra.name)
-		return nil
 	}
 	s.infra = infra
 	return nil
@@ -111,16 +94,9 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 		s.waitingReason, s.waiting = infrav1.WaitingForBootstrapDataReason, "waiting for the Machine's bootstrap data secret"
 		return nil
 	}
-	secret := &corev1.Secret{}
-	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: s.machine.Namespace, Name: *name}, secret); err != nil {
-		return fmt.Errorf("failed to get the bootstrap data Secret %s/%s: %w", s.machine.Namespace, *name, err)
-	}
-	value, ok := secret.Data["value"]
-	if !ok {
-		return fmt.Errorf("the bootstrap data Secret %s/%s has no key value", s.machine.Namespace, *name)
-	}
-	s.bootstrapData = value
-	return nil
+	data, err := machinesecrets.BootstrapData(ctx, r.APIReader, s.machine.Namespace, *name)
+	s.bootstrapData = data
+	return err
 }
 
 // reconcileResources translates the AzureMachine and hands the objects to the engine.
@@ -129,58 +105,39 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	aso.SetBlockMove(am, true)
 	controlPlane := util.IsControlPlaneMachine(s.machine)
 	in := compute.MachineInput{
-		Cluster:           s.infra.azureCluster(s.cluster.Name),
+		Cluster:           s.infra.AzureCluster(s.cluster.Name),
 		Name:              am.Name,
 		Spec:              am.Spec,
 		Role:              azure.RoleNode,
 		Zone:              failureDomain(s.machine, am),
-		VNet:              compute.VNetRef{Name: s.infra.network.Vnet.Name, ResourceGroup: s.infra.vnetResourceGroup()},
-		DefaultSubnet:     s.infra.subnetFor(infrav1.SubnetNode),
+		VNet:              compute.VNetRef{Name: s.infra.Network.Vnet.Name, ResourceGroup: s.infra.VNetResourceGroup()},
+		DefaultSubnet:     s.infra.SubnetFor(infrav1.SubnetNode),
 		BootstrapData:     s.bootstrapData,
 		KubernetesVersion: s.machine.Spec.Version,
 	}
 	if controlPlane {
-		in.Role, in.DefaultSubnet = azure.RoleControlPlane, s.infra.subnetFor(infrav1.SubnetControlPlane)
+		in.Role, in.DefaultSubnet = azure.RoleControlPlane, s.infra.SubnetFor(infrav1.SubnetControlPlane)
 	}
-	for _, pool := range s.infra.lbPools(controlPlane, am.Spec.AllocatePublicIP) {
-		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: pool[0], Pool: pool[1]})
+	for _, pool := range s.infra.LBPools(controlPlane, am.Spec.AllocatePublicIP) {
+		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: pool.LoadBalancer, Pool: pool.Pool})
 	}
 	if am.Spec.Image == nil && s.machine.Spec.Version == "" {
 		s.waitingReason, s.waiting = ImageUnknownReason, "the Machine has no spec.version to choose the default image for, and the AzureMachine no spec.image"
 		return nil
 	}
 	if am.Spec.OSDisk.OSType == "Windows" {
-		password, err := r.windowsPassword(ctx, am)
+		password, err := machinesecrets.WindowsPassword(ctx, r.APIReader, am.Namespace, am.Name)
 		if err != nil {
 			return err
 		}
 		in.WindowsAdminPassword = password
 	}
 	result, err := r.Engine.Reconcile(ctx, am, compute.MachineResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: s.infra.credentialSecret(s.cluster.Name),
+		ClusterName: s.cluster.Name, CredentialSecret: s.infra.CredentialSecret(s.cluster.Name),
 		Kinds: r.kinds, Patches: aso.UserPatches(am.Spec.ASOPatches),
 	})
 	s.result = result
 	return err
-}
-
-// windowsPassword returns the admin password of a Windows machine: the one in its Secret, or a new random one the
-// first time. It is never logged nor placed in an ASO object's spec.
-func (r *Reconciler) windowsPassword(ctx context.Context, am *infrav1.AzureMachine) (string, error) {
-	secret := &corev1.Secret{}
-	err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: compute.WindowsPasswordSecretName(am.Name)}, secret)
-	switch {
-	case err == nil && len(secret.Data[compute.WindowsPasswordKey]) > 0:
-		return string(secret.Data[compute.WindowsPasswordKey]), nil
-	case err != nil && !apierrors.IsNotFound(err):
-		return "", err
-	}
-	random := make([]byte, 24)
-	if _, err := rand.Read(random); err != nil {
-		return "", err
-	}
-	// Azure requires three of: lower case, upper case, digit, special character.
-	return "Aa1!" + base64.RawURLEncoding.EncodeToString(random), nil
 }
 
 // failureDomain is the Machine's failure domain, which wins over the deprecated AzureMachine field.

@@ -1,0 +1,175 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package clusterinfra
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/controllers/external"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+)
+
+// Infrastructure is what a machine needs from its cluster's infrastructure object.
+type Infrastructure struct {
+	// Kind and Name identify the infrastructure object, for messages.
+	Kind, Name string
+	// SubscriptionID is the cluster's subscription: the object's, or the one ASO reports for its resource group.
+	SubscriptionID string
+	// Location is the cluster's Azure region.
+	Location string
+	// ResourceGroup is the cluster's resource group.
+	ResourceGroup string
+	// ExtendedLocation is the cluster's Edge Zone, if any.
+	ExtendedLocation *infrav1.ExtendedLocationSpec
+	// AdditionalTags are the cluster's tags.
+	AdditionalTags map[string]string
+	// Identity is true when the cluster uses an AzureClusterIdentity, so ASO reads <cluster>-aso-secret.
+	Identity bool
+	// Network is the cluster's network.
+	Network infrav1.NetworkSpec
+}
+
+// Resolve waits for the Cluster's infrastructure to be provisioned and reads it. waiting explains, for a Ready
+// message, why there is nothing to use yet. apiReader reads the infrastructure object (of any kind); cached
+// reads the ASO ResourceGroup whose ID names the subscription when the object names none.
+func Resolve(ctx context.Context, apiReader, cached client.Reader, cluster *clusterv1.Cluster) (infra *Infrastructure, waiting string, err error) {
+	if !ptr.Deref(cluster.Status.Initialization.InfrastructureProvisioned, false) {
+		return nil, "waiting for the Cluster's infrastructure to be provisioned", nil
+	}
+	obj, err := external.GetObjectFromContractVersionedRef(ctx, apiReader, cluster.Spec.InfrastructureRef, cluster.Namespace)
+	if err != nil {
+		return nil, "", err
+	}
+	infra, err = From(obj)
+	if err != nil {
+		return nil, "", err
+	}
+	if missing := infra.Missing(); missing != "" {
+		return nil, missing, nil
+	}
+	if infra.SubscriptionID == "" {
+		infra.SubscriptionID = aso.SubscriptionFromResourceGroup(ctx, cached, cluster.Namespace, azure.ObjectName(infra.ResourceGroup))
+	}
+	if infra.SubscriptionID == "" {
+		return nil, fmt.Sprintf("the cluster's subscription is unknown: set spec.subscriptionID on %s %s", infra.Kind, infra.Name), nil
+	}
+	return infra, "", nil
+}
+
+// From takes the AzureCluster-shaped fields of an infrastructure object.
+func From(obj *unstructured.Unstructured) (*Infrastructure, error) {
+	spec, _, err := unstructured.NestedMap(obj.Object, "spec")
+	if err != nil {
+		return nil, fmt.Errorf("%s %s has no spec: %w", obj.GetKind(), obj.GetName(), err)
+	}
+	fields := &struct {
+		infrav1.AzureClusterClassSpec `json:",inline"`
+		NetworkSpec                   infrav1.NetworkSpec `json:"networkSpec,omitempty"`
+		ResourceGroup                 string              `json:"resourceGroup,omitempty"`
+	}{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(spec, fields); err != nil {
+		return nil, fmt.Errorf("%s %s does not have AzureCluster-shaped fields: %w", obj.GetKind(), obj.GetName(), err)
+	}
+	return &Infrastructure{
+		Kind: obj.GetKind(), Name: obj.GetName(),
+		SubscriptionID: fields.SubscriptionID, Location: fields.Location, ResourceGroup: fields.ResourceGroup,
+		ExtendedLocation: fields.ExtendedLocation, AdditionalTags: fields.AdditionalTags,
+		Identity: fields.IdentityRef != nil, Network: fields.NetworkSpec,
+	}, nil
+}
+
+// Missing names the fields a machine cannot do without, for the Ready message.
+func (c *Infrastructure) Missing() string {
+	switch {
+	case c.Location == "":
+		return fmt.Sprintf("%s %s has no spec.location", c.Kind, c.Name)
+	case c.ResourceGroup == "":
+		return fmt.Sprintf("%s %s has no spec.resourceGroup", c.Kind, c.Name)
+	case c.Network.Vnet.Name == "":
+		return fmt.Sprintf("%s %s has no spec.networkSpec.vnet.name", c.Kind, c.Name)
+	}
+	return ""
+}
+
+// VNetResourceGroup is the resource group of the cluster's virtual network.
+func (c *Infrastructure) VNetResourceGroup() string {
+	if c.Network.Vnet.ResourceGroup != "" {
+		return c.Network.Vnet.ResourceGroup
+	}
+	return c.ResourceGroup
+}
+
+// SubnetFor returns the cluster's subnet for a role: the first subnet with the role, else one with role cluster.
+func (c *Infrastructure) SubnetFor(role infrav1.SubnetRole) string {
+	for _, want := range []infrav1.SubnetRole{role, infrav1.SubnetCluster} {
+		for _, s := range c.Network.Subnets {
+			if s.Role == want {
+				return s.Name
+			}
+		}
+	}
+	return ""
+}
+
+// CredentialSecret is the ASO credential secret of the cluster, when it uses an identity.
+func (c *Infrastructure) CredentialSecret(cluster string) string {
+	if !c.Identity {
+		return ""
+	}
+	return aso.CredentialSecretName(cluster)
+}
+
+// AzureCluster returns the translator's view of the cluster. Machines own their resources by the resource
+// group's ARM ID: the group may be managed by another system and have no ASO object.
+func (c *Infrastructure) AzureCluster(cluster string) azure.Cluster {
+	return azure.Cluster{
+		Name: cluster, SubscriptionID: c.SubscriptionID, Location: c.Location, ExtendedLocation: c.ExtendedLocation,
+		ResourceGroup: c.ResourceGroup, AdditionalTags: c.AdditionalTags, ResourceGroupByID: true,
+	}
+}
+
+// BackendPool is a backend address pool of a load balancer in the cluster's resource group.
+type BackendPool struct {
+	LoadBalancer, Pool string
+}
+
+// LBPools lists the load balancer backend pools a machine's primary interface joins. A worker with its own
+// public IP goes out through it, not through the node outbound load balancer.
+func (c *Infrastructure) LBPools(controlPlane, publicIP bool) []BackendPool {
+	var out []BackendPool
+	add := func(lb *infrav1.LoadBalancerSpec) {
+		if lb != nil && lb.Name != "" && lb.BackendPool.Name != "" {
+			out = append(out, BackendPool{LoadBalancer: lb.Name, Pool: lb.BackendPool.Name})
+		}
+	}
+	if controlPlane {
+		add(c.Network.APIServerLB)
+		add(c.Network.ControlPlaneOutboundLB)
+	} else if !publicIP {
+		add(c.Network.NodeOutboundLB)
+	}
+	return out
+}
