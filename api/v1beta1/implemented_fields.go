@@ -85,6 +85,19 @@ var implementedFields = map[string][]string{
 		"subnetName", "enableFIPS", "enableEncryptionAtHost", "asoManagedClustersAgentPoolPatches", "asoPatches",
 		"providerIDList",
 	},
+	// AzureMachinePool: exp/controllers/azuremachinepool with the translators of azure/compute (the scale set,
+	// and for a Flexible scale set one VM per instance, made by exp/controllers/azuremachinepoolmachine). Every field
+	// is implemented (template.subnetName, template.acceleratedNetworking and roleAssignmentName are moved into
+	// their replacements by defaulting; providerID and providerIDList are set by the controller).
+	"AzureMachinePool": {
+		"location", "template", "additionalTags", "providerID", "providerIDList", "identity",
+		"systemAssignedIdentityRole", "userAssignedIdentities", "roleAssignmentName", "strategy", "orchestrationMode",
+		"platformFaultDomainCount", "zoneBalance", "asoPatches",
+	},
+	// AzureMachinePoolMachine: created by the AzureMachinePool controller for each instance of a Flexible scale
+	// set. Not implemented: instanceID (Uniform scale sets have no AzureMachinePoolMachines: ASO cannot act on one
+	// of their instances).
+	"AzureMachinePoolMachine": {"providerID", "model"},
 }
 
 // templateOf maps a template kind to the kind it stamps out, and where that kind's spec sits in the template.

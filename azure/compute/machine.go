@@ -77,6 +77,12 @@ type MachineInput struct {
 	// WindowsAdminPassword is the admin password of a Windows machine. It is stored in a Secret that the VM
 	// references, never in an ASO object's spec.
 	WindowsAdminPassword string
+	// ScaleSet names the VirtualMachineScaleSet object of the Flexible scale set the VM joins, an instance of an
+	// AzureMachinePool; empty for none (spec.virtualMachineScaleSetID may still name one by ARM ID).
+	ScaleSet string
+	// TerminateNotificationTimeout turns on terminate notifications: the minutes Azure waits before deleting the
+	// VM (an AzureMachinePool's template.terminateNotificationTimeout); nil for none.
+	TerminateNotificationTimeout *int32
 }
 
 // MachineResources returns every object of a machine, in the order the engine applies them: its public IP, its

@@ -246,7 +246,7 @@ func TestMachineResources_FieldCoverage(t *testing.T) {
 			}
 			out := text.String()
 			specLeaves(reflect.ValueOf(spec), "", func(path string, v reflect.Value) {
-				if reason, excluded := excludedBy(path); excluded {
+				if reason, excluded := excludedBy(coverageExclusions, path); excluded {
 					for _, value := range leafValues(v) {
 						if strings.Contains(value, "cov-") && strings.Contains(out, value) {
 							t.Errorf("%s is excluded (%s), yet its value %q shows up in the objects", path, reason, value)
@@ -255,7 +255,7 @@ func TestMachineResources_FieldCoverage(t *testing.T) {
 					return
 				}
 				covered[path] = true
-				for _, needle := range needlesFor(t, path, v) {
+				for _, needle := range needlesFor(t, coverageNeedles, path, v) {
 					if absent, ok := strings.CutPrefix(needle, "!"); ok {
 						if strings.Contains(out, absent) {
 							t.Errorf("%s: the objects contain %q", path, absent)
@@ -271,7 +271,7 @@ func TestMachineResources_FieldCoverage(t *testing.T) {
 	}
 	var missing []string
 	for path := range specFieldPaths(reflect.TypeFor[infrav1.AzureMachineSpec](), "") {
-		if _, excluded := excludedBy(path); !excluded && !covered[path] {
+		if _, excluded := excludedBy(coverageExclusions, path); !excluded && !covered[path] {
 			missing = append(missing, path)
 		}
 	}
@@ -282,8 +282,8 @@ func TestMachineResources_FieldCoverage(t *testing.T) {
 }
 
 // excludedBy returns the exclusion covering a field path.
-func excludedBy(path string) (string, bool) {
-	for prefix, reason := range coverageExclusions {
+func excludedBy(exclusions map[string]string, path string) (string, bool) {
+	for prefix, reason := range exclusions {
 		if path == prefix || strings.HasPrefix(path, prefix+".") || strings.HasPrefix(path, prefix+"[]") {
 			return reason, true
 		}
@@ -292,7 +292,7 @@ func excludedBy(path string) (string, bool) {
 }
 
 // needlesFor returns what the objects must (or, with "!", must not) contain for a field's value.
-func needlesFor(t *testing.T, path string, v reflect.Value) []string {
+func needlesFor(t *testing.T, coverageNeedles map[string][]string, path string, v reflect.Value) []string {
 	t.Helper()
 	if v.Kind() == reflect.Bool {
 		key := path + "=" + strconv.FormatBool(v.Bool())

@@ -61,10 +61,10 @@ const (
 
 // VirtualMachine returns the machine's VM in the cluster's resource group: its size, image, disks, OS profile,
 // network interfaces (by Kubernetes reference), identity, spot options, security and diagnostics profiles, zone,
-// capacity reservation group and scale set. The bootstrap data is the VM's custom data, and nothing else, while
-// in.BootstrapData is set; a Windows VM reads its admin password from WindowsPasswordSecret. A VM with a
-// system-assigned identity exports the identity's principal ID into PrincipalIDConfigMapName for its role
-// assignment.
+// capacity reservation group, scale set and terminate notifications. The bootstrap data is the VM's custom data,
+// and nothing else, while in.BootstrapData is set; a Windows VM reads its admin password from
+// WindowsPasswordSecret. A VM with a system-assigned identity exports the identity's principal ID into
+// PrincipalIDConfigMapName for its role assignment.
 func VirtualMachine(in MachineInput) *asocompute.VirtualMachine {
 	c, spec := in.Cluster, in.Spec
 	vm := &asocompute.VirtualMachine{
@@ -100,6 +100,13 @@ func VirtualMachine(in MachineInput) *asocompute.VirtualMachine {
 	if spec.VirtualMachineScaleSetID != "" {
 		vm.Spec.VirtualMachineScaleSet = armSubResource(spec.VirtualMachineScaleSetID)
 	}
+	if in.ScaleSet != "" {
+		// A Kubernetes reference: ASO waits for the scale set before it creates the VM.
+		vm.Spec.VirtualMachineScaleSet = &asocompute.SubResource{Reference: &genruntime.ResourceReference{
+			Group: asocompute.GroupVersion.Group, Kind: "VirtualMachineScaleSet", Name: azure.ObjectName(in.ScaleSet),
+		}}
+	}
+	vm.Spec.ScheduledEventsProfile = scheduledEventsProfile(in.TerminateNotificationTimeout)
 	if spec.Identity == infrav1.VMIdentitySystemAssigned {
 		vm.Spec.OperatorSpec = &asocompute.VirtualMachineOperatorSpec{
 			ConfigMapExpressions: []*core.DestinationExpression{{

@@ -110,12 +110,19 @@ func vmExtension(in MachineInput, name, publisher, version string, settings map[
 			Tags:               in.Cluster.Tags(in.Role, in.Spec.AdditionalTags),
 		},
 	}
-	if len(settings) > 0 {
-		ext.Spec.Settings = make(map[string]apiextensionsv1.JSON, len(settings))
-		for k, v := range settings {
-			raw, _ := json.Marshal(v) // a string always marshals
-			ext.Spec.Settings[k] = apiextensionsv1.JSON{Raw: raw}
-		}
-	}
+	ext.Spec.Settings = extensionSettings(settings)
 	return ext
+}
+
+// extensionSettings turns an extension's settings into the JSON values ASO takes; nil for none.
+func extensionSettings(settings map[string]string) map[string]apiextensionsv1.JSON {
+	if len(settings) == 0 {
+		return nil
+	}
+	out := make(map[string]apiextensionsv1.JSON, len(settings))
+	for k, v := range settings {
+		raw, _ := json.Marshal(v) // a string always marshals
+		out[k] = apiextensionsv1.JSON{Raw: raw}
+	}
+	return out
 }

@@ -270,12 +270,17 @@ func TestAzureMachinePool_ValidateUpdate(t *testing.T) {
 }
 
 func TestAzureMachinePoolMachine_Validate(t *testing.T) {
-	const providerID = "azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachineScaleSets/pool/virtualMachines/0"
-	newMachine := func(providerID, instanceID string) *AzureMachinePoolMachine {
-		return &AzureMachinePoolMachine{
-			ObjectMeta: metav1.ObjectMeta{Name: "pool-0", Namespace: "ns"},
-			Spec:       AzureMachinePoolMachineSpec{ProviderID: providerID, InstanceID: instanceID},
+	const providerID = "azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/pool-x7k2p"
+	model := &AzureMachinePoolMachineModel{Template: AzureMachinePoolMachineTemplate{VMSize: "Standard_D2s_v3"}, Version: "v1.34.1", FailureDomain: "1"}
+	newMachine := func(providerID string, change func(*AzureMachinePoolMachineSpec)) *AzureMachinePoolMachine {
+		m := &AzureMachinePoolMachine{
+			ObjectMeta: metav1.ObjectMeta{Name: "pool-x7k2p", Namespace: "ns"},
+			Spec:       AzureMachinePoolMachineSpec{ProviderID: providerID, Model: model.DeepCopy()},
 		}
+		if change != nil {
+			change(&m.Spec)
+		}
+		return m
 	}
 	tests := []struct {
 		name      string
@@ -283,12 +288,23 @@ func TestAzureMachinePoolMachine_Validate(t *testing.T) {
 		machine   *AzureMachinePoolMachine
 		wantPaths []string
 	}{
-		{name: "valid", machine: newMachine(providerID, "0")},
-		{name: "no provider ID", machine: newMachine("", "0"), wantPaths: []string{"spec.providerID"}},
-		{name: "provider ID without scheme", machine: newMachine("/subscriptions/s", "0"), wantPaths: []string{"spec.providerID"}},
-		{name: "instance ID set later", old: newMachine(providerID, ""), machine: newMachine(providerID, "0")},
-		{name: "provider ID changed", old: newMachine(providerID, "0"), machine: newMachine(providerID+"1", "0"), wantPaths: []string{"spec.providerID"}},
-		{name: "instance ID changed", old: newMachine(providerID, "0"), machine: newMachine(providerID, "1"), wantPaths: []string{"spec.instanceID"}},
+		{name: "valid", machine: newMachine(providerID, nil)},
+		{name: "no model", machine: newMachine(providerID, func(s *AzureMachinePoolMachineSpec) { s.Model = nil })},
+		{name: "no provider ID", machine: newMachine("", nil), wantPaths: []string{"spec.providerID"}},
+		{name: "provider ID without scheme", machine: newMachine("/subscriptions/s", nil), wantPaths: []string{"spec.providerID"}},
+		{
+			name:      "instance ID (only instances of Uniform scale sets have one, and they have no AzureMachinePoolMachines)",
+			machine:   newMachine(providerID, func(s *AzureMachinePoolMachineSpec) { s.InstanceID = "0" }),
+			wantPaths: []string{"spec.instanceID"},
+		},
+		{name: "provider ID changed", old: newMachine(providerID, nil), machine: newMachine(providerID+"1", nil), wantPaths: []string{"spec.providerID"}},
+		{
+			name: "model changed", old: newMachine(providerID, nil),
+			machine:   newMachine(providerID, func(s *AzureMachinePoolMachineSpec) { s.Model.Version = "v1.35.0" }),
+			wantPaths: []string{"spec.model"},
+		},
+		{name: "model removed", old: newMachine(providerID, nil), machine: newMachine(providerID, func(s *AzureMachinePoolMachineSpec) { s.Model = nil }), wantPaths: []string{"spec.model"}},
+		{name: "model set later", old: newMachine(providerID, func(s *AzureMachinePoolMachineSpec) { s.Model = nil }), machine: newMachine(providerID, nil)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -302,4 +318,46 @@ func TestAzureMachinePoolMachine_Validate(t *testing.T) {
 			g.Expect(causePaths(err)).To(ConsistOf(tc.wantPaths))
 		})
 	}
+}
+
+func TestAzureMachinePool_ValidateUniform(t *testing.T) {
+	for _, tc := range []struct {
+		mode      OrchestrationModeType
+		policy    AzureMachinePoolDeletePolicyType
+		wantPaths []string
+	}{
+		{mode: UniformOrchestrationMode, policy: OldestDeletePolicyType},
+		{mode: UniformOrchestrationMode, policy: NewestDeletePolicyType, wantPaths: []string{"spec.strategy.rollingUpdate.deletePolicy"}},
+		{mode: UniformOrchestrationMode, policy: RandomDeletePolicyType, wantPaths: []string{"spec.strategy.rollingUpdate.deletePolicy"}},
+		{mode: FlexibleOrchestrationMode, policy: NewestDeletePolicyType},
+		{mode: FlexibleOrchestrationMode, policy: RandomDeletePolicyType},
+	} {
+		t.Run(string(tc.mode)+"-"+string(tc.policy), func(t *testing.T) {
+			g := NewWithT(t)
+			p := newMachinePool(t, func(p *AzureMachinePool) {
+				p.Spec.OrchestrationMode = tc.mode
+				p.Spec.Strategy.RollingUpdate = &MachineRollingUpdateDeployment{DeletePolicy: tc.policy}
+			})
+			_, err := azureMachinePoolWebhook{}.ValidateCreate(context.Background(), p)
+			g.Expect(causePaths(err)).To(ConsistOf(tc.wantPaths))
+		})
+	}
+}
+
+func TestAzureMachinePool_EveryFieldImplemented(t *testing.T) {
+	g := NewWithT(t)
+	// Every field of the pool is implemented, even the ones its controller sets: a pool that sets all of them is
+	// valid.
+	p := newMachinePool(t, func(p *AzureMachinePool) {
+		p.Spec.ProviderID = "azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachineScaleSets/pool"
+		p.Spec.ProviderIDList = []string{"azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/pool-1"}
+		p.Spec.AdditionalTags = infrav1.Tags{"team": "a"}
+		p.Spec.PlatformFaultDomainCount = ptr.To[int32](2)
+		p.Spec.ZoneBalance = ptr.To(true)
+		p.Spec.OrchestrationMode = FlexibleOrchestrationMode
+		p.Spec.Template.TerminateNotificationTimeout = ptr.To[int32](5)
+		p.Spec.Template.DisableVMBootstrapExtension = ptr.To(true)
+	})
+	_, err := azureMachinePoolWebhook{}.ValidateCreate(context.Background(), p)
+	g.Expect(err).NotTo(HaveOccurred())
 }

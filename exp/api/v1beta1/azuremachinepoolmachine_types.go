@@ -38,6 +38,46 @@ type AzureMachinePoolMachineSpec struct {
 	// instanceID is the ID of the instance in the scale set (Uniform scale sets only).
 	// +optional
 	InstanceID string `json:"instanceID,omitempty"`
+
+	// model is what the instance's VM is made of: the AzureMachinePool's settings when the instance was created.
+	// The AzureMachinePool controller sets it when it creates the instance (of a Flexible scale set) and never
+	// changes it, so that a changed AzureMachinePool rolls its instances instead of changing them in place.
+	// An extension beyond CAPZ. Immutable.
+	// +optional
+	Model *AzureMachinePoolMachineModel `json:"model,omitempty"`
+}
+
+// AzureMachinePoolMachineModel is the model of an instance of a Flexible scale set: the settings of its VM,
+// taken from its AzureMachinePool and MachinePool.
+type AzureMachinePoolMachineModel struct {
+	// template is the AzureMachinePool's spec.template.
+	// +required
+	Template AzureMachinePoolMachineTemplate `json:"template"`
+
+	// additionalTags are the AzureMachinePool's spec.additionalTags.
+	// +optional
+	AdditionalTags infrav1.Tags `json:"additionalTags,omitempty"`
+
+	// identity is the AzureMachinePool's spec.identity.
+	// +optional
+	Identity infrav1.VMIdentity `json:"identity,omitempty"`
+
+	// systemAssignedIdentityRole is the AzureMachinePool's spec.systemAssignedIdentityRole. The role assignment of
+	// each instance is named after it and the instance.
+	// +optional
+	SystemAssignedIdentityRole *infrav1.SystemAssignedIdentityRole `json:"systemAssignedIdentityRole,omitempty"`
+
+	// userAssignedIdentities are the AzureMachinePool's spec.userAssignedIdentities.
+	// +optional
+	UserAssignedIdentities []infrav1.UserAssignedIdentity `json:"userAssignedIdentities,omitempty"`
+
+	// version is the MachinePool's Kubernetes version, which selects the default image.
+	// +optional
+	Version string `json:"version,omitempty"`
+
+	// failureDomain is the availability zone of the instance; empty for none.
+	// +optional
+	FailureDomain string `json:"failureDomain,omitempty"`
 }
 
 // AzureMachinePoolMachineStatus is the observed state of an AzureMachinePoolMachine (Cluster API v1beta2

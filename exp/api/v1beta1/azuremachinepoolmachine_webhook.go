@@ -18,6 +18,7 @@ package v1beta1
 
 import (
 	"context"
+	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -54,6 +55,9 @@ func (azureMachinePoolMachineWebhook) ValidateUpdate(_ context.Context, old, m *
 	}
 	if old.Spec.InstanceID != "" {
 		errs = append(errs, infrav1.ValidateImmutable(spec.Child("instanceID"), old.Spec.InstanceID, m.Spec.InstanceID)...)
+	}
+	if old.Spec.Model != nil && !reflect.DeepEqual(old.Spec.Model, m.Spec.Model) {
+		errs = append(errs, field.Forbidden(spec.Child("model"), "field is immutable"))
 	}
 	return nil, infrav1.Invalid("AzureMachinePoolMachine", m.Name, errs)
 }

@@ -1,0 +1,196 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package compute
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/authorization"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+)
+
+// FamilyScaleSet is the family of a machine pool's scale set: the AzureMachinePool's ScaleSetReady condition.
+const FamilyScaleSet = "ScaleSet"
+
+// ScaleSetInput is everything the translators need to know about an AzureMachinePool, resolved by the controller.
+type ScaleSetInput struct {
+	// Cluster holds the resource group, subscription, location and tags of the cluster; the pool's spec.location
+	// wins over the cluster's location.
+	Cluster azure.Cluster
+	// Name is the AzureMachinePool's name, which is also the scale set's name.
+	Name string
+	// Spec is the AzureMachinePool's spec, as its webhook defaulted it.
+	Spec infrav1exp.AzureMachinePoolSpec
+	// Capacity is the number of instances of a Uniform scale set.
+	Capacity int32
+	// Zones are the availability zones of the scale set: the MachinePool's failure domains.
+	Zones []string
+	// VNet is the cluster's virtual network.
+	VNet VNetRef
+	// DefaultSubnet is the subnet of network interfaces that name none: the cluster's node subnet.
+	DefaultSubnet string
+	// BackendPools are the load balancer pools the primary network interface joins: the node outbound pool, when
+	// there is one.
+	BackendPools []BackendPoolRef
+	// BootstrapData is the MachinePool's bootstrap data: the custom data of a Uniform scale set's instances.
+	BootstrapData []byte
+	// KubernetesVersion is the MachinePool's Kubernetes version, which selects the default image.
+	KubernetesVersion string
+	// WindowsAdminPassword is the admin password of a Windows Uniform scale set's instances, stored in a Secret that
+	// the scale set references.
+	WindowsAdminPassword string
+}
+
+// MachinePoolResources returns the objects of an AzureMachinePool, in the order the engine applies them: the
+// Secrets the scale set reads (a Uniform scale set's Windows admin password and protected extension settings),
+// the scale set, and the role assignment of a Uniform scale set's system-assigned identity. The instances of a
+// Flexible scale set are not among them: each is an AzureMachinePoolMachine with its own objects (see
+// ReplicaResources).
+func MachinePoolResources(in ScaleSetInput) []azure.Resource {
+	var out []azure.Resource
+	uniform := in.Spec.OrchestrationMode != infrav1exp.FlexibleOrchestrationMode
+	if uniform {
+		for _, secret := range ScaleSetSecrets(in) {
+			out = append(out, azure.Resource{Object: secret})
+		}
+	}
+	out = append(out, azure.Resource{Object: VirtualMachineScaleSet(in), Family: FamilyScaleSet})
+	if uniform && in.Spec.Identity == infrav1.VMIdentitySystemAssigned {
+		ra := authorization.RoleAssignmentInput{PrincipalFrom: principalIDConfigMap(in.Name)}
+		if role := in.Spec.SystemAssignedIdentityRole; role != nil {
+			ra.Name, ra.Scope, ra.DefinitionID = role.Name, role.Scope, role.DefinitionID
+		}
+		out = append(out, azure.Resource{Object: authorization.RoleAssignment(in.cluster(), ra), Family: FamilyRoleAssignments})
+	}
+	return out
+}
+
+// ScaleSetSecrets returns the Secrets a Uniform scale set reads: its Windows admin password and the protected
+// settings of its extensions. Their values never enter the scale set's spec.
+func ScaleSetSecrets(in ScaleSetInput) []*corev1.Secret {
+	var out []*corev1.Secret
+	if in.Spec.Template.OSDisk.OSType == windowsOS {
+		out = append(out, opaqueSecret(WindowsPasswordSecretName(in.Name), map[string]string{WindowsPasswordKey: in.WindowsAdminPassword}))
+	}
+	for _, e := range in.Spec.Template.VMExtensions {
+		if len(e.ProtectedSettings) > 0 {
+			out = append(out, protectedSettingsSecret(in.Name, e.Name, e.ProtectedSettings))
+		}
+	}
+	return out
+}
+
+// machineSpec is the pool's template as an AzureMachine's spec, for what the VM and scale set translators share.
+func (in ScaleSetInput) machineSpec() infrav1.AzureMachineSpec {
+	pool := &infrav1exp.AzureMachinePool{Spec: in.Spec}
+	return replicaSpec("", pool.Model(in.KubernetesVersion, ""))
+}
+
+// cluster is the cluster with the pool's location, which may differ from the cluster's.
+func (in ScaleSetInput) cluster() azure.Cluster {
+	c := in.Cluster
+	if in.Spec.Location != "" {
+		c.Location = in.Spec.Location
+	}
+	return c
+}
+
+// ReplicaInput is everything the translators need to know about an instance of a Flexible scale set (an
+// AzureMachinePoolMachine), resolved by the controller.
+type ReplicaInput struct {
+	// Cluster holds the resource group, subscription and tags of the cluster; its Location is the pool's
+	// spec.location.
+	Cluster azure.Cluster
+	// ScaleSet is the AzureMachinePool's name: the scale set the VM joins.
+	ScaleSet string
+	// Name is the AzureMachinePoolMachine's name, which is also the VM's name.
+	Name string
+	// Model is the AzureMachinePoolMachine's spec.model: the pool's settings when the instance was created.
+	Model infrav1exp.AzureMachinePoolMachineModel
+	// VNet is the cluster's virtual network.
+	VNet VNetRef
+	// DefaultSubnet is the subnet of network interfaces that name none: the cluster's node subnet.
+	DefaultSubnet string
+	// BackendPools are the load balancer pools the primary network interface joins.
+	BackendPools []BackendPoolRef
+	// BootstrapData is the MachinePool's bootstrap data; nil once the VM exists, as for an AzureMachine.
+	BootstrapData []byte
+	// WindowsAdminPassword is the admin password of a Windows instance, stored in a Secret the VM references.
+	WindowsAdminPassword string
+}
+
+// ReplicaResources returns the objects of an instance of a Flexible scale set: those of an AzureMachine made from
+// the instance's model (network interfaces, the VM, Secrets, extensions, the role assignment of a system-assigned
+// identity), with the VM in the scale set and the model's terminate notifications.
+func ReplicaResources(in ReplicaInput) []azure.Resource {
+	return MachineResources(MachineInput{
+		Cluster:                      in.Cluster,
+		Name:                         in.Name,
+		Spec:                         replicaSpec(in.Name, in.Model),
+		Role:                         azure.RoleNode,
+		Zone:                         in.Model.FailureDomain,
+		VNet:                         in.VNet,
+		DefaultSubnet:                in.DefaultSubnet,
+		BackendPools:                 in.BackendPools,
+		BootstrapData:                in.BootstrapData,
+		KubernetesVersion:            in.Model.Version,
+		WindowsAdminPassword:         in.WindowsAdminPassword,
+		ScaleSet:                     in.ScaleSet,
+		TerminateNotificationTimeout: in.Model.Template.TerminateNotificationTimeout,
+	})
+}
+
+// replicaSpec is the AzureMachine spec of an instance made from a model. Each instance's VM has its own
+// system-assigned identity, so each gets its own role assignment, named after the pool's and the instance.
+func replicaSpec(name string, m infrav1exp.AzureMachinePoolMachineModel) infrav1.AzureMachineSpec {
+	t := m.Template
+	spec := infrav1.AzureMachineSpec{
+		VMSize:                      t.VMSize,
+		Image:                       t.Image,
+		OSDisk:                      t.OSDisk,
+		DataDisks:                   t.DataDisks,
+		SSHPublicKey:                t.SSHPublicKey,
+		AcceleratedNetworking:       t.AcceleratedNetworking,
+		AdditionalCapabilities:      t.AdditionalCapabilities,
+		Diagnostics:                 t.Diagnostics,
+		SecurityProfile:             t.SecurityProfile,
+		SpotVMOptions:               t.SpotVMOptions,
+		SubnetName:                  t.SubnetName,
+		VMExtensions:                t.VMExtensions,
+		DisableVMBootstrapExtension: t.DisableVMBootstrapExtension,
+		NetworkInterfaces:           t.NetworkInterfaces,
+		AdditionalTags:              m.AdditionalTags,
+		Identity:                    m.Identity,
+		UserAssignedIdentities:      m.UserAssignedIdentities,
+	}
+	if role := m.SystemAssignedIdentityRole; role != nil {
+		r := *role
+		if name != "" {
+			r.Name = ReplicaRoleAssignmentName(role.Name, name)
+		}
+		spec.SystemAssignedIdentityRole = &r
+	}
+	return spec
+}
+
+// ReplicaRoleAssignmentName is the name (a GUID) of the role assignment of an instance's system-assigned
+// identity: derived from the pool's role assignment name and the instance, so that a retry never makes another.
+func ReplicaRoleAssignmentName(poolRoleAssignment, replica string) string {
+	return infrav1.StableGUID(poolRoleAssignment + "/" + replica)
+}

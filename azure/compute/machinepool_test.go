@@ -1,0 +1,284 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package compute
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/test/golden"
+)
+
+// defaultedPoolSpec returns the spec of an AzureMachinePool after its defaulting webhook ran: Standard_D2s_v3
+// VMs with the test SSH key in eastus, changed by mutate first.
+func defaultedPoolSpec(t *testing.T, name string, mutate func(*infrav1exp.AzureMachinePoolSpec)) infrav1exp.AzureMachinePoolSpec {
+	t.Helper()
+	p := &infrav1exp.AzureMachinePool{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name},
+		Spec: infrav1exp.AzureMachinePoolSpec{
+			Location: "eastus",
+			Template: infrav1exp.AzureMachinePoolMachineTemplate{VMSize: "Standard_D2s_v3", SSHPublicKey: testSSHKey},
+		},
+	}
+	if mutate != nil {
+		mutate(&p.Spec)
+	}
+	if err := p.SetDefaults(); err != nil {
+		t.Fatal(err)
+	}
+	return p.Spec
+}
+
+// poolInput is a machine pool of testCluster over zones 1 to 3, joining the node outbound load balancer.
+func poolInput(t *testing.T, name string, mutate func(*infrav1exp.AzureMachinePoolSpec)) ScaleSetInput {
+	return ScaleSetInput{
+		Cluster: testCluster, Name: name, Spec: defaultedPoolSpec(t, name, mutate),
+		Capacity:          3,
+		Zones:             []string{"1", "2", "3"},
+		VNet:              VNetRef{Name: "my-cluster-vnet"},
+		DefaultSubnet:     "my-cluster-node-subnet",
+		BackendPools:      []BackendPoolRef{{LoadBalancer: "my-cluster", Pool: "my-cluster-outboundBackendPool"}},
+		BootstrapData:     []byte(testBootstrapData),
+		KubernetesVersion: "v1.34.1",
+	}
+}
+
+func flexible(s *infrav1exp.AzureMachinePoolSpec) {
+	s.OrchestrationMode = infrav1exp.FlexibleOrchestrationMode
+}
+
+// poolCases are the machine pools of the golden files.
+func poolCases(t *testing.T) map[string]ScaleSetInput {
+	cases := map[string]ScaleSetInput{
+		"uniform-default":  poolInput(t, "my-cluster-mp-0", nil),
+		"flexible-default": poolInput(t, "my-cluster-mp-flex", flexible),
+		"flexible-fault-domains-zone-balance": poolInput(t, "my-cluster-mp-flex", func(s *infrav1exp.AzureMachinePoolSpec) {
+			flexible(s)
+			s.PlatformFaultDomainCount = ptr.To[int32](2)
+			s.ZoneBalance = ptr.To(true)
+			s.AdditionalTags = infrav1.Tags{"workload": "batch"}
+		}),
+		"uniform-windows-extensions-system-identity": poolInput(t, "my-cluster-mp-win", func(s *infrav1exp.AzureMachinePoolSpec) {
+			s.Template.OSDisk.OSType = "Windows"
+			s.Template.OSDisk.DiskSizeGB = ptr.To[int32](128)
+			s.Template.VMExtensions = []infrav1.VMExtension{{
+				Name: "CustomScript", Publisher: "Microsoft.Compute", Version: "1.10",
+				Settings:          infrav1.Tags{"fileUris": "https://example.com/setup.ps1"},
+				ProtectedSettings: infrav1.Tags{"commandToExecute": "setup.ps1 -Token s3cr3t-t0ken"},
+			}}
+			s.Identity = infrav1.VMIdentitySystemAssigned
+			s.Strategy.RollingUpdate = &infrav1exp.MachineRollingUpdateDeployment{
+				MaxSurge: ptr.To(intOrString(0)), MaxUnavailable: ptr.To(intOrString(1)),
+			}
+		}),
+		"uniform-spot-trusted-launch-user-identity-disks": poolInput(t, "my-cluster-mp-spot", func(s *infrav1exp.AzureMachinePoolSpec) {
+			s.Template.SpotVMOptions = &infrav1.SpotVMOptions{MaxPrice: ptr.To(resource.MustParse("0.05"))}
+			s.Template.SecurityProfile = &infrav1.SecurityProfile{
+				SecurityType: infrav1.SecurityTypesTrustedLaunch,
+				UefiSettings: &infrav1.UefiSettings{SecureBootEnabled: ptr.To(true), VTpmEnabled: ptr.To(true)},
+			}
+			s.Template.TerminateNotificationTimeout = ptr.To[int32](10)
+			s.Template.OSDisk.DiffDiskSettings = &infrav1.DiffDiskSettings{Option: "Local"}
+			s.Template.OSDisk.CachingType = "ReadOnly"
+			s.Template.DataDisks = []infrav1.DataDisk{{NameSuffix: "etcd", DiskSizeGB: 64, ManagedDisk: &infrav1.ManagedDiskParameters{StorageAccountType: "UltraSSD_LRS"}}}
+			s.Template.NetworkInterfaces = []infrav1.NetworkInterface{
+				{AcceleratedNetworking: ptr.To(true), PrivateIPConfigs: 2},
+				{SubnetName: "storage-subnet"},
+			}
+			s.Identity = infrav1.VMIdentityUserAssigned
+			s.UserAssignedIdentities = []infrav1.UserAssignedIdentity{{
+				ProviderID: "azure:///subscriptions/" + testSubscription + "/resourceGroups/identities-rg/providers/Microsoft.ManagedIdentity/userAssignedIdentities/cloud-provider",
+			}}
+		}),
+	}
+	win := cases["uniform-windows-extensions-system-identity"]
+	win.WindowsAdminPassword = "Aa1!not-a-real-password"
+	win.Zones = nil
+	cases["uniform-windows-extensions-system-identity"] = win
+	return cases
+}
+
+func TestMachinePoolResources(t *testing.T) {
+	for name, in := range poolCases(t) {
+		t.Run(name, func(t *testing.T) {
+			var out []goldenResource
+			for _, r := range MachinePoolResources(in) {
+				out = append(out, goldenResource{Kind: kindOf(r.Object), Family: r.Family, Object: r.Object})
+			}
+			golden.Assert(t, "machinepool-"+name, out)
+		})
+	}
+}
+
+// replicaInput is an instance of the Flexible pool my-cluster-mp-flex, made from the pool's settings.
+func replicaInput(t *testing.T, name, zone string, mutate func(*infrav1exp.AzureMachinePoolSpec)) ReplicaInput {
+	pool := poolInput(t, "my-cluster-mp-flex", func(s *infrav1exp.AzureMachinePoolSpec) {
+		flexible(s)
+		if mutate != nil {
+			mutate(s)
+		}
+	})
+	return ReplicaInput{
+		Cluster: testCluster, ScaleSet: pool.Name, Name: name,
+		Model: (&infrav1exp.AzureMachinePool{Spec: pool.Spec}).Model("v1.34.1", zone),
+		VNet:  pool.VNet, DefaultSubnet: pool.DefaultSubnet, BackendPools: pool.BackendPools,
+		BootstrapData: []byte(testBootstrapData),
+	}
+}
+
+func replicaCases(t *testing.T) map[string]ReplicaInput {
+	return map[string]ReplicaInput{
+		"default": replicaInput(t, "my-cluster-mp-flex-7fk2q", "2", nil),
+		"system-identity-terminate-notification": replicaInput(t, "my-cluster-mp-flex-x9d4m", "", func(s *infrav1exp.AzureMachinePoolSpec) {
+			s.Identity = infrav1.VMIdentitySystemAssigned
+			s.Template.TerminateNotificationTimeout = ptr.To[int32](7)
+			s.Template.DataDisks = []infrav1.DataDisk{{NameSuffix: "etcd", DiskSizeGB: 64}}
+		}),
+	}
+}
+
+func TestReplicaResources(t *testing.T) {
+	for name, in := range replicaCases(t) {
+		t.Run(name, func(t *testing.T) {
+			var out []goldenResource
+			for _, r := range ReplicaResources(in) {
+				out = append(out, goldenResource{Kind: kindOf(r.Object), Family: r.Family, Object: r.Object})
+			}
+			golden.Assert(t, "replica-"+name, out)
+		})
+	}
+}
+
+func TestVirtualMachineScaleSet_Flexible(t *testing.T) {
+	g := NewWithT(t)
+	in := poolCases(t)["flexible-default"]
+	resources := MachinePoolResources(in)
+	g.Expect(resources).To(HaveLen(1), "a Flexible scale set has no Secrets nor role assignment: its instances do")
+	vmss := resources[0].Object.(*asocompute.VirtualMachineScaleSet)
+	g.Expect(resources[0].Family).To(Equal(FamilyScaleSet))
+	g.Expect(vmss.Spec.OrchestrationMode).To(HaveValue(Equal(asocompute.OrchestrationMode_Flexible)))
+	g.Expect(vmss.Spec.PlatformFaultDomainCount).To(HaveValue(Equal(1)))
+	g.Expect(vmss.Spec.VirtualMachineProfile).To(BeNil(), "the VMs are separate ASO objects")
+	g.Expect(vmss.Spec.Sku).To(BeNil(), "a Flexible scale set's size is the number of VMs attached to it")
+	g.Expect(vmss.Spec.Zones).To(Equal([]string{"1", "2", "3"}))
+	g.Expect(yamlOf(t, resources)).NotTo(ContainSubstring(base64.StdEncoding.EncodeToString([]byte(testBootstrapData))))
+}
+
+func TestVirtualMachineScaleSet_Uniform(t *testing.T) {
+	g := NewWithT(t)
+	in := poolCases(t)["uniform-default"]
+	vmss := VirtualMachineScaleSet(in)
+	g.Expect(vmss.Spec.Sku.Capacity).To(HaveValue(Equal(3)))
+	g.Expect(vmss.Spec.UpgradePolicy.Mode).To(HaveValue(Equal(asocompute.UpgradePolicy_Mode_Manual)),
+		"the provider rolls the instances; Azure must never reimage a running one")
+	g.Expect(vmss.Spec.ScaleInPolicy.Rules).To(Equal([]asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}))
+	g.Expect(vmss.Spec.ZoneBalance).To(BeNil(), "zoneBalance is unset in the spec")
+	g.Expect(vmss.Spec.VirtualMachineProfile.OsProfile.CustomData).To(HaveValue(Equal(base64.StdEncoding.EncodeToString([]byte(testBootstrapData)))))
+	g.Expect(vmss.Spec.VirtualMachineProfile.StorageProfile.ImageReference.CommunityGalleryImageId).To(
+		HaveValue(Equal("/CommunityGalleries/" + DefaultImageGallery + "/Images/" + DefaultLinuxImage + "/Versions/1.34.1")))
+
+	in.Capacity = 0
+	g.Expect(VirtualMachineScaleSet(in).Spec.Sku.Capacity).To(HaveValue(Equal(0)), "a pool of no instances is a scale set of capacity 0")
+}
+
+func TestVirtualMachineScaleSet_ScaleInPolicy(t *testing.T) {
+	for policy, want := range map[infrav1exp.AzureMachinePoolDeletePolicyType]asocompute.ScaleInPolicy_Rules{
+		infrav1exp.OldestDeletePolicyType: asocompute.ScaleInPolicy_Rules_OldestVM,
+		infrav1exp.NewestDeletePolicyType: asocompute.ScaleInPolicy_Rules_NewestVM,
+		infrav1exp.RandomDeletePolicyType: asocompute.ScaleInPolicy_Rules_Default,
+	} {
+		g := NewWithT(t)
+		in := poolInput(t, "p", func(s *infrav1exp.AzureMachinePoolSpec) {
+			s.Strategy.RollingUpdate = &infrav1exp.MachineRollingUpdateDeployment{DeletePolicy: policy}
+		})
+		g.Expect(VirtualMachineScaleSet(in).Spec.ScaleInPolicy.Rules).To(Equal([]asocompute.ScaleInPolicy_Rules{want}), string(policy))
+	}
+}
+
+func TestVirtualMachineScaleSet_WindowsComputerNamePrefix(t *testing.T) {
+	g := NewWithT(t)
+	g.Expect(computerNamePrefix("my-cluster-mp-win", "Windows")).To(Equal("my-cluste"))
+	g.Expect(computerNamePrefix("win-pool-0", "Windows")).To(Equal("win-pool"), "no trailing dash")
+	g.Expect(computerNamePrefix("my-cluster-mp-0", "Linux")).To(Equal("my-cluster-mp-0"))
+}
+
+func TestMachinePoolResources_SecretsStayInSecrets(t *testing.T) {
+	g := NewWithT(t)
+	in := poolCases(t)["uniform-windows-extensions-system-identity"]
+	secrets := map[string]string{}
+	var kinds []string
+	for _, r := range MachinePoolResources(in) {
+		kinds = append(kinds, kindOf(r.Object)+"/"+r.Family)
+		if secret, ok := r.Object.(*corev1.Secret); ok {
+			for k, v := range secret.Data {
+				secrets[secret.Name+"/"+k] = string(v)
+			}
+			continue
+		}
+		text := yamlOf(t, []any{r.Object})
+		for _, value := range []string{"Aa1!not-a-real-password", "s3cr3t-t0ken"} {
+			g.Expect(text).NotTo(ContainSubstring(value))
+			g.Expect(text).NotTo(ContainSubstring(base64.StdEncoding.EncodeToString([]byte(value))))
+		}
+	}
+	g.Expect(kinds).To(Equal([]string{"Secret/", "Secret/", "VirtualMachineScaleSet/ScaleSet", "RoleAssignment/RoleAssignments"}))
+	g.Expect(secrets).To(Equal(map[string]string{
+		"my-cluster-mp-win-windows-password/password":                                          "Aa1!not-a-real-password",
+		ProtectedSettingsSecretName("my-cluster-mp-win", "CustomScript") + "/commandToExecute": "setup.ps1 -Token s3cr3t-t0ken",
+	}))
+}
+
+func TestReplicaResources_JoinsTheScaleSet(t *testing.T) {
+	g := NewWithT(t)
+	in := replicaCases(t)["system-identity-terminate-notification"]
+	var vm *asocompute.VirtualMachine
+	var names []string
+	for _, r := range ReplicaResources(in) {
+		names = append(names, kindOf(r.Object)+"/"+r.Object.GetName())
+		if v, ok := r.Object.(*asocompute.VirtualMachine); ok {
+			vm = v
+		}
+	}
+	g.Expect(vm).NotTo(BeNil())
+	g.Expect(vm.Spec.VirtualMachineScaleSet.Reference.Name).To(Equal("my-cluster-mp-flex"))
+	g.Expect(vm.Spec.VirtualMachineScaleSet.Reference.Kind).To(Equal("VirtualMachineScaleSet"))
+	g.Expect(vm.Spec.ScheduledEventsProfile.TerminateNotificationProfile.NotBeforeTimeout).To(HaveValue(Equal("PT7M")))
+	g.Expect(vm.Spec.Zones).To(BeEmpty())
+	poolRole := in.Model.SystemAssignedIdentityRole.Name
+	replicaRole := ReplicaRoleAssignmentName(poolRole, in.Name)
+	g.Expect(replicaRole).NotTo(Equal(poolRole))
+	g.Expect(names).To(ContainElement("RoleAssignment/"+replicaRole), "each instance's identity has its own role assignment")
+	other := replicaInput(t, "my-cluster-mp-flex-other", "", func(s *infrav1exp.AzureMachinePoolSpec) { s.Identity = infrav1.VMIdentitySystemAssigned })
+	other.Model.SystemAssignedIdentityRole = in.Model.SystemAssignedIdentityRole
+	g.Expect(ReplicaRoleAssignmentName(poolRole, other.Name)).NotTo(Equal(replicaRole))
+	g.Expect(strings.Join(names, " ")).To(ContainSubstring("NetworkInterface/my-cluster-mp-flex-x9d4m-nic"))
+	g.Expect(azure.ObjectName(in.Name)).To(Equal(vm.Name))
+}
+
+func intOrString(n int32) intstr.IntOrString { return intstr.FromInt32(n) }

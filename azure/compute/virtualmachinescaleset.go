@@ -1,0 +1,349 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package compute
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/core"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+)
+
+const (
+	// maxWindowsComputerNamePrefix is the longest computer name prefix of a Windows scale set: Azure appends six
+	// characters to make a 15-character NetBIOS name.
+	maxWindowsComputerNamePrefix = 9
+	// flexibleFaultDomainCount is the fault domain count of a Flexible scale set that names none: Azure spreads
+	// its VMs as it can (max spreading).
+	flexibleFaultDomainCount = 1
+)
+
+// VirtualMachineScaleSet returns the machine pool's scale set in the cluster's resource group.
+//
+// A Flexible scale set holds no VM model: it groups the VMs that ReplicaResources makes, one per instance, and
+// sets their fault domains and zones. A Uniform scale set makes its instances itself: sku.capacity is the
+// MachinePool's replica count and the VM profile holds everything an AzureMachine's VM would (size, image, disks,
+// OS profile with the bootstrap data as custom data, network interfaces, identity, extensions, spot, security and
+// diagnostics profiles, terminate notifications). Its upgrade policy is Manual: the provider, not Azure, rolls
+// the instances (by capacity, see the AzureMachinePool controller), so Azure never reimages a running instance,
+// and scale-in removes the instances strategy.rollingUpdate.deletePolicy chooses.
+func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet {
+	c, spec := in.cluster(), in.Spec
+	vmss := &asocompute.VirtualMachineScaleSet{
+		ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(in.Name)},
+		Spec: asocompute.VirtualMachineScaleSet_Spec{
+			AzureName:            in.Name,
+			Owner:                c.ResourceGroupOwner(),
+			Location:             ptr.To(c.Location),
+			ExtendedLocation:     vmExtendedLocation(c),
+			SinglePlacementGroup: ptr.To(false),
+			Zones:                in.Zones,
+			Tags:                 c.Tags(azure.RoleNode, spec.AdditionalTags),
+		},
+	}
+	if n := spec.PlatformFaultDomainCount; n != nil {
+		vmss.Spec.PlatformFaultDomainCount = ptr.To(int(*n))
+	}
+	if spec.ZoneBalance != nil && len(in.Zones) > 1 {
+		// Azure refuses zoneBalance on a scale set of fewer than two zones, where there is nothing to balance.
+		vmss.Spec.ZoneBalance = ptr.To(*spec.ZoneBalance)
+	}
+	if spec.OrchestrationMode == infrav1exp.FlexibleOrchestrationMode {
+		vmss.Spec.OrchestrationMode = ptr.To(asocompute.OrchestrationMode_Flexible)
+		if vmss.Spec.PlatformFaultDomainCount == nil {
+			vmss.Spec.PlatformFaultDomainCount = ptr.To(flexibleFaultDomainCount)
+		}
+		return vmss
+	}
+	t := spec.Template
+	machine := in.machineSpec()
+	vmss.Spec.OrchestrationMode = ptr.To(asocompute.OrchestrationMode_Uniform)
+	vmss.Spec.Sku = &asocompute.Sku{Name: ptr.To(t.VMSize), Tier: ptr.To("Standard"), Capacity: ptr.To(int(in.Capacity))}
+	vmss.Spec.Overprovision = ptr.To(false)
+	vmss.Spec.UpgradePolicy = &asocompute.UpgradePolicy{Mode: ptr.To(asocompute.UpgradePolicy_Mode_Manual)}
+	vmss.Spec.ScaleInPolicy = &asocompute.ScaleInPolicy{Rules: []asocompute.ScaleInPolicy_Rules{scaleInRule(spec.Strategy)}}
+	vmss.Spec.Plan = imagePlan(t.Image)
+	vmss.Spec.AdditionalCapabilities = additionalCapabilities(machine)
+	vmss.Spec.Identity = scaleSetIdentity(spec)
+	vmss.Spec.VirtualMachineProfile = &asocompute.VirtualMachineScaleSetVMProfile{
+		OsProfile:              scaleSetOSProfile(in),
+		StorageProfile:         scaleSetStorageProfile(in),
+		NetworkProfile:         scaleSetNetworkProfile(in),
+		SecurityProfile:        securityProfile(t.SecurityProfile),
+		DiagnosticsProfile:     diagnosticsProfile(t.Diagnostics),
+		ScheduledEventsProfile: scheduledEventsProfile(t.TerminateNotificationTimeout),
+		ExtensionProfile:       scaleSetExtensionProfile(in),
+	}
+	if o := t.SpotVMOptions; o != nil {
+		profile := vmss.Spec.VirtualMachineProfile
+		profile.Priority = ptr.To(asocompute.Priority_Spot)
+		if o.EvictionPolicy != nil {
+			profile.EvictionPolicy = ptr.To(asocompute.EvictionPolicy(*o.EvictionPolicy))
+		}
+		profile.BillingProfile = &asocompute.BillingProfile{MaxPrice: ptr.To(maxPrice(o))}
+	}
+	if spec.Identity == infrav1.VMIdentitySystemAssigned {
+		vmss.Spec.OperatorSpec = &asocompute.VirtualMachineScaleSetOperatorSpec{
+			ConfigMapExpressions: []*core.DestinationExpression{{
+				Name:  PrincipalIDConfigMapName(in.Name),
+				Key:   PrincipalIDKey,
+				Value: "self.status.identity.principalId",
+			}},
+		}
+	}
+	return vmss
+}
+
+// scaleInRule is the scale-in policy for the delete policy of a rolling update: Azure removes the oldest or the
+// newest instances, or, for Random, those its default policy picks (balancing zones and fault domains).
+func scaleInRule(st infrav1exp.AzureMachinePoolDeploymentStrategy) asocompute.ScaleInPolicy_Rules {
+	policy := infrav1exp.OldestDeletePolicyType
+	if st.RollingUpdate != nil && st.RollingUpdate.DeletePolicy != "" {
+		policy = st.RollingUpdate.DeletePolicy
+	}
+	switch policy {
+	case infrav1exp.NewestDeletePolicyType:
+		return asocompute.ScaleInPolicy_Rules_NewestVM
+	case infrav1exp.RandomDeletePolicyType:
+		return asocompute.ScaleInPolicy_Rules_Default
+	}
+	return asocompute.ScaleInPolicy_Rules_OldestVM
+}
+
+// scaleSetIdentity returns the scale set's managed identity, shared by its instances.
+func scaleSetIdentity(spec infrav1exp.AzureMachinePoolSpec) *asocompute.VirtualMachineScaleSetIdentity {
+	switch spec.Identity {
+	case infrav1.VMIdentitySystemAssigned:
+		return &asocompute.VirtualMachineScaleSetIdentity{Type: ptr.To(asocompute.VirtualMachineScaleSetIdentity_Type_SystemAssigned)}
+	case infrav1.VMIdentityUserAssigned:
+		id := &asocompute.VirtualMachineScaleSetIdentity{Type: ptr.To(asocompute.VirtualMachineScaleSetIdentity_Type_UserAssigned)}
+		for _, uai := range spec.UserAssignedIdentities {
+			id.UserAssignedIdentities = append(id.UserAssignedIdentities, asocompute.UserAssignedIdentityDetails{
+				Reference: genruntime.ResourceReference{ARMID: strings.TrimPrefix(uai.ProviderID, "azure://")},
+			})
+		}
+		return id
+	}
+	return nil
+}
+
+// scaleSetOSProfile returns the computer name prefix, admin user, credentials and custom data of the instances.
+// The custom data stays in the model: every instance Azure adds later boots from it.
+func scaleSetOSProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSetOSProfile {
+	t := in.Spec.Template
+	profile := &asocompute.VirtualMachineScaleSetOSProfile{
+		ComputerNamePrefix:       ptr.To(computerNamePrefix(in.Name, t.OSDisk.OSType)),
+		AdminUsername:            ptr.To(AdminUsername),
+		AllowExtensionOperations: ptr.To(true),
+	}
+	if in.BootstrapData != nil {
+		profile.CustomData = ptr.To(base64.StdEncoding.EncodeToString(in.BootstrapData))
+	}
+	if t.OSDisk.OSType == windowsOS {
+		profile.AdminPassword = &genruntime.SecretReference{Name: WindowsPasswordSecretName(in.Name), Key: WindowsPasswordKey}
+		profile.WindowsConfiguration = &asocompute.WindowsConfiguration{EnableAutomaticUpdates: ptr.To(false)}
+		return profile
+	}
+	profile.LinuxConfiguration = &asocompute.LinuxConfiguration{
+		DisablePasswordAuthentication: ptr.To(true),
+		Ssh: &asocompute.SshConfiguration{PublicKeys: []asocompute.SshPublicKeySpec{{
+			Path:    ptr.To("/home/" + AdminUsername + "/.ssh/authorized_keys"),
+			KeyData: ptr.To(sshPublicKey(t.SSHPublicKey)),
+		}}},
+	}
+	return profile
+}
+
+// computerNamePrefix is the host name prefix of the instances: the scale set's name, cut to what Windows allows.
+func computerNamePrefix(name, osType string) string {
+	if osType != windowsOS || len(name) <= maxWindowsComputerNamePrefix {
+		return name
+	}
+	return strings.TrimRight(name[:maxWindowsComputerNamePrefix], "-")
+}
+
+// scaleSetStorageProfile returns the image and the disks of the instances, the data disks named like an
+// AzureMachine's after the scale set.
+func scaleSetStorageProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSetStorageProfile {
+	t := in.Spec.Template
+	image := t.Image
+	if image == nil {
+		image = DefaultImage(t.OSDisk.OSType, in.KubernetesVersion)
+	}
+	osType := asocompute.VirtualMachineScaleSetOSDisk_OsType_Linux
+	if t.OSDisk.OSType == windowsOS {
+		osType = asocompute.VirtualMachineScaleSetOSDisk_OsType_Windows
+	}
+	osDisk := &asocompute.VirtualMachineScaleSetOSDisk{
+		OsType:       ptr.To(osType),
+		CreateOption: ptr.To(asocompute.CreateOption_FromImage),
+		DeleteOption: ptr.To(asocompute.DeleteOption_Delete),
+		Caching:      caching(t.OSDisk.CachingType),
+		ManagedDisk:  scaleSetManagedDisk(t.OSDisk.ManagedDisk),
+	}
+	if size := t.OSDisk.DiskSizeGB; size != nil {
+		osDisk.DiskSizeGB = ptr.To(int(*size))
+	}
+	if d := t.OSDisk.DiffDiskSettings; d != nil {
+		osDisk.DiffDiskSettings = &asocompute.DiffDiskSettings{Option: ptr.To(asocompute.DiffDiskOption(d.Option))}
+		if d.Placement != nil {
+			osDisk.DiffDiskSettings.Placement = ptr.To(asocompute.DiffDiskPlacement(*d.Placement))
+		}
+	}
+	profile := &asocompute.VirtualMachineScaleSetStorageProfile{ImageReference: imageReference(image), OsDisk: osDisk}
+	for _, d := range t.DataDisks {
+		disk := asocompute.VirtualMachineScaleSetDataDisk{
+			Name:         ptr.To(infrav1.DataDiskName(in.Name, d.NameSuffix)),
+			DiskSizeGB:   ptr.To(int(d.DiskSizeGB)),
+			CreateOption: ptr.To(asocompute.CreateOption_Empty),
+			DeleteOption: ptr.To(asocompute.DeleteOption_Delete),
+			Caching:      caching(d.CachingType),
+			ManagedDisk:  scaleSetManagedDisk(d.ManagedDisk),
+		}
+		if d.Lun != nil {
+			disk.Lun = ptr.To(int(*d.Lun))
+		}
+		profile.DataDisks = append(profile.DataDisks, disk)
+	}
+	return profile
+}
+
+// scaleSetManagedDisk returns the managed disk parameters of a disk of the instances.
+func scaleSetManagedDisk(p *infrav1.ManagedDiskParameters) *asocompute.VirtualMachineScaleSetManagedDiskParameters {
+	vm := managedDisk(p)
+	if vm == nil {
+		return nil
+	}
+	return &asocompute.VirtualMachineScaleSetManagedDiskParameters{
+		StorageAccountType: vm.StorageAccountType, DiskEncryptionSet: vm.DiskEncryptionSet, SecurityProfile: vm.SecurityProfile,
+	}
+}
+
+// scaleSetNetworkProfile returns one network interface configuration per spec.template.networkInterfaces entry,
+// each with privateIPConfigs dynamic IP configurations in its subnet, named like an AzureMachine's interfaces. Only
+// the primary configuration of the primary interface joins the load balancer pools, as in CAPZ.
+func scaleSetNetworkProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSetNetworkProfile {
+	c, t := in.cluster(), in.Spec.Template
+	vnetGroup := in.VNet.ResourceGroup
+	if vnetGroup == "" {
+		vnetGroup = c.ResourceGroup
+	}
+	vnetID := azure.ResourceID(c.SubscriptionID, vnetGroup, azure.TypeVirtualNetwork, in.VNet.Name)
+	interfaces := t.NetworkInterfaces
+	if len(interfaces) == 0 {
+		// Defaulting always leaves one interface; keep a pool that skipped it reachable all the same.
+		interfaces = []infrav1.NetworkInterface{{SubnetName: t.SubnetName, AcceleratedNetworking: t.AcceleratedNetworking}}
+	}
+	profile := &asocompute.VirtualMachineScaleSetNetworkProfile{}
+	for i, nic := range interfaces {
+		name := infrav1.NetworkInterfaceName(in.Name, i)
+		subnet := nic.SubnetName
+		if subnet == "" {
+			subnet = in.DefaultSubnet
+		}
+		config := asocompute.VirtualMachineScaleSetNetworkConfiguration{
+			Name:                        ptr.To(name),
+			Primary:                     ptr.To(i == 0),
+			EnableAcceleratedNetworking: nic.AcceleratedNetworking,
+			EnableIPForwarding:          ptr.To(false),
+		}
+		for n := range max(nic.PrivateIPConfigs, 1) {
+			ipConfig := asocompute.VirtualMachineScaleSetIPConfiguration{
+				Name:    ptr.To(scaleSetIPConfigName(name, n)),
+				Primary: ptr.To(n == 0),
+				Subnet:  &asocompute.ApiEntityReference{Reference: &genruntime.ResourceReference{ARMID: azure.ChildID(vnetID, "subnets", subnet)}},
+			}
+			if i == 0 && n == 0 {
+				for _, pool := range in.BackendPools {
+					lbID := azure.ResourceID(c.SubscriptionID, c.ResourceGroup, azure.TypeLoadBalancer, pool.LoadBalancer)
+					ipConfig.LoadBalancerBackendAddressPools = append(ipConfig.LoadBalancerBackendAddressPools,
+						asocompute.SubResource{Reference: &genruntime.ResourceReference{ARMID: azure.ChildID(lbID, "backendAddressPools", pool.Pool)}})
+				}
+			}
+			config.IpConfigurations = append(config.IpConfigurations, ipConfig)
+		}
+		profile.NetworkInterfaceConfigurations = append(profile.NetworkInterfaceConfigurations, config)
+	}
+	return profile
+}
+
+// scaleSetIPConfigName names the n-th IP configuration of an interface the way azure/network names an
+// AzureMachine's: "ipConfig" for the primary one, then <interface>-<n>.
+func scaleSetIPConfigName(nic string, n int) string {
+	if n == 0 {
+		return "ipConfig"
+	}
+	return fmt.Sprintf("%s-%d", nic, n)
+}
+
+// scheduledEventsProfile turns on terminate notifications: Azure waits this many minutes before deleting an
+// instance, so that the node can be drained.
+func scheduledEventsProfile(minutes *int32) *asocompute.ScheduledEventsProfile {
+	if minutes == nil {
+		return nil
+	}
+	return &asocompute.ScheduledEventsProfile{TerminateNotificationProfile: &asocompute.TerminateNotificationProfile{
+		Enable: ptr.To(true), NotBeforeTimeout: ptr.To(fmt.Sprintf("PT%dM", *minutes)),
+	}}
+}
+
+// scaleSetExtensionProfile returns the extensions of the instances, like an AzureMachine's VM extensions: each of
+// spec.template.vmExtensions, then the bootstrap extension unless disableVMBootstrapExtension. Protected
+// settings stay in Secrets (see ScaleSetSecrets).
+func scaleSetExtensionProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSetExtensionProfile {
+	t := in.Spec.Template
+	profile := &asocompute.VirtualMachineScaleSetExtensionProfile{}
+	for _, e := range t.VMExtensions {
+		ext := scaleSetExtension(e.Name, e.Publisher, e.Version, e.Settings)
+		if len(e.ProtectedSettings) > 0 {
+			ext.ProtectedSettings = &genruntime.SecretMapReference{Name: ProtectedSettingsSecretName(in.Name, e.Name)}
+		}
+		profile.Extensions = append(profile.Extensions, ext)
+	}
+	if !ptr.Deref(t.DisableVMBootstrapExtension, false) {
+		name, command := LinuxBootstrapExtension, LinuxBootstrapCommand
+		if t.OSDisk.OSType == windowsOS {
+			name, command = WindowsBootstrapExtension, WindowsBootstrapCommand
+		}
+		profile.Extensions = append(profile.Extensions,
+			scaleSetExtension(name, BootstrapExtensionPublisher, BootstrapExtensionVersion, map[string]string{commandToExecute: command}))
+	}
+	if len(profile.Extensions) == 0 {
+		return nil
+	}
+	return profile
+}
+
+// scaleSetExtension returns an extension of the instances.
+func scaleSetExtension(name, publisher, version string, settings map[string]string) asocompute.VirtualMachineScaleSetExtension {
+	return asocompute.VirtualMachineScaleSetExtension{
+		Name:               ptr.To(name),
+		Publisher:          ptr.To(publisher),
+		Type:               ptr.To(name),
+		TypeHandlerVersion: ptr.To(version),
+		Settings:           extensionSettings(settings),
+	}
+}
