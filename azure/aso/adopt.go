@@ -31,6 +31,12 @@ import (
 // only read). The decision travels with the object, e.g. through clusterctl move.
 const AdoptionAnnotation = "infrastructure.cluster.x-k8s.io/adoption"
 
+// HandOverAnnotation ("true") on an ASO object nobody controls hands it to the provider: the first owner that
+// desires an object of that kind and name takes it over (controller reference, labels, the fields it sets) instead
+// of only reading it. It is CAPZ's adopt annotation, which also makes the AzureASOManaged adoption controllers
+// create the Cluster API objects around an existing AKS cluster.
+const HandOverAnnotation = "sigs.k8s.io/cluster-api-provider-azure-adopt"
+
 const (
 	adoptionProbing    = "probing"
 	adoptionCreated    = "created"

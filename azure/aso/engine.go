@@ -26,6 +26,7 @@ import (
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -132,7 +133,7 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 	if err != nil {
 		return state, err
 	}
-	if live != nil && !isControlledBy(live, owner) {
+	if live != nil && !isControlledBy(live, owner) && !handedOver(live) {
 		state.management = infrav1.ResourceExternallyManaged
 		state.readFrom(ctx, live, e.checks(), e.APIReader)
 		return state, nil
@@ -247,6 +248,12 @@ func isControlledBy(obj, owner client.Object) bool {
 		}
 	}
 	return false
+}
+
+// handedOver reports whether the user hands an existing ASO object to whichever owner desires it: it has no
+// controller and carries HandOverAnnotation (see controllers/asomanagedadoption).
+func handedOver(obj client.Object) bool {
+	return metav1.GetControllerOf(obj) == nil && obj.GetAnnotations()[HandOverAnnotation] == "true"
 }
 
 // objectKey identifies an object of an owner.

@@ -485,3 +485,37 @@ func deleteAll(ctx context.Context, g *WithT, e *aso.Engine, owner client.Object
 	}, timeout, 100*time.Millisecond).Should(Succeed())
 	return done
 }
+
+func TestReconcile_TakesOverHandedOverObjects(t *testing.T) {
+	g := NewWithT(t)
+	ctx, owner := setup(t, g)
+	e := newEngine(t)
+
+	// The user's resource group, handed over to the provider.
+	theirs := &asoresources.ResourceGroup{
+		ObjectMeta: metav1.ObjectMeta{Name: "rg", Namespace: owner.Namespace, Annotations: map[string]string{aso.HandOverAnnotation: "true"}},
+		Spec:       asoresources.ResourceGroup_Spec{AzureName: "rg", Location: ptr.To("eastus")},
+	}
+	g.Expect(env.Env.Create(ctx, theirs)).To(Succeed())
+	desired := func() []aso.Resource { return []aso.Resource{resourceGroup("rg")} }
+	result := reconcileUntilReady(ctx, g, e, owner, desired, options("c9"))
+	g.Expect(result.Resource("ResourceGroup", "rg")).To(HaveField("Management", infrav1.ResourceManaged))
+	live := &asoresources.ResourceGroup{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(theirs), live)).To(Succeed())
+	g.Expect(metav1.GetControllerOf(live)).To(HaveField("UID", owner.UID))
+	g.Expect(live.Labels).To(HaveKey(infrav1.OwnedByLabel))
+	g.Expect(live.Spec.Tags).To(HaveKeyWithValue("a", "b"), "the owner's fields are applied")
+
+	// An object another controller owns is never taken, annotation or not.
+	other := &asoresources.ResourceGroup{
+		ObjectMeta: metav1.ObjectMeta{Name: "rg2", Namespace: owner.Namespace, Annotations: map[string]string{aso.HandOverAnnotation: "true"},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "someone", UID: "11111111-2222-3333-4444-555555555555", Controller: ptr.To(true)}}},
+		Spec: asoresources.ResourceGroup_Spec{AzureName: "rg2", Location: ptr.To("westeurope")},
+	}
+	g.Expect(env.Env.Create(ctx, other)).To(Succeed())
+	result, err := e.Reconcile(ctx, owner, []aso.Resource{resourceGroup("rg"), resourceGroup("rg2")}, options("c9"))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(result.Resource("ResourceGroup", "rg2")).To(HaveField("Management", infrav1.ResourceExternallyManaged))
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(other), live)).To(Succeed())
+	g.Expect(live.Spec.Location).To(HaveValue(Equal("westeurope")))
+}

@@ -69,7 +69,12 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	}
 	s.managedClusterName = mc.GetName()
 	live := managedClusterObject()
-	err = r.Client.Get(ctx, client.ObjectKey{Namespace: cp.Namespace, Name: mc.GetName()}, live)
+	key := client.ObjectKey{Namespace: cp.Namespace, Name: mc.GetName()}
+	err = r.Client.Get(ctx, key, live)
+	if apierrors.IsNotFound(err) {
+		// A cluster handed over for adoption is not the provider's yet, so not in the manager's cache.
+		err = r.APIReader.Get(ctx, key, live)
+	}
 	if err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}

@@ -19,11 +19,13 @@ package azureasomanagedcontrolplane_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -36,6 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedcontrolplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
@@ -196,4 +199,104 @@ func TestReconcile_ASOManagedCluster(t *testing.T) {
 			g.Expect(apierrors.IsNotFound(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj))).To(BeTrue())
 		}
 	}, timeout).Should(Succeed())
+}
+
+// TestReconcile_Adoption hands an existing AKS cluster (its ASO resource group, managed cluster and agent pool) to
+// the provider with CAPZ's adopt annotation: the Cluster API objects are created around it, and the ASO objects
+// are taken over without being recreated in Azure.
+func TestReconcile_Adoption(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	namespace, err := env.Env.CreateNamespace(ctx, "adoption")
+	g.Expect(err).NotTo(HaveOccurred())
+	ns := namespace.Name
+	handOver := map[string]string{aso.HandOverAnnotation: "true"}
+	rg := &asoresources.ResourceGroup{
+		ObjectMeta: metav1.ObjectMeta{Name: "brown-rg", Namespace: ns, Annotations: handOver},
+		Spec:       asoresources.ResourceGroup_Spec{Location: ptr.To("eastus")},
+	}
+	mc := &asocontainerservice.ManagedCluster{
+		ObjectMeta: metav1.ObjectMeta{Name: "brown", Namespace: ns, Annotations: handOver},
+		Spec: asocontainerservice.ManagedCluster_Spec{
+			Owner: &genruntime.KnownResourceReference{Name: "brown-rg"}, Location: ptr.To("eastus"), DnsPrefix: ptr.To("brown"),
+			KubernetesVersion: ptr.To("1.32.4"),
+			AgentPoolProfiles: []asocontainerservice.ManagedClusterAgentPoolProfile{{Name: ptr.To("sys"), Count: ptr.To(2), Mode: ptr.To(asocontainerservice.AgentPoolMode_System)}},
+		},
+	}
+	ap := &asocontainerservice.ManagedClustersAgentPool{
+		ObjectMeta: metav1.ObjectMeta{Name: "brown-sys", Namespace: ns, Annotations: handOver},
+		Spec: asocontainerservice.ManagedClustersAgentPool_Spec{
+			AzureName: "sys", Owner: &genruntime.KnownResourceReference{Name: "brown"}, Count: ptr.To(2),
+			Mode: ptr.To(asocontainerservice.AgentPoolMode_System), OrchestratorVersion: ptr.To("1.32.4"),
+		},
+	}
+	for _, obj := range []client.Object{rg, mc, ap} {
+		g.Expect(env.Env.Create(ctx, obj)).To(Succeed())
+	}
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), namespace) })
+	g.Eventually(func(g Gomega) {
+		// The manager's cache holds only the provider's ASO objects.
+		g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(mc), mc)).To(Succeed())
+		g.Expect(mc.Status.Id).NotTo(BeNil(), "the cluster exists in Azure")
+	}, timeout).Should(Succeed())
+	mcID := *mc.Status.Id
+
+	// Cluster API's objects appear; the test plays Cluster API's controllers and sets their owner references.
+	cluster := &clusterv1.Cluster{}
+	cp := &infrav1.AzureASOManagedControlPlane{}
+	amc := &infrav1.AzureASOManagedCluster{}
+	g.Eventually(func(g Gomega) {
+		get(ctx, g, ns, "brown", cluster)
+		get(ctx, g, ns, "brown", cp)
+		get(ctx, g, ns, "brown", amc)
+	}, timeout).Should(Succeed())
+	g.Expect(cluster.Spec.ControlPlaneRef.Kind).To(Equal("AzureASOManagedControlPlane"))
+	g.Expect(cp.Spec.Version).To(Equal("v1.32.4"))
+	g.Expect(cp.Spec.Resources).To(HaveLen(1))
+	g.Expect(string(cp.Spec.Resources[0].Raw)).NotTo(ContainSubstring("agentPoolProfiles"), "the pools are the machine pools'")
+	g.Expect(amc.Spec.Resources).To(HaveLen(1), "the handed-over resource group")
+	for _, obj := range []client.Object{cp, amc} {
+		obj.SetOwnerReferences(ownerRef("Cluster", cluster))
+		g.Expect(env.Env.Update(ctx, obj)).To(Succeed())
+	}
+
+	mp := &clusterv1.MachinePool{}
+	pool := &infrav1.AzureASOManagedMachinePool{}
+	g.Eventually(func(g Gomega) {
+		get(ctx, g, ns, "brown-sys", mp)
+		get(ctx, g, ns, "brown-sys", pool)
+	}, timeout).Should(Succeed())
+	g.Expect(mp.Spec.ClusterName).To(Equal("brown"))
+	g.Expect(mp.Spec.Replicas).To(HaveValue(BeEquivalentTo(2)))
+	g.Expect(mp.Spec.Template.Spec.Version).To(Equal("v1.32.4"))
+	pool.SetOwnerReferences(ownerRef("MachinePool", mp))
+	g.Expect(env.Env.Update(ctx, pool)).To(Succeed())
+
+	// The provider now controls the ASO objects, and the cluster is ready, with nothing recreated in Azure.
+	g.Eventually(func(g Gomega) {
+		get(ctx, g, ns, "brown", cp)
+		g.Expect(conditions.IsTrue(cp, clusterv1.ReadyCondition)).To(BeTrue(), "Ready: %+v", conditions.Get(cp, clusterv1.ReadyCondition))
+		for _, obj := range []client.Object{&asoresources.ResourceGroup{}, &asocontainerservice.ManagedCluster{}, &asocontainerservice.ManagedClustersAgentPool{}} {
+			name := map[string]string{"ResourceGroup": "brown-rg", "ManagedCluster": "brown", "ManagedClustersAgentPool": "brown-sys"}
+			gvk, err := env.Env.GroupVersionKindFor(obj)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: ns, Name: name[gvk.Kind]}, obj)).To(Succeed())
+			g.Expect(metav1.GetControllerOf(obj)).NotTo(BeNil(), gvk.Kind)
+		}
+		live := &infrav1.AzureASOManagedMachinePool{}
+		get(ctx, g, ns, "brown-sys", live)
+		g.Expect(live.Status.Ready).To(BeTrue(), "Ready: %+v", conditions.Get(live, clusterv1.ReadyCondition))
+	}, timeout).Should(Succeed())
+	for _, e := range sim.Events() {
+		if strings.EqualFold(e.ID, mcID) {
+			g.Expect(e.Op).NotTo(Equal("Delete"), "%v", sim.Events())
+		}
+	}
+	creates := 0
+	for _, e := range sim.Events() {
+		if strings.EqualFold(e.ID, mcID) && e.Op == "Create" {
+			creates++
+		}
+	}
+	g.Expect(creates).To(Equal(1), "created once, by the user's object; never again: %v", sim.Events())
 }

@@ -192,8 +192,9 @@ type scope struct {
 	waiting, waitingReason string
 	// result is set by reconcileResources and reconcileDelete: the state of every ASO object.
 	result *aso.Result
-	// kubeconfigWritten is set by reconcileResources once Cluster API's kubeconfig secret is written.
-	kubeconfigWritten bool
+	// kubeconfigWritten is set by reconcileResources once Cluster API's kubeconfig secret is written;
+	// localAccountsDisabled when it is the Entra ID user kubeconfig, which Cluster API cannot use by itself.
+	kubeconfigWritten, localAccountsDisabled bool
 	// deleting is set by reconcileDelete.
 	deleting bool
 	// stop is set by a phase after which nothing more can be done in this pass.

@@ -140,9 +140,14 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	}
 
 	if s.waiting == "" {
-		kubeconfig, err := managed.ReadKubeconfig(ctx, r.APIReader, cp.Namespace,
-			managed.SecretRef{Name: aks.AdminKubeconfigSecretName(s.cluster.Name), Key: aks.KubeconfigSecretKey},
-			managed.SecretRef{Name: aks.UserKubeconfigSecretName(s.cluster.Name), Key: aks.KubeconfigSecretKey})
+		// Without local accounts AKS has no admin kubeconfig: only the Entra ID user kubeconfig, whose exec plugin
+		// needs a token the provider does not mint.
+		source := managed.SecretRef{Name: aks.AdminKubeconfigSecretName(s.cluster.Name), Key: aks.KubeconfigSecretKey}
+		s.localAccountsDisabled = ptr.Deref(cp.Spec.DisableLocalAccounts, false)
+		if s.localAccountsDisabled {
+			source.Name = aks.UserKubeconfigSecretName(s.cluster.Name)
+		}
+		kubeconfig, err := managed.ReadKubeconfig(ctx, r.APIReader, cp.Namespace, source)
 		if err != nil {
 			return err
 		}

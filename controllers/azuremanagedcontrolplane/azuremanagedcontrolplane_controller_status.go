@@ -31,6 +31,8 @@ import (
 const (
 	// KubeconfigReadyCondition is True once Cluster API's kubeconfig secret is written from the one ASO writes.
 	KubeconfigReadyCondition = "KubeconfigReady"
+	// LocalAccountsDisabledReason means AKS has no admin kubeconfig (spec.disableLocalAccounts) for Cluster API.
+	LocalAccountsDisabledReason = "LocalAccountsDisabled"
 	// WaitingForMachinePoolsReason means AKS cannot create the cluster yet: it has no pool of mode System.
 	WaitingForMachinePoolsReason = "WaitingForMachinePools"
 )
@@ -76,7 +78,16 @@ func updateStatus(s *scope) {
 
 	kubeconfig := metav1.Condition{Type: KubeconfigReadyCondition, Status: metav1.ConditionFalse, Reason: infrav1.ProvisioningReason,
 		Message: "waiting for ASO to write the AKS cluster's kubeconfig"}
-	if s.kubeconfigWritten {
+	switch {
+	case s.localAccountsDisabled:
+		kubeconfig.Reason = LocalAccountsDisabledReason
+		kubeconfig.Message = "spec.disableLocalAccounts: AKS has no admin kubeconfig; Cluster API's kubeconfig secret holds the Microsoft Entra ID " +
+			"user kubeconfig, which needs an exec credential plugin (kubelogin) and a token the provider does not mint, so " +
+			"Cluster API's controllers cannot reach the cluster with it"
+		if !s.kubeconfigWritten {
+			kubeconfig.Message = "waiting for ASO to write the Microsoft Entra ID user kubeconfig; " + kubeconfig.Message
+		}
+	case s.kubeconfigWritten:
 		kubeconfig.Status, kubeconfig.Reason, kubeconfig.Message = metav1.ConditionTrue, infrav1.ReadyReason, ""
 	}
 	if !s.deleting && s.result != nil {
@@ -100,6 +111,8 @@ func updateStatus(s *scope) {
 		ready.Reason, ready.Message = first.Reason, fmt.Sprintf("%s %s: %s", first.Resource.Kind, first.Resource.Name, first.Message)
 	case !s.kubeconfigWritten:
 		ready.Reason, ready.Message = kubeconfig.Reason, kubeconfig.Message
+	// With local accounts disabled the AKS cluster is ready although Cluster API cannot reach it: KubeconfigReady
+	// says why.
 	default:
 		ready.Status, ready.Reason = metav1.ConditionTrue, infrav1.ReadyReason
 	}

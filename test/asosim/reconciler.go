@@ -170,11 +170,19 @@ func (s *Simulator) deleteInAzure(kind, id string) {
 	az.record("Delete", kind, id)
 }
 
+// azureName is the resource's name in Azure: spec.azureName, which ASO's webhook defaults to metadata.name.
+func azureName(obj genruntime.ARMMetaObject) string {
+	if name := obj.AzureName(); name != "" {
+		return name
+	}
+	return obj.GetName()
+}
+
 // armID builds the resource's ARM ID from its owner chain; waiting explains a missing owner.
 func (r *reconciler) armID(ctx context.Context, obj genruntime.ARMMetaObject) (id, waiting string, err error) {
 	s := r.sim
 	if obj.GetType() == "Microsoft.Resources/resourceGroups" {
-		return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", s.opts.SubscriptionID, obj.AzureName()), "", nil
+		return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", s.opts.SubscriptionID, azureName(obj)), "", nil
 	}
 	owner := obj.Owner()
 	if owner == nil {
@@ -198,9 +206,9 @@ func (r *reconciler) armID(ctx context.Context, obj genruntime.ARMMetaObject) (i
 	}
 	typ := obj.GetType()
 	if ownerIsGroup || obj.GetResourceScope() == genruntime.ResourceScopeExtension {
-		return fmt.Sprintf("%s/providers/%s/%s", ownerID, typ, obj.AzureName()), "", nil
+		return fmt.Sprintf("%s/providers/%s/%s", ownerID, typ, azureName(obj)), "", nil
 	}
-	return fmt.Sprintf("%s/%s/%s", ownerID, typ[strings.LastIndex(typ, "/")+1:], obj.AzureName()), "", nil
+	return fmt.Sprintf("%s/%s/%s", ownerID, typ[strings.LastIndex(typ, "/")+1:], azureName(obj)), "", nil
 }
 
 func (r *reconciler) ownerObject(ctx context.Context, namespace string, owner *genruntime.ResourceReference) (genruntime.ARMMetaObject, error) {
@@ -354,6 +362,13 @@ func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaO
 		status["frontendIPConfigurations"] = out
 	case "VirtualMachine":
 		status["vmId"] = fakeGUID(id)
+	case "VirtualMachineScaleSet":
+		// Azure reports the scale set's size; instances (and their Nodes) are for the test to play.
+		status["orchestrationMode"] = spec["orchestrationMode"]
+		status["uniqueId"] = fakeGUID(id)
+		if sku, ok := spec["sku"].(map[string]any); ok {
+			status["sku"] = sku
+		}
 	case "PrivateEndpoint":
 		// Automatic connections are approved at once; manual ones wait for the remote owner (ApprovePrivateEndpoint).
 		approved := r.sim.isApproved(objectKey{r.gvk.Kind, obj.GetNamespace(), obj.GetName()})
@@ -384,7 +399,7 @@ func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaO
 func (r *reconciler) fillManagedCluster(ctx context.Context, obj genruntime.ARMMetaObject, spec, status map[string]any, location string) error {
 	prefix, _ := spec["dnsPrefix"].(string)
 	if prefix == "" {
-		prefix = obj.AzureName()
+		prefix = azureName(obj)
 	}
 	fqdn := fmt.Sprintf("%s.hcp.%s.azmk8s.io", prefix, location)
 	status["fqdn"] = fqdn
