@@ -155,7 +155,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 	if err := r.reconcileResources(ctx, s, pool, machinePool, cluster.Name); err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, r.reconcileNodes(ctx, s, pool, cluster)
+	return ctrl.Result{}, r.reconcileNodes(ctx, s, pool, machinePool, cluster)
 }
 
 // scope holds what one reconciliation learns.
@@ -196,7 +196,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope, pool *inf
 
 // reconcileNodes reads the agent pool's nodes from the workload cluster into providerIDList, and the pool's
 // size into status.replicas.
-func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope, pool *infrav1.AzureASOManagedMachinePool, cluster *clusterv1.Cluster) error {
+func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope, pool *infrav1.AzureASOManagedMachinePool, mp *clusterv1.MachinePool, cluster *clusterv1.Cluster) error {
 	if s.agentPool == "" {
 		return nil
 	}
@@ -205,6 +205,9 @@ func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope, pool *infrav1
 		return client.IgnoreNotFound(err)
 	}
 	pool.Status.Replicas = int32(ptr.Deref(live.Status.Count, 0))
+	if err := managed.FollowAutoscaler(ctx, r.Client, mp, live.Status.Count); err != nil {
+		return err
+	}
 	nodeResourceGroup := ""
 	if live.Spec.Owner != nil {
 		mc := &asocontainerservice.ManagedCluster{}

@@ -278,6 +278,9 @@ func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
 		return client.IgnoreNotFound(err)
 	}
 	pool.Status.Replicas = int32(ptr.Deref(live.Status.Count, 0))
+	if err := managed.FollowAutoscaler(ctx, r.Client, s.machinePool, live.Status.Count); err != nil {
+		return err
+	}
 	nodeResourceGroup := ""
 	if live.Spec.Owner != nil {
 		mc := &asocontainerservice.ManagedCluster{}

@@ -388,7 +388,14 @@ func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaO
 			}
 		}
 	case "ManagedClustersAgentPool":
+		// AKS's count: the spec's, else the autoscaler's minimum, else its default of 1.
 		status["count"] = spec["count"]
+		if spec["count"] == nil {
+			status["count"] = int64(1)
+			if spec["enableAutoScaling"] == true && spec["minCount"] != nil {
+				status["count"] = spec["minCount"]
+			}
+		}
 		status["currentOrchestratorVersion"] = spec["orchestratorVersion"]
 	case "ManagedCluster":
 		return r.fillManagedCluster(ctx, obj, spec, status, location)

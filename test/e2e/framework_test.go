@@ -148,6 +148,30 @@ func newFixture(t *testing.T, g *WithT, prefix string) *fixture {
 	return f
 }
 
+// newAKSFixture prepares a namespace for an AKS cluster named prefix plus a random suffix, in a resource group of
+// the cluster's name: the nodes AKS would register for its agent pools. The provider writes the kubeconfig Secret
+// from the one ASO writes, which points at the workload cluster (see the simulator's options in TestMain).
+func newAKSFixture(t *testing.T, g *WithT, prefix string) *fixture {
+	t.Helper()
+	ctx := t.Context()
+	_, workloadClient := workload.get(t)
+	ns, err := env.Env.CreateNamespace(ctx, prefix)
+	g.Expect(err).NotTo(HaveOccurred())
+	f := &fixture{namespace: ns.Name, clusterName: prefix + "-" + util.RandomString(5)}
+	f.vars = map[string]string{
+		"NAMESPACE":             f.namespace,
+		"CLUSTER_NAME":          f.clusterName,
+		"RESOURCE_GROUP":        f.clusterName + "-rg",
+		"AZURE_LOCATION":        location,
+		"AZURE_SUBSCRIPTION_ID": sim.SubscriptionID(),
+		"KUBERNETES_VERSION":    kubernetesVersion,
+	}
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
+	t.Cleanup(func() { f.cleanup(t) })
+	startAgentPoolNodes(t, f.namespace, workloadClient)
+	return f
+}
+
 // cleanup deletes what the test applied that is still there (everything, if the test failed before deleting
 // its Cluster), and the kubeconfig Secret.
 func (f *fixture) cleanup(t *testing.T) {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
@@ -67,7 +68,17 @@ func TestMain(m *testing.M) {
 // controllers with the manager. It fails when any of them cannot be set up.
 func setupReconcilers(ctx context.Context, mgr ctrl.Manager) error {
 	var err error
-	sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{Scheme: scheme.New(), DeleteDelay: asoDeleteDelay})
+	sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{
+		Scheme: scheme.New(), DeleteDelay: asoDeleteDelay,
+		// Every AKS cluster's kubeconfig reaches the workload cluster.
+		Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) {
+			<-workload.started
+			if workload.err != nil {
+				return nil, workload.err
+			}
+			return workload.cp.KubeConfig, nil
+		},
+	})
 	if err != nil {
 		return fmt.Errorf("failed to start the ASO simulator: %w", err)
 	}

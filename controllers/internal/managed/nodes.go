@@ -101,3 +101,18 @@ func MarkReplicasManagedByAutoscaler(ctx context.Context, c client.Client, mp *c
 	}
 	return c.Patch(ctx, mp, client.MergeFrom(before))
 }
+
+// FollowAutoscaler sets the replicas of a MachinePool whose size the AKS autoscaler owns (see
+// MarkReplicasManagedByAutoscaler) to the node count AKS reports, so that Cluster API shows the pool's real size.
+func FollowAutoscaler(ctx context.Context, c client.Client, mp *clusterv1.MachinePool, count *int) error {
+	if _, autoscaled := mp.Annotations[clusterv1.ReplicasManagedByAnnotation]; !autoscaled || count == nil {
+		return nil
+	}
+	if mp.Spec.Replicas != nil && int(*mp.Spec.Replicas) == *count {
+		return nil
+	}
+	before := mp.DeepCopy()
+	replicas := int32(*count)
+	mp.Spec.Replicas = &replicas
+	return c.Patch(ctx, mp, client.MergeFrom(before))
+}

@@ -1,0 +1,296 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util/conditions"
+	"sigs.k8s.io/cluster-api/util/secret"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+)
+
+// upgradeVersion is the version the AKS tests upgrade to.
+const upgradeVersion = "v1.35.0"
+
+// TestE2E_AKSCluster creates a typed AKS cluster in the user's own resource group, with a system pool and an
+// autoscaling user pool, patches two AKS features the typed API lacks, scales, upgrades and deletes it, with
+// Cluster API's reconcilers driving the provider.
+func TestE2E_AKSCluster(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	f := newAKSFixture(t, g, "aks")
+	rgID := resourceGroupID(f.vars["RESOURCE_GROUP"])
+	// The resource group exists in Azure without the cluster's owned tag: it is the user's.
+	sim.SeedAzure("ResourceGroup", rgID, map[string]string{"team": "platform"})
+	f.apply(ctx, g, "aks-cluster.yaml")
+	pools := map[string]int{f.clusterName + "-pool0": 1, f.clusterName + "-pool1": 2}
+
+	cp := &infrav1.AzureManagedControlPlane{}
+	expectAKSClusterUp(ctx, g, f, cp, "AzureManagedControlPlane", pools)
+	g.Expect(cp.Spec.ControlPlaneEndpoint.Host).To(Equal(f.clusterName + ".hcp." + location + ".azmk8s.io"))
+	g.Expect(cp.Status.Version).To(Equal(kubernetesVersion))
+	g.Expect(cp.Status.OIDCIssuerProfile).NotTo(BeNil())
+
+	// The merge patch and the JSON patch each turned on a feature of the applied ManagedCluster.
+	mc := &asocontainerservice.ManagedCluster{}
+	g.Expect(env.Env.Get(ctx, f.key(f.clusterName), mc)).To(Succeed())
+	g.Expect(mc.Spec.StorageProfile).NotTo(BeNil())
+	g.Expect(mc.Spec.StorageProfile.BlobCSIDriver.Enabled).To(HaveValue(BeTrue()))
+	g.Expect(mc.Spec.WorkloadAutoScalerProfile).NotTo(BeNil())
+	g.Expect(mc.Spec.WorkloadAutoScalerProfile.Keda.Enabled).To(HaveValue(BeTrue()))
+	g.Expect(conditions.IsTrue(cp, infrav1.PatchesAppliedCondition)).To(BeTrue())
+	// A patch of what the provider owns is refused at admission.
+	forbidden := cp.DeepCopy()
+	forbidden.Spec.ASOPatches = append(forbidden.Spec.ASOPatches, infrav1.ASOPatch{Target: infrav1.ASOPatchTarget{Kind: "ManagedCluster"},
+		Type: infrav1.JSONPatchType, Patch: `[{"op": "replace", "path": "/metadata/name", "value": "other"}]`})
+	g.Expect(env.Env.Update(ctx, forbidden)).To(MatchError(ContainSubstring("spec.asoPatches[1]")))
+
+	// The AKS autoscaler owns the user pool's size.
+	g.Eventually(func(g Gomega) {
+		mp := &clusterv1.MachinePool{}
+		g.Expect(env.Env.Get(ctx, f.key(f.clusterName+"-pool1"), mp)).To(Succeed())
+		g.Expect(mp.Annotations).To(HaveKeyWithValue(clusterv1.ReplicasManagedByAnnotation, "aks"))
+	}, timeout, interval).Should(Succeed())
+
+	scaleAndUpgrade(ctx, g, f, f.clusterName+"-pool0", func(version string) {
+		live := &infrav1.AzureManagedControlPlane{}
+		g.Expect(env.Env.Get(ctx, f.key(f.clusterName), live)).To(Succeed())
+		live.Spec.Version = version
+		g.Expect(env.Env.Update(ctx, live)).To(Succeed())
+	})
+	// AKS never downgrades: neither does the webhook let the version go back.
+	live := &infrav1.AzureManagedControlPlane{}
+	g.Expect(env.Env.Get(ctx, f.key(f.clusterName), live)).To(Succeed())
+	live.Spec.Version = kubernetesVersion
+	g.Expect(env.Env.Update(ctx, live)).NotTo(Succeed())
+
+	mcID := ptr.Deref(mc.Status.Id, "")
+	deleteCluster(ctx, g, f.key(f.clusterName))
+	g.Eventually(func(g Gomega) {
+		g.Expect(listASOObjects(ctx, g, f.namespace)).To(BeEmpty())
+	}, timeout, interval).Should(Succeed())
+	g.Expect(sim.Deleted()).To(ContainElement(mcID), "the AKS cluster is deleted")
+	g.Expect(sim.Deleted()).NotTo(ContainElement(rgID), "the user's resource group is not")
+	g.Expect(sim.ExistsInAzure(rgID)).To(BeTrue())
+}
+
+// TestE2E_ASOManagedCluster creates an AKS cluster from raw ASO objects (the AzureASOManaged kinds), with an
+// autoscaling pool, scales, upgrades and deletes it, resource group included.
+func TestE2E_ASOManagedCluster(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	f := newAKSFixture(t, g, "aso")
+	f.apply(ctx, g, "aks-aso-cluster.yaml")
+	// The autoscaling pool starts at its minimum: the autoscaler, not the MachinePool, owns its size.
+	pools := map[string]int{f.clusterName + "-pool0": 1, f.clusterName + "-pool1": 1}
+
+	cp := &infrav1.AzureASOManagedControlPlane{}
+	expectAKSClusterUp(ctx, g, f, cp, "AzureASOManagedControlPlane", pools)
+	g.Expect(cp.Status.ControlPlaneEndpoint.Host).To(Equal(f.clusterName + ".hcp." + location + ".azmk8s.io"))
+	g.Eventually(func(g Gomega) {
+		mp := &clusterv1.MachinePool{}
+		g.Expect(env.Env.Get(ctx, f.key(f.clusterName+"-pool1"), mp)).To(Succeed())
+		g.Expect(mp.Annotations).To(HaveKeyWithValue(clusterv1.ReplicasManagedByAnnotation, "aks"))
+		g.Expect(mp.Spec.Replicas).To(HaveValue(BeEquivalentTo(1)), "the MachinePool follows the autoscaler")
+	}, timeout, interval).Should(Succeed())
+
+	scaleAndUpgrade(ctx, g, f, f.clusterName+"-pool0", func(version string) {
+		live := &infrav1.AzureASOManagedControlPlane{}
+		g.Expect(env.Env.Get(ctx, f.key(f.clusterName), live)).To(Succeed())
+		live.Spec.Version = version
+		g.Expect(env.Env.Update(ctx, live)).To(Succeed())
+	})
+
+	rgID := resourceGroupID(f.vars["RESOURCE_GROUP"])
+	deleteCluster(ctx, g, f.key(f.clusterName))
+	g.Eventually(func(g Gomega) {
+		g.Expect(listASOObjects(ctx, g, f.namespace)).To(BeEmpty())
+	}, timeout, interval).Should(Succeed())
+	g.Expect(sim.Deleted()).To(ContainElement(rgID), "the cluster's own resource group is deleted")
+}
+
+// expectAKSClusterUp waits until Cluster API sees the control plane initialized and every pool's nodes, and checks
+// the kubeconfig Secret against Cluster API's contract. pools are the MachinePools and their replicas.
+func expectAKSClusterUp(ctx context.Context, g *WithT, f *fixture, cp client.Object, kind string, pools map[string]int) {
+	cluster := &clusterv1.Cluster{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(ctx, f.key(f.clusterName), cluster)).To(Succeed())
+		g.Expect(cluster.Status.Initialization.InfrastructureProvisioned).To(HaveValue(BeTrue()))
+		g.Expect(cluster.Status.Initialization.ControlPlaneInitialized).To(HaveValue(BeTrue()))
+		g.Expect(conditions.IsTrue(cluster, clusterv1.ClusterControlPlaneInitializedCondition)).To(BeTrue(),
+			"ControlPlaneInitialized: %+v", conditions.Get(cluster, clusterv1.ClusterControlPlaneInitializedCondition))
+		g.Expect(cluster.Spec.ControlPlaneEndpoint.Port).To(BeEquivalentTo(443))
+	}, timeout, interval).Should(Succeed())
+	g.Expect(env.Env.Get(ctx, f.key(f.clusterName), cp)).To(Succeed())
+
+	// Cluster API's kubeconfig: its name, type, label and key, owned by the control plane, reaching the cluster.
+	kubeconfig := &corev1.Secret{}
+	g.Expect(env.Env.Get(ctx, f.key(secret.Name(f.clusterName, secret.Kubeconfig)), kubeconfig)).To(Succeed())
+	g.Expect(kubeconfig.Type).To(Equal(clusterv1.ClusterSecretType))
+	g.Expect(kubeconfig.Labels).To(HaveKeyWithValue(clusterv1.ClusterNameLabel, f.clusterName))
+	g.Expect(metav1.GetControllerOf(kubeconfig)).To(And(HaveField("Kind", kind), HaveField("Name", f.clusterName)))
+	workloadCP, _ := workload.cp, workload.client
+	g.Expect(kubeconfig.Data[secret.KubeconfigDataName]).To(Equal(workloadCP.KubeConfig))
+
+	for name, replicas := range pools {
+		expectPoolNodes(ctx, g, f, name, replicas)
+	}
+}
+
+// expectPoolNodes waits until a MachinePool has replicas nodes: the infrastructure pool lists their provider IDs
+// and Cluster API found each Node.
+func expectPoolNodes(ctx context.Context, g *WithT, f *fixture, name string, replicas int) {
+	g.Eventually(func(g Gomega) {
+		mp := &clusterv1.MachinePool{}
+		g.Expect(env.Env.Get(ctx, f.key(name), mp)).To(Succeed())
+		g.Expect(mp.Spec.ProviderIDList).To(HaveLen(replicas), "%s providerIDList", name)
+		g.Expect(mp.Status.NodeRefs).To(HaveLen(replicas), "%s nodeRefs", name)
+		g.Expect(mp.Status.Replicas).To(HaveValue(BeEquivalentTo(replicas)), "%s status.replicas", name)
+	}, timeout, interval).Should(Succeed())
+}
+
+// scaleAndUpgrade scales a non-autoscaling pool up and down, then upgrades the control plane (with setVersion)
+// and the pool.
+func scaleAndUpgrade(ctx context.Context, g *WithT, f *fixture, pool string, setVersion func(string)) {
+	for _, replicas := range []int{3, 1} {
+		mp := &clusterv1.MachinePool{}
+		g.Expect(env.Env.Get(ctx, f.key(pool), mp)).To(Succeed())
+		mp.Spec.Replicas = ptr.To(int32(replicas))
+		g.Expect(env.Env.Update(ctx, mp)).To(Succeed())
+		expectPoolNodes(ctx, g, f, pool, replicas)
+	}
+
+	setVersion(upgradeVersion)
+	g.Eventually(func(g Gomega) {
+		mc := &asocontainerservice.ManagedCluster{}
+		g.Expect(env.Env.Get(ctx, f.key(f.clusterName), mc)).To(Succeed())
+		g.Expect(mc.Spec.KubernetesVersion).To(HaveValue(Equal(strings.TrimPrefix(upgradeVersion, "v"))))
+		g.Expect(mc.Status.CurrentKubernetesVersion).To(HaveValue(Equal(strings.TrimPrefix(upgradeVersion, "v"))))
+	}, timeout, interval).Should(Succeed())
+	mp := &clusterv1.MachinePool{}
+	g.Expect(env.Env.Get(ctx, f.key(pool), mp)).To(Succeed())
+	mp.Spec.Template.Spec.Version = upgradeVersion
+	g.Expect(env.Env.Update(ctx, mp)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		ap := &asocontainerservice.ManagedClustersAgentPool{}
+		g.Expect(env.Env.Get(ctx, f.key(pool), ap)).To(Succeed())
+		g.Expect(ap.Spec.OrchestratorVersion).To(HaveValue(Equal(strings.TrimPrefix(upgradeVersion, "v"))))
+	}, timeout, interval).Should(Succeed())
+}
+
+// startAgentPoolNodes plays AKS's nodes for a namespace's agent pools: as many Ready Nodes as ASO reports for each
+// pool (status.count), labelled with the pool and the cluster's node resource group and named with the scale
+// set's provider IDs, as AKS registers them; Nodes beyond the count go, as when AKS scales down.
+func startAgentPoolNodes(t *testing.T, namespace string, workloadClient client.Client) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	registered := sets.New[string]()
+	go func() {
+		defer close(done)
+		ticker := time.NewTicker(interval)
+		defer ticker.Stop()
+		for {
+			want := agentPoolNodes(ctx, namespace)
+			for name, node := range want {
+				if registered.Has(name) {
+					continue
+				}
+				if err := registerNode(ctx, workloadClient, node); err == nil {
+					registered.Insert(name)
+				} else if ctx.Err() == nil {
+					t.Logf("Failed to register Node %s: %v", name, err)
+				}
+			}
+			for _, name := range registered.UnsortedList() {
+				if _, ok := want[name]; !ok && want != nil {
+					if err := workloadClient.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}); err == nil || apierrors.IsNotFound(err) {
+						registered.Delete(name)
+					}
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		for name := range registered {
+			_ = workloadClient.Delete(context.Background(), &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}})
+		}
+	})
+}
+
+// agentPoolNodes are the Nodes the namespace's agent pools have now, by name; nil when they cannot be read.
+func agentPoolNodes(ctx context.Context, namespace string) map[string]*corev1.Node {
+	pools := &asocontainerservice.ManagedClustersAgentPoolList{}
+	if err := env.Env.GetAPIReader().List(ctx, pools, client.InNamespace(namespace)); err != nil {
+		return nil
+	}
+	out := map[string]*corev1.Node{}
+	for _, pool := range pools.Items {
+		if pool.Spec.Owner == nil || pool.Status.Count == nil {
+			continue
+		}
+		mc := &asocontainerservice.ManagedCluster{}
+		if err := env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: namespace, Name: pool.Spec.Owner.Name}, mc); err != nil {
+			return nil
+		}
+		nodeRG := ptr.Deref(mc.Status.NodeResourceGroup, "")
+		for i := range *pool.Status.Count {
+			name := fmt.Sprintf("%s-%s-%d", namespace, pool.Spec.AzureName, i)
+			out[name] = &corev1.Node{
+				ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{
+					"kubernetes.azure.com/agentpool": pool.Spec.AzureName, "kubernetes.azure.com/cluster": nodeRG,
+				}},
+				Spec: corev1.NodeSpec{ProviderID: fmt.Sprintf(
+					"azure:///subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachineScaleSets/aks-%s-vmss/virtualMachines/%d",
+					sim.SubscriptionID(), strings.ToLower(nodeRG), pool.Spec.AzureName, i)},
+			}
+		}
+	}
+	return out
+}
+
+// registerNode creates a Node and reports it Ready, as its kubelet does.
+func registerNode(ctx context.Context, c client.Client, node *corev1.Node) error {
+	if err := c.Create(ctx, node); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue,
+		LastHeartbeatTime: metav1.Now(), LastTransitionTime: metav1.Now(), Reason: "KubeletReady"}}
+	return c.Status().Update(ctx, node)
+}
