@@ -318,3 +318,34 @@ func TestReconcile_AutoscalingUserPoolAndPause(t *testing.T) {
 		g.Expect(conditions.IsTrue(cp, clusterv1.PausedCondition)).To(BeTrue())
 	}, timeout).Should(Succeed())
 }
+
+func TestReconcile_LocalAccountsDisabled(t *testing.T) {
+	g := NewWithT(t)
+	ctx, c := newAKSCluster(t, g, "entra", func(s *infrav1.AzureManagedControlPlaneSpec) {
+		s.AADProfile = &infrav1.AADProfile{Managed: true, AdminGroupObjectIDs: []string{"00000000-0000-0000-0000-00000000000a"}}
+		s.DisableLocalAccounts = ptr.To(true)
+	})
+	ns := c.cluster.Namespace
+	newPool(t, g, c, "system", infrav1.NodePoolModeSystem, nil)
+
+	// AKS is ready, but has no admin kubeconfig: Cluster API's holds the Entra ID one, and the condition says so.
+	cp := &infrav1.AzureManagedControlPlane{}
+	g.Eventually(func(g Gomega) {
+		get(ctx, g, ns, "entra-cp", cp)
+		g.Expect(conditions.IsTrue(cp, clusterv1.ReadyCondition)).To(BeTrue(), "Ready: %+v", readyCondition(cp))
+		g.Expect(cp.Status.Initialization.ControlPlaneInitialized).To(HaveValue(BeTrue()))
+	}, timeout).Should(Succeed())
+	kubeconfigReady := conditions.Get(cp, azuremanagedcontrolplane.KubeconfigReadyCondition)
+	g.Expect(kubeconfigReady).NotTo(BeNil())
+	g.Expect(kubeconfigReady.Status).To(Equal(metav1.ConditionFalse))
+	g.Expect(kubeconfigReady.Reason).To(Equal(azuremanagedcontrolplane.LocalAccountsDisabledReason))
+	g.Expect(kubeconfigReady.Message).To(ContainSubstring("kubelogin"))
+
+	mc := &asocontainerservice.ManagedCluster{}
+	get(ctx, g, ns, "entra-cp", mc)
+	g.Expect(mc.Spec.OperatorSpec.Secrets.AdminCredentials).To(BeNil(), "AKS has no admin credentials to give")
+	g.Expect(mc.Spec.OperatorSpec.Secrets.UserCredentials).NotTo(BeNil())
+	kubeconfig := &corev1.Secret{}
+	get(ctx, g, ns, secret.Name("entra", secret.Kubeconfig), kubeconfig)
+	g.Expect(kubeconfig.Data[secret.KubeconfigDataName]).NotTo(BeEmpty())
+}
