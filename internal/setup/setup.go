@@ -38,6 +38,8 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremanagedcontrolplane"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremanagedmachinepool"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/exp/controllers/azuremachinepool"
+	"github.com/capzaso/cluster-api-provider-azure/exp/controllers/azuremachinepoolmachine"
 	"github.com/capzaso/cluster-api-provider-azure/feature"
 )
 
@@ -66,13 +68,16 @@ const (
 	AzureASOManagedClusterController      = "azureasomanagedcluster"
 	AzureASOManagedControlPlaneController = "azureasomanagedcontrolplane"
 	AzureASOManagedMachinePoolController  = "azureasomanagedmachinepool"
+	AzureMachinePoolController            = "azuremachinepool"
+	AzureMachinePoolMachineController     = "azuremachinepoolmachine"
 )
 
 // ControllerNames lists every controller, for flags.
 func ControllerNames() []string {
 	return []string{AzureClusterController, AzureMachineController, AzureManagedClusterController,
 		AzureManagedControlPlaneController, AzureManagedMachinePoolController, AzureASOManagedClusterController,
-		AzureASOManagedControlPlaneController, AzureASOManagedMachinePoolController}
+		AzureASOManagedControlPlaneController, AzureASOManagedMachinePoolController, AzureMachinePoolController,
+		AzureMachinePoolMachineController}
 }
 
 func (o Options) controllerOptions(name string) controller.Options {
@@ -160,6 +165,8 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		controllers = append(controllers,
 			namedController{AzureManagedMachinePoolController, &azuremanagedmachinepool.Reconciler{Client: c, Engine: engine, ClusterCache: clusterCache, WatchFilterValue: filter}},
 			namedController{AzureASOManagedMachinePoolController, &azureasomanagedmachinepool.Reconciler{Client: c, Engine: engine, ClusterCache: clusterCache, WatchFilterValue: filter}},
+			namedController{AzureMachinePoolController, &azuremachinepool.Reconciler{Client: c, APIReader: reader, Engine: engine, ClusterCache: clusterCache, WatchFilterValue: filter}},
+			namedController{AzureMachinePoolMachineController, &azuremachinepoolmachine.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
 		)
 	}
 	for _, ctl := range controllers {

@@ -1,0 +1,218 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azuremachinepool
+
+import (
+	"context"
+	"fmt"
+
+	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/klog/v2"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/controllers/clustercache"
+	"sigs.k8s.io/cluster-api/util"
+	capicontroller "sigs.k8s.io/cluster-api/util/controller"
+	"sigs.k8s.io/cluster-api/util/finalizers"
+	"sigs.k8s.io/cluster-api/util/patch"
+	"sigs.k8s.io/cluster-api/util/paused"
+	"sigs.k8s.io/cluster-api/util/predicates"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+)
+
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinepools;azuremachinepools/status;azuremachinepools/finalizers,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinepoolmachines,verbs=get;list;watch;create;delete
+// +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=machinepools;machinepools/status,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=machines,verbs=get;list;watch;delete
+// +kubebuilder:rbac:groups=compute.azure.com,resources=virtualmachinescalesets,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=authorization.azure.com,resources=roleassignments,verbs=get;list;watch;create;update;patch;delete
+
+// OwnedKinds are the ASO kinds an AzureMachinePool owns; the controller watches them. The objects of a Flexible
+// scale set's instances belong to their AzureMachinePoolMachines.
+func OwnedKinds() []client.Object {
+	return []client.Object{&asocompute.VirtualMachineScaleSet{}, &asoauthorization.RoleAssignment{}}
+}
+
+// Reconciler reconciles AzureMachinePools.
+type Reconciler struct {
+	Client client.Client
+	// APIReader reads what the manager does not cache: bootstrap data secrets and the cluster's infrastructure
+	// object of a kind it does not watch.
+	APIReader client.Reader
+	Engine    *aso.Engine
+	// ClusterCache reaches workload clusters, for the Nodes of Uniform scale sets.
+	ClusterCache clustercache.ClusterCache
+
+	// WatchFilterValue is the label value used to filter events prior to reconciliation.
+	WatchFilterValue string
+
+	// kinds, controller and poolsOfCluster are set by SetupWithManager.
+	kinds          []schema.GroupVersionKind
+	controller     capicontroller.Controller
+	poolsOfCluster handler.MapFunc
+}
+
+// SetupWithManager sets up the controller with the manager.
+func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
+	if r.Client == nil || r.APIReader == nil || r.Engine == nil || r.ClusterCache == nil {
+		return fmt.Errorf("client, API reader, engine and cluster cache are required")
+	}
+	var err error
+	if r.kinds, err = aso.GVKs(mgr.GetScheme(), OwnedKinds()...); err != nil {
+		return err
+	}
+	log := ctrl.LoggerFrom(ctx)
+	r.poolsOfCluster, err = util.ClusterToTypedObjectsMapper(mgr.GetClient(), &infrav1exp.AzureMachinePoolList{}, mgr.GetScheme())
+	if err != nil {
+		return err
+	}
+	b := capicontroller.NewControllerManagedBy(mgr, log).
+		For(&infrav1exp.AzureMachinePool{}).
+		WithOptions(options).
+		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
+		Watches(&clusterv1.MachinePool{},
+			handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1exp.GroupVersion.WithKind("AzureMachinePool")))).
+		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.poolsOfCluster),
+			predicates.ClusterPausedTransitionsOrInfrastructureProvisioned(mgr.GetScheme(), log)).
+		// An instance's readiness and deletion move the rollout on.
+		Watches(&infrav1exp.AzureMachinePoolMachine{},
+			handler.EnqueueRequestForOwner(mgr.GetScheme(), mgr.GetRESTMapper(), &infrav1exp.AzureMachinePool{})).
+		WatchesRawSource(r.ClusterCache.GetClusterSource("azuremachinepool", r.poolsOfCluster))
+	for _, obj := range OwnedKinds() {
+		b = b.Owns(obj)
+	}
+	r.controller, err = b.Build(ctx, r)
+	return err
+}
+
+// Reconcile makes the AzureMachinePool's scale set and instances match its spec and its MachinePool.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
+	pool := &infrav1exp.AzureMachinePool{}
+	if err := r.Client.Get(ctx, req.NamespacedName, pool); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	log := ctrl.LoggerFrom(ctx)
+	machinePool, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if machinePool == nil {
+		log.Info("Waiting for the MachinePool controller to set an owner reference on the AzureMachinePool")
+		return ctrl.Result{}, nil
+	}
+	log = log.WithValues("MachinePool", klog.KObj(machinePool))
+	cluster, err := util.GetClusterFromMetadata(ctx, r.Client, machinePool.ObjectMeta)
+	if err != nil {
+		log.Info("Waiting for the MachinePool's Cluster", "reason", err.Error())
+		return ctrl.Result{}, nil
+	}
+	ctx = ctrl.LoggerInto(ctx, log.WithValues("Cluster", klog.KObj(cluster)))
+
+	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, pool, infrav1exp.MachinePoolFinalizer); err != nil || added {
+		return ctrl.Result{}, err
+	}
+	patchHelper, err := patch.NewHelper(pool, r.Client)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, pool); err != nil || isPaused || requeue {
+		if err != nil || requeue || !isPaused {
+			return ctrl.Result{}, err
+		}
+		// The instances' AzureMachinePoolMachines pause their own objects.
+		done, _, err := r.Engine.Pause(ctx, pool, cluster.Name, r.kinds)
+		if err != nil || !done {
+			return ctrl.Result{}, err
+		}
+		aso.SetBlockMove(pool, false)
+		return ctrl.Result{}, patchHelper.Patch(ctx, pool)
+	}
+
+	s := &scope{cluster: cluster, machinePool: machinePool, pool: pool}
+	defer func() {
+		updateStatus(s)
+		options := []patch.Option{patch.WithOwnedConditions{Conditions: ownedConditions()}}
+		if reterr == nil {
+			options = append(options, patch.WithStatusObservedGeneration{})
+		}
+		if err := patchHelper.Patch(ctx, pool, options...); err != nil {
+			reterr = kerrors.NewAggregate([]error{reterr, err})
+		}
+	}()
+
+	if !pool.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, r.reconcileDelete(ctx, s)
+	}
+	phases := []func(context.Context, *scope) error{r.reconcileClusterInfrastructure}
+	if s.flexible() {
+		phases = append(phases, r.reconcileScaleSet, r.reconcileReplicas)
+	} else {
+		phases = append(phases, r.reconcileNodes, r.reconcileScaleSet)
+	}
+	for _, phase := range phases {
+		if err := phase(ctx, s); err != nil {
+			return ctrl.Result{}, err
+		}
+		if s.waiting != "" {
+			return ctrl.Result{}, nil
+		}
+	}
+	return ctrl.Result{}, nil
+}
+
+// scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
+type scope struct {
+	// cluster, machinePool and pool are read by Reconcile.
+	cluster     *clusterv1.Cluster
+	machinePool *clusterv1.MachinePool
+	pool        *infrav1exp.AzureMachinePool
+
+	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
+	infra *clusterinfra.Infrastructure
+	// result is set by reconcileScaleSet and reconcileDelete: the state of the pool's own ASO objects.
+	result *aso.Result
+	// replicas is set by reconcileReplicas (Flexible) and reconcileDelete: the pool's AzureMachinePoolMachines.
+	replicas []infrav1exp.AzureMachinePoolMachine
+	// nodes is set by reconcileNodes (Uniform): the scale set's Nodes, or nil while the workload cluster is not
+	// reachable (nodesKnown false).
+	nodes      []nodeInfo
+	nodesKnown bool
+	// watermark is set by reconcileNodes (Uniform): instances numbered up to it run an outdated model.
+	watermark int
+	// capacity is set by reconcileScaleSet (Uniform): the scale set's capacity as Azure reports it.
+	capacity int32
+	// provisioningState is set by reconcileScaleSet: the scale set's provisioning state as ASO reports it.
+	provisioningState string
+	// waiting is set by a phase that must wait (for the cluster, the bootstrap data); it is the Ready message.
+	waiting, waitingReason string
+	// deleting is set by reconcileDelete while the instances and the scale set are deleted.
+	deleting bool
+}
+
+// flexible reports whether the pool is a Flexible scale set.
+func (s *scope) flexible() bool {
+	return s.pool.Spec.OrchestrationMode == infrav1exp.FlexibleOrchestrationMode
+}

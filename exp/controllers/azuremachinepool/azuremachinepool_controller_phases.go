@@ -1,0 +1,517 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azuremachinepool
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/controllers/clustercache"
+	"sigs.k8s.io/cluster-api/util"
+	"sigs.k8s.io/cluster-api/util/conditions"
+	"sigs.k8s.io/cluster-api/util/labels/format"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+	"github.com/capzaso/cluster-api-provider-azure/internal/machinesecrets"
+)
+
+const (
+	// ImageUnknownReason means the pool has neither an image nor a Kubernetes version to pick the default image.
+	ImageUnknownReason = "ImageUnknown"
+
+	// ModelAnnotation records, on a Uniform pool, the hash of the model its scale set was last rolled to and the
+	// highest instance number of the scale set before that: "<hash>/<instance>". Instances up to that number run
+	// an older model. It is metadata, not status, so that it survives clusterctl move.
+	ModelAnnotation = "infrastructure.cluster.x-k8s.io/scale-set-model"
+
+	// cacheTimeout bounds the wait for the cache to show the instances a pass created or deleted, so that the next
+	// pass counts them (as Cluster API's MachineSet controller waits).
+	cacheTimeout = 10 * time.Second
+)
+
+// deleteOrder deletes the role assignment before the scale set.
+var deleteOrder = [][]schema.GroupKind{
+	{asoauthorization.GroupVersion.WithKind("RoleAssignment").GroupKind()},
+	{asocompute.GroupVersion.WithKind("VirtualMachineScaleSet").GroupKind()},
+}
+
+// reconcileClusterInfrastructure waits for the cluster's infrastructure and reads what the pool needs from it.
+func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scope) error {
+	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, s.cluster)
+	if err != nil || waiting != "" {
+		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason, waiting
+		return err
+	}
+	if s.pool.Spec.Template.Image == nil && s.machinePool.Spec.Template.Spec.Version == "" {
+		s.waitingReason, s.waiting = ImageUnknownReason, "the MachinePool has no spec.template.spec.version to choose the default image for, and the AzureMachinePool no spec.template.image"
+		return nil
+	}
+	s.infra = infra
+	return nil
+}
+
+// reconcileScaleSet translates the pool (for a Uniform pool with the MachinePool's bootstrap data and the
+// capacity of its rollout) and hands the scale set's objects to the engine.
+func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
+	pool, mp := s.pool, s.machinePool
+	in := compute.ScaleSetInput{
+		Cluster:           s.infra.AzureCluster(s.cluster.Name),
+		Name:              pool.Name,
+		Spec:              pool.Spec,
+		Zones:             mp.Spec.FailureDomains,
+		VNet:              compute.VNetRef{Name: s.infra.Network.Vnet.Name, ResourceGroup: s.infra.VNetResourceGroup()},
+		DefaultSubnet:     s.infra.SubnetFor(infrav1.SubnetNode),
+		KubernetesVersion: mp.Spec.Template.Spec.Version,
+	}
+	for _, p := range s.infra.LBPools(false, false) {
+		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: p.LoadBalancer, Pool: p.Pool})
+	}
+	live := &asocompute.VirtualMachineScaleSet{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: pool.Namespace, Name: azure.ObjectName(pool.Name)}, live); err != nil {
+		if !apierrors.IsNotFound(err) {
+			return err
+		}
+		live = nil
+	}
+	if !s.flexible() {
+		name := mp.Spec.Template.Spec.Bootstrap.DataSecretName
+		if name == nil {
+			s.waitingReason, s.waiting = infrav1.WaitingForBootstrapDataReason, "waiting for the MachinePool's bootstrap data secret"
+			return nil
+		}
+		data, err := machinesecrets.BootstrapData(ctx, r.APIReader, mp.Namespace, *name)
+		if err != nil {
+			return err
+		}
+		in.BootstrapData = data
+		if pool.Spec.Template.OSDisk.OSType == "Windows" {
+			if in.WindowsAdminPassword, err = machinesecrets.WindowsPassword(ctx, r.APIReader, pool.Namespace, pool.Name); err != nil {
+				return err
+			}
+		}
+		desired := int(desiredReplicas(mp))
+		current := desired
+		if live != nil && live.Spec.Sku != nil && live.Spec.Sku.Capacity != nil {
+			current = *live.Spec.Sku.Capacity
+		}
+		var nodes []uniformNode
+		for _, n := range s.nodes {
+			nodes = append(nodes, uniformNode{instanceID: n.instanceID, ready: n.ready})
+		}
+		in.Capacity = int32(uniformCapacity(desired, current, pool.Spec.Strategy.RollingUpdate, nodes, s.watermark))
+		if live != nil && live.Status.Sku != nil {
+			s.capacity = int32(ptr.Deref(live.Status.Sku.Capacity, 0))
+		}
+	}
+	if live != nil {
+		s.provisioningState = ptr.Deref(live.Status.ProvisioningState, "")
+	}
+	aso.SetBlockMove(pool, true)
+	result, err := r.Engine.Reconcile(ctx, pool, compute.MachinePoolResources(in), aso.Options{
+		ClusterName: s.cluster.Name, CredentialSecret: s.infra.CredentialSecret(s.cluster.Name),
+		Kinds: r.kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches),
+	})
+	s.result = result
+	if err != nil {
+		return err
+	}
+	if live != nil && ptr.Deref(live.Status.Id, "") != "" && pool.Spec.ProviderID == "" {
+		pool.Spec.ProviderID = "azure://" + *live.Status.Id
+	}
+	return nil
+}
+
+// desiredReplicas is the MachinePool's replica count; Cluster API's webhook defaults it to 1.
+func desiredReplicas(mp *clusterv1.MachinePool) int32 {
+	return ptr.Deref(mp.Spec.Replicas, 1)
+}
+
+// reconcileReplicas scales and rolls the instances of a Flexible pool: it creates and deletes
+// AzureMachinePoolMachines (through their Machines) as planRollout says.
+func (r *Reconciler) reconcileReplicas(ctx context.Context, s *scope) error {
+	pool, mp := s.pool, s.machinePool
+	pool.Status.InfrastructureMachineKind = infrav1exp.AzureMachinePoolMachineKind
+	replicas, machines, err := r.listReplicas(ctx, s)
+	if err != nil {
+		return err
+	}
+	version := mp.Spec.Template.Spec.Version
+	infos := make([]replica, 0, len(replicas))
+	for i := range replicas {
+		m := &replicas[i]
+		machine := machines[m.Name]
+		_, marked := machineAnnotations(machine)[clusterv1.DeleteMachineAnnotation]
+		infos = append(infos, replica{
+			name:     m.Name,
+			created:  m.CreationTimestamp.Time,
+			upToDate: m.Spec.Model != nil && m.Spec.Model.UpToDate(pool, version),
+			ready:    conditions.IsTrue(m, clusterv1.ReadyCondition),
+			deleting: !m.DeletionTimestamp.IsZero() || (machine != nil && !machine.DeletionTimestamp.IsZero()),
+			marked:   marked,
+		})
+	}
+	p := planRollout(int(desiredReplicas(mp)), pool.Spec.Strategy, infos)
+	log := ctrl.LoggerFrom(ctx)
+	var created, deleted []client.Object
+	var errs []error
+	zones := zoneUse(mp.Spec.FailureDomains, replicas)
+	for range p.create {
+		m := r.newReplica(s, zones.next())
+		if err := r.Client.Create(ctx, m); err != nil {
+			errs = append(errs, fmt.Errorf("failed to create AzureMachinePoolMachine %s: %w", klog.KObj(m), err))
+			continue
+		}
+		log.Info("Created an instance", "AzureMachinePoolMachine", klog.KObj(m), "zone", m.Spec.Model.FailureDomain)
+		replicas = append(replicas, *m)
+		created = append(created, m)
+	}
+	for _, name := range p.delete {
+		obj, err := r.deleteReplica(ctx, pool.Namespace, name, machines[name])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		log.Info("Deleting an instance", "AzureMachinePoolMachine", klog.KRef(pool.Namespace, name))
+		deleted = append(deleted, obj)
+	}
+	s.replicas = replicas
+	if err := kerrors.NewAggregate(errs); err != nil {
+		return err
+	}
+	return r.waitForCache(ctx, created, deleted)
+}
+
+// listReplicas lists the pool's AzureMachinePoolMachines (labelled as Cluster API's MachinePool Machines and
+// owned by the pool) and their Machines by name.
+func (r *Reconciler) listReplicas(ctx context.Context, s *scope) ([]infrav1exp.AzureMachinePoolMachine, map[string]*clusterv1.Machine, error) {
+	selector := client.MatchingLabels{
+		clusterv1.ClusterNameLabel:     s.cluster.Name,
+		clusterv1.MachinePoolNameLabel: format.MustFormatValue(s.machinePool.Name),
+	}
+	list := &infrav1exp.AzureMachinePoolMachineList{}
+	if err := r.Client.List(ctx, list, client.InNamespace(s.pool.Namespace), selector); err != nil {
+		return nil, nil, fmt.Errorf("failed to list the AzureMachinePoolMachines of %s: %w", klog.KObj(s.pool), err)
+	}
+	var replicas []infrav1exp.AzureMachinePoolMachine
+	for _, m := range list.Items {
+		for _, ref := range m.OwnerReferences {
+			if ref.UID == s.pool.UID {
+				replicas = append(replicas, m)
+				break
+			}
+		}
+	}
+	machineList := &clusterv1.MachineList{}
+	if err := r.Client.List(ctx, machineList, client.InNamespace(s.pool.Namespace), selector); err != nil {
+		return nil, nil, fmt.Errorf("failed to list the Machines of %s: %w", klog.KObj(s.machinePool), err)
+	}
+	machines := map[string]*clusterv1.Machine{}
+	for i := range machineList.Items {
+		machines[machineList.Items[i].Name] = &machineList.Items[i]
+	}
+	return replicas, machines, nil
+}
+
+func machineAnnotations(m *clusterv1.Machine) map[string]string {
+	if m == nil {
+		return nil
+	}
+	return m.Annotations
+}
+
+// newReplica returns a new instance of the pool's current model: an AzureMachinePoolMachine named after the pool
+// with a random suffix (Cluster API names its Machine the same), labelled as a MachinePool Machine, owned by the
+// pool (not as controller: the Machine becomes its controller), with the provider ID its VM will have.
+func (r *Reconciler) newReplica(s *scope, zone string) *infrav1exp.AzureMachinePoolMachine {
+	pool := s.pool
+	name := pool.Name + "-" + util.RandomString(5)
+	vmID := azure.ResourceID(s.infra.SubscriptionID, s.infra.ResourceGroup, azure.TypeVirtualMachine, name)
+	model := pool.Model(s.machinePool.Spec.Template.Spec.Version, zone)
+	return &infrav1exp.AzureMachinePoolMachine{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      name,
+			Namespace: pool.Namespace,
+			Labels: map[string]string{
+				clusterv1.ClusterNameLabel:     s.cluster.Name,
+				clusterv1.MachinePoolNameLabel: format.MustFormatValue(s.machinePool.Name),
+			},
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: infrav1exp.GroupVersion.String(), Kind: "AzureMachinePool", Name: pool.Name, UID: pool.UID,
+			}},
+		},
+		Spec: infrav1exp.AzureMachinePoolMachineSpec{ProviderID: "azure://" + vmID, Model: &model},
+	}
+}
+
+// deleteReplica deletes an instance through its Machine, so that Cluster API drains its Node first, or directly
+// while Cluster API has not made its Machine yet. It returns the object it deleted.
+func (r *Reconciler) deleteReplica(ctx context.Context, namespace, name string, machine *clusterv1.Machine) (client.Object, error) {
+	var obj client.Object = &infrav1exp.AzureMachinePoolMachine{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}
+	if machine != nil {
+		obj = machine
+	}
+	if err := r.Client.Delete(ctx, obj); err != nil && !apierrors.IsNotFound(err) {
+		return nil, fmt.Errorf("failed to delete the instance %s: %w", klog.KRef(namespace, name), err)
+	}
+	return obj, nil
+}
+
+// waitForCache waits until the cache shows the objects created in this pass and the deletion of those deleted,
+// so that the next pass counts them.
+func (r *Reconciler) waitForCache(ctx context.Context, created, deleted []client.Object) error {
+	await := func(obj client.Object, seen func(cached client.Object, err error) bool) error {
+		key := client.ObjectKeyFromObject(obj)
+		err := wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, cacheTimeout, true, func(ctx context.Context) (bool, error) {
+			cached := obj.DeepCopyObject().(client.Object)
+			err := r.Client.Get(ctx, key, cached)
+			if err != nil && !apierrors.IsNotFound(err) {
+				return false, err
+			}
+			return seen(cached, err), nil
+		})
+		if err != nil {
+			return fmt.Errorf("failed to wait for the cache to show %T %s: %w", obj, key, err)
+		}
+		return nil
+	}
+	for _, obj := range created {
+		if err := await(obj, func(_ client.Object, err error) bool { return err == nil }); err != nil {
+			return err
+		}
+	}
+	for _, obj := range deleted {
+		if err := await(obj, func(cached client.Object, err error) bool {
+			return err != nil || !cached.GetDeletionTimestamp().IsZero()
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// zones hands out the MachinePool's failure domains to new instances, least used first.
+type zones struct {
+	names []string
+	used  map[string]int
+}
+
+// zoneUse counts the zones of the active instances.
+func zoneUse(failureDomains []string, replicas []infrav1exp.AzureMachinePoolMachine) *zones {
+	z := &zones{names: failureDomains, used: map[string]int{}}
+	for _, m := range replicas {
+		if m.DeletionTimestamp.IsZero() && m.Spec.Model != nil {
+			z.used[m.Spec.Model.FailureDomain]++
+		}
+	}
+	return z
+}
+
+// next returns the least used zone (the first of them on a tie), or "" when the MachinePool names none.
+func (z *zones) next() string {
+	if len(z.names) == 0 {
+		return ""
+	}
+	best := z.names[0]
+	for _, name := range z.names[1:] {
+		if z.used[name] < z.used[best] {
+			best = name
+		}
+	}
+	z.used[best]++
+	return best
+}
+
+// nodeInfo is a Node of a Uniform scale set's instance.
+type nodeInfo struct {
+	providerID string
+	instanceID int
+	ready      bool
+}
+
+// reconcileNodes reads the Nodes of a Uniform scale set from the workload cluster, and records when the pool's
+// model changes which instances are outdated (ModelAnnotation). Until the workload cluster is reachable its
+// Nodes are unknown; the cluster cache's source requeues the pool once it connects.
+func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
+	pool := s.pool
+	s.watermark = -1
+	if err := r.watchNodes(ctx, s.cluster); err != nil {
+		return ignoreNotConnected(err)
+	}
+	reader, err := r.ClusterCache.GetReader(ctx, client.ObjectKeyFromObject(s.cluster))
+	if err != nil {
+		return ignoreNotConnected(err)
+	}
+	nodes := &corev1.NodeList{}
+	if err := reader.List(ctx, nodes); err != nil {
+		return fmt.Errorf("failed to list the Nodes of Cluster %s: %w", klog.KObj(s.cluster), err)
+	}
+	prefix := strings.ToLower("azure://" + azure.ResourceID(s.infra.SubscriptionID, s.infra.ResourceGroup, azure.TypeScaleSet, pool.Name) + "/virtualMachines/")
+	for _, n := range nodes.Items {
+		// cloud-provider-azure may write the resource group in another case.
+		rest, ok := strings.CutPrefix(strings.ToLower(n.Spec.ProviderID), prefix)
+		if !ok {
+			continue
+		}
+		id, err := strconv.Atoi(rest)
+		if err != nil {
+			continue
+		}
+		s.nodes = append(s.nodes, nodeInfo{providerID: n.Spec.ProviderID, instanceID: id, ready: nodeReady(&n)})
+	}
+	sort.Slice(s.nodes, func(i, j int) bool { return s.nodes[i].instanceID < s.nodes[j].instanceID })
+	s.nodesKnown = true
+
+	hash, err := modelHash(pool, s.machinePool.Spec.Template.Spec.Version)
+	if err != nil {
+		return err
+	}
+	recorded, watermark, ok := parseModelAnnotation(pool.Annotations[ModelAnnotation])
+	switch {
+	case !ok:
+		// A new pool (or one whose record was lost): its instances are taken as up to date.
+		watermark = -1
+	case recorded != hash:
+		watermark = -1
+		for _, n := range s.nodes {
+			watermark = max(watermark, n.instanceID)
+		}
+		ctrl.LoggerFrom(ctx).Info("The pool's model changed: rolling its instances", "outdatedUpTo", watermark)
+	}
+	if pool.Annotations == nil {
+		pool.Annotations = map[string]string{}
+	}
+	pool.Annotations[ModelAnnotation] = fmt.Sprintf("%s/%d", hash, watermark)
+	s.watermark = watermark
+	return nil
+}
+
+// modelHash hashes what a Uniform pool's instances are made of, without the bootstrap data, which Cluster API
+// rotates and which only new instances read.
+func modelHash(pool *infrav1exp.AzureMachinePool, version string) (string, error) {
+	data, err := json.Marshal(pool.Model(version, ""))
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8]), nil
+}
+
+func parseModelAnnotation(value string) (hash string, watermark int, ok bool) {
+	hash, n, found := strings.Cut(value, "/")
+	if !found || hash == "" {
+		return "", 0, false
+	}
+	watermark, err := strconv.Atoi(n)
+	return hash, watermark, err == nil
+}
+
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// watchNodes makes the controller reconcile a cluster's pools when the Nodes of its workload cluster change, so
+// that providerIDList and rollouts follow the Nodes without polling; the cluster cache sets it up once.
+func (r *Reconciler) watchNodes(ctx context.Context, cluster *clusterv1.Cluster) error {
+	return r.ClusterCache.Watch(ctx, client.ObjectKeyFromObject(cluster), clustercache.NewWatcher(clustercache.WatcherOptions{
+		Name:    "azuremachinepool-watch-nodes",
+		Watcher: r.controller,
+		Kind:    &corev1.Node{},
+		EventHandler: handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, _ client.Object) []reconcile.Request {
+			return r.poolsOfCluster(ctx, cluster)
+		}),
+	}))
+}
+
+// ignoreNotConnected drops the cluster cache's error for a workload cluster it has not connected to yet.
+func ignoreNotConnected(err error) error {
+	if errors.Is(err, clustercache.ErrClusterNotConnected) {
+		return nil
+	}
+	return err
+}
+
+// reconcileDelete deletes the pool's instances (through their Machines), then its scale set, and releases the
+// finalizer once ASO has deleted everything.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
+	s.deleting = true
+	replicas, machines, err := r.listReplicas(ctx, s)
+	if err != nil {
+		return err
+	}
+	s.replicas = replicas
+	var errs []error
+	var deleted []client.Object
+	for _, m := range replicas {
+		machine := machines[m.Name]
+		if !m.DeletionTimestamp.IsZero() || (machine != nil && !machine.DeletionTimestamp.IsZero()) {
+			continue
+		}
+		obj, err := r.deleteReplica(ctx, m.Namespace, m.Name, machine)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		deleted = append(deleted, obj)
+	}
+	if len(replicas) > 0 {
+		// A Flexible scale set cannot go before its VMs; each deleted instance requeues the pool.
+		errs = append(errs, r.waitForCache(ctx, nil, deleted))
+		return kerrors.NewAggregate(errs)
+	}
+	done, result, err := r.Engine.Delete(ctx, s.pool, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: deleteOrder})
+	s.result = result
+	if err != nil || !done {
+		return err
+	}
+	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every instance and ASO object of the pool is gone")
+	controllerutil.RemoveFinalizer(s.pool, infrav1exp.MachinePoolFinalizer)
+	return nil
+}

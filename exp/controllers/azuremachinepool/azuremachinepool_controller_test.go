@@ -1,0 +1,640 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azuremachinepool_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
+	"sigs.k8s.io/cluster-api/util/conditions"
+	"sigs.k8s.io/cluster-api/util/labels/format"
+	"sigs.k8s.io/cluster-api/util/secret"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+)
+
+const (
+	timeout           = 90 * time.Second
+	interval          = 100 * time.Millisecond
+	kubernetesVersion = "v1.34.1"
+)
+
+// fixture is a Cluster whose infrastructure an external system provisioned (an AzureCluster with
+// cluster.x-k8s.io/managed-by), reachable through its kubeconfig Secret at the workload API server, with a
+// bootstrap data Secret for its MachinePools.
+type fixture struct {
+	ctx       context.Context
+	namespace string
+	cluster   *clusterv1.Cluster
+	// bootstrapSecret is the MachinePools' bootstrap data Secret.
+	bootstrapSecret string
+	// resourceGroup is the cluster's resource group: the Cluster's name.
+	resourceGroup string
+}
+
+func newFixture(t *testing.T, g *WithT) *fixture {
+	t.Helper()
+	ctx := t.Context()
+	ns, err := env.Env.CreateNamespace(ctx, "azuremachinepool")
+	g.Expect(err).NotTo(HaveOccurred())
+	// Names are unique across tests: the simulated Azure is shared, and so is the workload cluster.
+	name := "mp-" + util.RandomString(6)
+	f := &fixture{ctx: ctx, namespace: ns.Name, bootstrapSecret: name + "-bootstrap", resourceGroup: name}
+
+	kubeconfig := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: secret.Name(name, secret.Kubeconfig), Namespace: ns.Name, Labels: map[string]string{clusterv1.ClusterNameLabel: name}},
+		Type:       clusterv1.ClusterSecretType,
+		Data:       map[string][]byte{secret.KubeconfigDataName: workload.KubeConfig},
+	}
+	g.Expect(env.Env.Create(ctx, kubeconfig)).To(Succeed())
+	bootstrap := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: f.bootstrapSecret, Namespace: ns.Name, Labels: map[string]string{clusterv1.ClusterNameLabel: name}},
+		Data:       map[string][]byte{"value": []byte("#cloud-config\nruncmd: [kubeadm join]\n"), "format": []byte("cloud-config")},
+	}
+	g.Expect(env.Env.Create(ctx, bootstrap)).To(Succeed())
+
+	ac := &infrav1.AzureCluster{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns.Name, Annotations: map[string]string{clusterv1.ManagedByAnnotation: "test"}},
+		Spec: infrav1.AzureClusterSpec{
+			AzureClusterClassSpec: infrav1.AzureClusterClassSpec{Location: "eastus", SubscriptionID: sim.SubscriptionID()},
+			ControlPlaneEndpoint:  clusterv1.APIEndpoint{Host: name + ".eastus.cloudapp.azure.com", Port: 6443},
+		},
+	}
+	g.Expect(env.Env.Create(ctx, ac)).To(Succeed())
+	ac.Status.Initialization.Provisioned = ptr.To(true)
+	g.Expect(env.Env.Status().Update(ctx, ac)).To(Succeed())
+	f.cluster = &clusterv1.Cluster{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns.Name},
+		Spec: clusterv1.ClusterSpec{InfrastructureRef: clusterv1.ContractVersionedObjectReference{
+			APIGroup: infrav1.GroupVersion.Group, Kind: "AzureCluster", Name: name,
+		}},
+	}
+	g.Expect(env.Env.Create(ctx, f.cluster)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(f.cluster), f.cluster)).To(Succeed())
+		g.Expect(f.cluster.Status.Initialization.InfrastructureProvisioned).To(HaveValue(BeTrue()))
+	}, timeout, interval).Should(Succeed())
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), f.cluster, ac, kubeconfig, bootstrap) })
+	return f
+}
+
+// newPool creates a MachinePool of replicas instances over zones 1 to 3 and its AzureMachinePool, as a user does.
+func (f *fixture) newPool(t *testing.T, g *WithT, name string, mode infrav1exp.OrchestrationModeType, replicas int32, mutate func(*infrav1exp.AzureMachinePoolSpec)) (*clusterv1.MachinePool, *infrav1exp.AzureMachinePool) {
+	t.Helper()
+	amp := &infrav1exp.AzureMachinePool{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: f.namespace},
+		Spec: infrav1exp.AzureMachinePoolSpec{
+			Location: "eastus", OrchestrationMode: mode,
+			Template: infrav1exp.AzureMachinePoolMachineTemplate{VMSize: "Standard_D2s_v3"},
+		},
+	}
+	if mutate != nil {
+		mutate(&amp.Spec)
+	}
+	g.Expect(env.Env.Create(f.ctx, amp)).To(Succeed())
+	mp := &clusterv1.MachinePool{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: f.namespace, Labels: map[string]string{clusterv1.ClusterNameLabel: f.cluster.Name}},
+		Spec: clusterv1.MachinePoolSpec{
+			ClusterName:    f.cluster.Name,
+			Replicas:       ptr.To(replicas),
+			FailureDomains: []string{"1", "2", "3"},
+			Template: clusterv1.MachineTemplateSpec{Spec: clusterv1.MachineSpec{
+				ClusterName:       f.cluster.Name,
+				Version:           kubernetesVersion,
+				Bootstrap:         clusterv1.Bootstrap{DataSecretName: ptr.To(f.bootstrapSecret)},
+				InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1exp.GroupVersion.Group, Kind: "AzureMachinePool", Name: name},
+			}},
+		},
+	}
+	g.Expect(env.Env.Create(f.ctx, mp)).To(Succeed())
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), mp) })
+	return mp, amp
+}
+
+// scale sets a MachinePool's replicas, as a user (or an autoscaler) does.
+func (f *fixture) scale(g *WithT, mp *clusterv1.MachinePool, replicas int32) {
+	g.Eventually(func() error {
+		live := &clusterv1.MachinePool{}
+		if err := env.Env.Get(f.ctx, client.ObjectKeyFromObject(mp), live); err != nil {
+			return err
+		}
+		live.Spec.Replicas = ptr.To(replicas)
+		return env.Env.Update(f.ctx, live)
+	}, timeout, interval).Should(Succeed())
+}
+
+// changePool changes an AzureMachinePool's spec, as a user does.
+func (f *fixture) changePool(g *WithT, amp *infrav1exp.AzureMachinePool, change func(*infrav1exp.AzureMachinePoolSpec)) {
+	g.Eventually(func() error {
+		live := &infrav1exp.AzureMachinePool{}
+		if err := env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live); err != nil {
+			return err
+		}
+		change(&live.Spec)
+		return env.Env.Update(f.ctx, live)
+	}, timeout, interval).Should(Succeed())
+}
+
+// replicas lists a pool's AzureMachinePoolMachines, sorted by name, from the API server.
+func (f *fixture) replicas(g Gomega, mp *clusterv1.MachinePool) []infrav1exp.AzureMachinePoolMachine {
+	list := &infrav1exp.AzureMachinePoolMachineList{}
+	g.Expect(env.Env.GetAPIReader().List(f.ctx, list, client.InNamespace(f.namespace),
+		client.MatchingLabels{clusterv1.MachinePoolNameLabel: format.MustFormatValue(mp.Name)})).To(Succeed())
+	sort.Slice(list.Items, func(i, j int) bool { return list.Items[i].Name < list.Items[j].Name })
+	return list.Items
+}
+
+// machines lists a pool's Machines by name, from the API server.
+func (f *fixture) machines(g Gomega, mp *clusterv1.MachinePool) map[string]clusterv1.Machine {
+	list := &clusterv1.MachineList{}
+	g.Expect(env.Env.GetAPIReader().List(f.ctx, list, client.InNamespace(f.namespace),
+		client.MatchingLabels{clusterv1.MachinePoolNameLabel: format.MustFormatValue(mp.Name)})).To(Succeed())
+	out := map[string]clusterv1.Machine{}
+	for _, m := range list.Items {
+		out[m.Name] = m
+	}
+	return out
+}
+
+// asoNames lists the names of a kind's ASO objects in the test's namespace, sorted, from the API server.
+func asoNames[L client.ObjectList](g Gomega, f *fixture, list L) []string {
+	g.Expect(env.Env.GetAPIReader().List(f.ctx, list, client.InNamespace(f.namespace))).To(Succeed())
+	var names []string
+	switch l := any(list).(type) {
+	case *asocompute.VirtualMachineList:
+		for _, o := range l.Items {
+			names = append(names, o.Name)
+		}
+	case *asocompute.VirtualMachineScaleSetList:
+		for _, o := range l.Items {
+			names = append(names, o.Name)
+		}
+	case *asonetwork.NetworkInterfaceList:
+		for _, o := range l.Items {
+			names = append(names, o.Name)
+		}
+	case *asocompute.VirtualMachinesExtensionList:
+		for _, o := range l.Items {
+			names = append(names, o.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// waitPoolReady waits until the pool is provisioned and Ready with this many instances.
+func (f *fixture) waitPoolReady(g *WithT, amp *infrav1exp.AzureMachinePool, replicas int32) *infrav1exp.AzureMachinePool {
+	live := &infrav1exp.AzureMachinePool{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		g.Expect(conditions.IsTrue(live, clusterv1.ReadyCondition)).To(BeTrue(), "Ready: %+v", conditions.Get(live, clusterv1.ReadyCondition))
+		g.Expect(live.Status.Ready).To(BeTrue())
+		g.Expect(live.Status.Initialization.Provisioned).To(HaveValue(BeTrue()))
+		g.Expect(live.Status.Replicas).To(Equal(replicas))
+		g.Expect(live.Status.ObservedGeneration).To(Equal(live.Generation))
+	}, timeout, interval).Should(Succeed())
+	return live
+}
+
+func vmID(f *fixture, name string) string {
+	return azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeVirtualMachine, name)
+}
+
+func TestFlexible_ScaleAndDelete(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g)
+	// Another pool of the cluster, and an ASO object nobody owns: deleting the first pool must leave them alone.
+	_, other := f.newPool(t, g, "other", infrav1exp.FlexibleOrchestrationMode, 1, nil)
+	bystander := &asocompute.VirtualMachine{
+		ObjectMeta: metav1.ObjectMeta{Name: "bystander", Namespace: f.namespace},
+		Spec: asocompute.VirtualMachine_Spec{
+			AzureName: "bystander", Location: ptr.To("eastus"),
+			Owner: &genruntime.KnownResourceReference{ARMID: azure.ResourceGroupID(sim.SubscriptionID(), f.resourceGroup)},
+		},
+	}
+	g.Expect(env.Env.Create(f.ctx, bystander)).To(Succeed())
+
+	mp, amp := f.newPool(t, g, "flex", infrav1exp.FlexibleOrchestrationMode, 0, nil)
+	live := f.waitPoolReady(g, amp, 0)
+	g.Expect(live.Status.InfrastructureMachineKind).To(Equal(infrav1exp.AzureMachinePoolMachineKind))
+	g.Expect(live.Spec.ProviderID).To(Equal("azure://" + azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeScaleSet, "flex")))
+	vmss := &asocompute.VirtualMachineScaleSet{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "flex"}, vmss)).To(Succeed())
+	g.Expect(vmss.Spec.OrchestrationMode).To(HaveValue(Equal(asocompute.OrchestrationMode_Flexible)))
+	g.Expect(vmss.Spec.Zones).To(Equal([]string{"1", "2", "3"}))
+	g.Expect(f.replicas(g, mp)).To(BeEmpty())
+
+	// 0 → 3: three instances, one per zone, each with a VM in the scale set, a Machine and a provider ID.
+	f.scale(g, mp, 3)
+	live = f.waitPoolReady(g, amp, 3)
+	var names, providerIDs []string
+	g.Eventually(func(g Gomega) {
+		replicas := f.replicas(g, mp)
+		g.Expect(replicas).To(HaveLen(3))
+		machines := f.machines(g, mp)
+		names, providerIDs = nil, nil
+		zones := map[string]bool{}
+		for _, m := range replicas {
+			g.Expect(m.Name).To(HavePrefix("flex-"))
+			g.Expect(conditions.IsTrue(&m, clusterv1.ReadyCondition)).To(BeTrue())
+			g.Expect(m.Spec.ProviderID).To(Equal("azure://" + vmID(f, m.Name)))
+			machine, ok := machines[m.Name]
+			g.Expect(ok).To(BeTrue(), "Cluster API makes a Machine named after each instance")
+			g.Expect(machine.Spec.ProviderID).To(Equal(m.Spec.ProviderID))
+			g.Expect(machine.Spec.InfrastructureRef.Name).To(Equal(m.Name))
+			g.Expect(metav1.IsControlledBy(&m, &machine)).To(BeTrue(), "the Machine controls its AzureMachinePoolMachine")
+			vm := &asocompute.VirtualMachine{}
+			g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: m.Name}, vm)).To(Succeed())
+			g.Expect("azure://" + ptr.Deref(vm.Status.Id, "")).To(Equal(m.Spec.ProviderID))
+			g.Expect(vm.Spec.VirtualMachineScaleSet.Reference.Name).To(Equal("flex"))
+			g.Expect(vm.Spec.Zones).To(HaveLen(1))
+			zones[vm.Spec.Zones[0]] = true
+			names = append(names, m.Name)
+			providerIDs = append(providerIDs, m.Spec.ProviderID)
+		}
+		g.Expect(zones).To(HaveLen(3), "one instance per zone")
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		g.Expect(live.Spec.ProviderIDList).To(Equal(providerIDs))
+		pool := &clusterv1.MachinePool{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(mp), pool)).To(Succeed())
+		g.Expect(pool.Spec.ProviderIDList).To(Equal(providerIDs), "Cluster API takes the provider IDs")
+		g.Expect(pool.Status.Replicas).To(HaveValue(Equal(int32(3))))
+	}, timeout, interval).Should(Succeed())
+
+	// 3 → 1: the two Machines marked for deletion go, whatever the delete policy says.
+	for _, name := range names[:2] {
+		machine := &clusterv1.Machine{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: name}, machine)).To(Succeed())
+		base := machine.DeepCopy()
+		if machine.Annotations == nil {
+			machine.Annotations = map[string]string{}
+		}
+		machine.Annotations[clusterv1.DeleteMachineAnnotation] = ""
+		g.Expect(env.Env.Patch(f.ctx, machine, client.MergeFrom(base))).To(Succeed())
+	}
+	f.scale(g, mp, 1)
+	g.Eventually(func(g Gomega) {
+		var left []string
+		for _, m := range f.replicas(g, mp) {
+			left = append(left, m.Name)
+		}
+		g.Expect(left).To(Equal(names[2:]))
+		g.Expect(f.machines(g, mp)).To(HaveLen(1))
+		g.Expect(asoNames(g, f, &asocompute.VirtualMachineList{})).To(ConsistOf("bystander", names[2], HavePrefix("other-")))
+	}, timeout, interval).Should(Succeed())
+	live = f.waitPoolReady(g, amp, 1)
+	g.Expect(live.Spec.ProviderIDList).To(Equal(providerIDs[2:]))
+	for _, name := range names[:2] {
+		g.Expect(sim.Deleted()).To(ContainElement(vmID(f, name)))
+	}
+
+	// Deleting the MachinePool deletes the pool's instances and scale set, and nothing else.
+	g.Expect(env.Env.Delete(f.ctx, mp)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		err := env.Env.GetAPIReader().Get(f.ctx, client.ObjectKeyFromObject(mp), &clusterv1.MachinePool{})
+		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the MachinePool is gone: %v", err)
+		g.Expect(f.replicas(g, mp)).To(BeEmpty())
+		g.Expect(f.machines(g, mp)).To(BeEmpty())
+	}, timeout, interval).Should(Succeed())
+	g.Expect(apierrors.IsNotFound(env.Env.GetAPIReader().Get(f.ctx, client.ObjectKeyFromObject(amp), &infrav1exp.AzureMachinePool{}))).To(BeTrue())
+	g.Expect(asoNames(g, f, &asocompute.VirtualMachineScaleSetList{})).To(Equal([]string{"other"}))
+	g.Expect(asoNames(g, f, &asocompute.VirtualMachineList{})).To(ConsistOf("bystander", HavePrefix("other-")))
+	for _, name := range asoNames(g, f, &asonetwork.NetworkInterfaceList{}) {
+		g.Expect(name).To(HavePrefix("other-"))
+	}
+	for _, name := range asoNames(g, f, &asocompute.VirtualMachinesExtensionList{}) {
+		g.Expect(name).To(HavePrefix("other-"))
+	}
+	g.Expect(sim.Deleted()).To(ContainElement(azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeScaleSet, "flex")))
+	g.Expect(sim.Deleted()).NotTo(ContainElement(vmID(f, "bystander")))
+	g.Expect(sim.Deleted()).NotTo(ContainElement(azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeScaleSet, "other")))
+	f.waitPoolReady(g, other, 1)
+}
+
+// rolloutRecorder watches a pool's AzureMachinePoolMachines and records, over every state the API server went
+// through, the most instances that existed (deleting ones included) and the fewest that were ready (and not
+// deleting).
+type rolloutRecorder struct {
+	mu       sync.Mutex
+	objects  map[string]*infrav1exp.AzureMachinePoolMachine
+	maxTotal int
+	minReady int
+	stop     func()
+}
+
+func recordRollout(t *testing.T, g *WithT, f *fixture, mp *clusterv1.MachinePool) *rolloutRecorder {
+	t.Helper()
+	wc, err := client.NewWithWatch(env.Env.Config, client.Options{Scheme: env.Env.Scheme()})
+	g.Expect(err).NotTo(HaveOccurred())
+	list := &infrav1exp.AzureMachinePoolMachineList{}
+	selector := client.MatchingLabels{clusterv1.MachinePoolNameLabel: format.MustFormatValue(mp.Name)}
+	g.Expect(wc.List(f.ctx, list, client.InNamespace(f.namespace), selector)).To(Succeed())
+	r := &rolloutRecorder{objects: map[string]*infrav1exp.AzureMachinePoolMachine{}}
+	for i := range list.Items {
+		r.objects[list.Items[i].Name] = &list.Items[i]
+	}
+	r.maxTotal, r.minReady = r.counts()
+	ctx, cancel := context.WithCancel(context.Background())
+	w, err := wc.Watch(ctx, &infrav1exp.AzureMachinePoolMachineList{}, client.InNamespace(f.namespace), selector,
+		&client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: list.ResourceVersion}})
+	g.Expect(err).NotTo(HaveOccurred())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for event := range w.ResultChan() {
+			m, ok := event.Object.(*infrav1exp.AzureMachinePoolMachine)
+			if !ok {
+				continue
+			}
+			r.mu.Lock()
+			if event.Type == watch.Deleted {
+				delete(r.objects, m.Name)
+			} else {
+				r.objects[m.Name] = m
+			}
+			total, ready := r.counts()
+			r.maxTotal, r.minReady = max(r.maxTotal, total), min(r.minReady, ready)
+			r.mu.Unlock()
+		}
+	}()
+	r.stop = func() {
+		cancel()
+		w.Stop()
+		<-done
+	}
+	t.Cleanup(r.stop)
+	return r
+}
+
+func (r *rolloutRecorder) counts() (total, ready int) {
+	for _, m := range r.objects {
+		total++
+		if m.DeletionTimestamp.IsZero() && conditions.IsTrue(m, clusterv1.ReadyCondition) {
+			ready++
+		}
+	}
+	return total, ready
+}
+
+func (r *rolloutRecorder) result() (maxTotal, minReady int) {
+	r.stop()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.maxTotal, r.minReady
+}
+
+// waitRolledOut waits until the pool has replicas instances, all ready and of a VM size.
+func (f *fixture) waitRolledOut(g *WithT, mp *clusterv1.MachinePool, amp *infrav1exp.AzureMachinePool, replicas int, vmSize string) {
+	g.Eventually(func(g Gomega) {
+		instances := f.replicas(g, mp)
+		g.Expect(instances).To(HaveLen(replicas))
+		for _, m := range instances {
+			g.Expect(m.Spec.Model.Template.VMSize).To(Equal(vmSize))
+			g.Expect(conditions.IsTrue(&m, clusterv1.ReadyCondition)).To(BeTrue())
+			g.Expect(m.Status.LatestModelApplied).To(BeTrue())
+			vm := &asocompute.VirtualMachine{}
+			g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: m.Name}, vm)).To(Succeed())
+			g.Expect(vm.Spec.HardwareProfile.VmSize).To(HaveValue(Equal(vmSize)))
+		}
+		g.Expect(f.machines(g, mp)).To(HaveLen(replicas))
+	}, timeout, interval).Should(Succeed())
+	f.waitPoolReady(g, amp, int32(replicas))
+}
+
+func TestFlexible_RollingUpdate(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g)
+	mp, amp := f.newPool(t, g, "roll", infrav1exp.FlexibleOrchestrationMode, 3, nil)
+	f.waitRolledOut(g, mp, amp, 3, "Standard_D2s_v3")
+	var before []string
+	for _, m := range f.replicas(g, mp) {
+		before = append(before, m.Name)
+	}
+
+	// The default strategy: one instance above the desired count, none unavailable.
+	rec := recordRollout(t, g, f, mp)
+	f.changePool(g, amp, func(s *infrav1exp.AzureMachinePoolSpec) { s.Template.VMSize = "Standard_D4s_v3" })
+	f.waitRolledOut(g, mp, amp, 3, "Standard_D4s_v3")
+	maxTotal, minReady := rec.result()
+	g.Expect(maxTotal).To(Equal(4), "maxSurge 1: a fourth instance, never a fifth")
+	g.Expect(minReady).To(Equal(3), "maxUnavailable 0")
+	for _, m := range f.replicas(g, mp) {
+		g.Expect(before).NotTo(ContainElement(m.Name), "every instance was replaced")
+	}
+
+	// No surge, one instance unavailable at a time.
+	f.changePool(g, amp, func(s *infrav1exp.AzureMachinePoolSpec) {
+		s.Strategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromInt32(0))
+		s.Strategy.RollingUpdate.MaxUnavailable = ptr.To(intstr.FromInt32(1))
+	})
+	// A strategy change is no model change: nothing rolls.
+	f.waitPoolReady(g, amp, 3)
+	g.Consistently(func(g Gomega) { g.Expect(f.replicas(g, mp)).To(HaveLen(3)) }, 2*time.Second, interval).Should(Succeed())
+	rec = recordRollout(t, g, f, mp)
+	f.changePool(g, amp, func(s *infrav1exp.AzureMachinePoolSpec) { s.Template.VMSize = "Standard_D8s_v3" })
+	f.waitRolledOut(g, mp, amp, 3, "Standard_D8s_v3")
+	maxTotal, minReady = rec.result()
+	g.Expect(maxTotal).To(Equal(3), "maxSurge 0")
+	g.Expect(minReady).To(Equal(2), "maxUnavailable 1: one instance replaced at a time")
+}
+
+// workloadNode registers a Node in the workload cluster, as kubelet with cloud-provider-azure does, ready or not;
+// it is deleted when the test ends.
+func workloadNode(t *testing.T, g *WithT, name, providerID string, ready bool) *corev1.Node {
+	t.Helper()
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: corev1.NodeSpec{ProviderID: providerID}}
+	g.Expect(workloadClient.Create(t.Context(), node)).To(Succeed())
+	t.Cleanup(func() { _ = workloadClient.Delete(context.Background(), node) })
+	status := corev1.ConditionFalse
+	if ready {
+		status = corev1.ConditionTrue
+	}
+	node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: status}}
+	g.Expect(workloadClient.Status().Update(t.Context(), node)).To(Succeed())
+	return node
+}
+
+func TestUniform_CapacityAndNodes(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g)
+	mp, amp := f.newPool(t, g, "uni", infrav1exp.UniformOrchestrationMode, 2, nil)
+	vmssKey := client.ObjectKey{Namespace: f.namespace, Name: "uni"}
+	vmss := &asocompute.VirtualMachineScaleSet{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, vmssKey, vmss)).To(Succeed())
+		g.Expect(vmss.Spec.Sku.Capacity).To(HaveValue(Equal(2)))
+		g.Expect(vmss.Spec.VirtualMachineProfile.OsProfile.CustomData).NotTo(BeNil(), "new instances boot from the bootstrap data")
+	}, timeout, interval).Should(Succeed())
+	live := f.waitPoolReady(g, amp, 2)
+	g.Expect(live.Status.InfrastructureMachineKind).To(BeEmpty(), "no MachinePool Machines: ASO cannot act on one instance")
+	g.Expect(live.Spec.ProviderIDList).To(BeEmpty())
+
+	// Azure made the instances; their Nodes register. A Node of another scale set is not the pool's.
+	scaleSetID := azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeScaleSet, "uni")
+	instance := func(n int) string { return fmt.Sprintf("azure://%s/virtualMachines/%d", scaleSetID, n) }
+	// cloud-provider-azure may write the resource group in lower case.
+	lowerCased := strings.Replace(instance(1), "/resourceGroups/"+f.resourceGroup, "/resourceGroups/"+strings.ToLower(f.resourceGroup), 1)
+	workloadNode(t, g, f.cluster.Name+"-uni-0", instance(0), true)
+	node1 := workloadNode(t, g, f.cluster.Name+"-uni-1", lowerCased, true)
+	workloadNode(t, g, f.cluster.Name+"-elsewhere", "azure://"+azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeScaleSet, "unicorn")+"/virtualMachines/0", true)
+	providerIDs := func(g Gomega) []string {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		return live.Spec.ProviderIDList
+	}
+	want := []string{instance(0), lowerCased}
+	slices.Sort(want)
+	g.Eventually(providerIDs, timeout, interval).Should(Equal(want))
+	g.Eventually(func(g Gomega) []string {
+		pool := &clusterv1.MachinePool{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(mp), pool)).To(Succeed())
+		return pool.Spec.ProviderIDList
+	}, timeout, interval).Should(Equal(want), "Cluster API takes the provider IDs")
+
+	// The capacity follows the MachinePool, and providerIDList the Nodes.
+	f.scale(g, mp, 3)
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, vmssKey, vmss)).To(Succeed())
+		g.Expect(vmss.Spec.Sku.Capacity).To(HaveValue(Equal(3)))
+	}, timeout, interval).Should(Succeed())
+	workloadNode(t, g, f.cluster.Name+"-uni-2", instance(2), true)
+	f.waitPoolReady(g, amp, 3)
+	g.Eventually(providerIDs, timeout, interval).Should(HaveLen(3))
+	g.Expect(workloadClient.Delete(f.ctx, node1)).To(Succeed())
+	g.Eventually(providerIDs, timeout, interval).Should(ConsistOf(instance(0), instance(2)))
+
+	// A template change rolls by capacity: one instance above the count (maxSurge 1), then Azure scales in its
+	// oldest instance (scale-in policy OldestVM). The test plays Azure's side and the instances' Nodes.
+	nodes := map[int]*corev1.Node{0: nil, 2: nil}
+	for id := range nodes {
+		n := &corev1.Node{}
+		g.Expect(workloadClient.Get(f.ctx, client.ObjectKey{Name: fmt.Sprintf("%s-uni-%d", f.cluster.Name, id)}, n)).To(Succeed())
+		nodes[id] = n
+	}
+	nodes[3] = workloadNode(t, g, f.cluster.Name+"-uni-3", instance(3), true)
+	f.waitPoolReady(g, amp, 3)
+	capacity := func(g Gomega) int {
+		g.Expect(env.Env.Get(f.ctx, vmssKey, vmss)).To(Succeed())
+		return ptr.Deref(vmss.Spec.Sku.Capacity, -1)
+	}
+	f.changePool(g, amp, func(s *infrav1exp.AzureMachinePoolSpec) { s.Template.VMSize = "Standard_D4s_v3" })
+	for next := 4; next <= 6; next++ {
+		g.Eventually(capacity, timeout, interval).Should(Equal(4), "a surge instance for the batch before instance %d", next)
+		g.Expect(vmss.Spec.Sku.Name).To(HaveValue(Equal("Standard_D4s_v3")), "new instances get the new model")
+		nodes[next] = workloadNode(t, g, fmt.Sprintf("%s-uni-%d", f.cluster.Name, next), instance(next), true)
+		g.Eventually(capacity, timeout, interval).Should(Equal(3), "once the new instance is ready, back to the count")
+		oldest := slices.Min(slices.Collect(maps.Keys(nodes)))
+		g.Expect(workloadClient.Delete(f.ctx, nodes[oldest])).To(Succeed())
+		delete(nodes, oldest)
+	}
+	g.Eventually(providerIDs, timeout, interval).Should(ConsistOf(instance(4), instance(5), instance(6)))
+	live = f.waitPoolReady(g, amp, 3)
+	for _, i := range live.Status.Instances {
+		g.Expect(i.LatestModelApplied).To(BeTrue(), i.ProviderID)
+	}
+	g.Consistently(capacity, 2*time.Second, interval).Should(Equal(3), "the rollout is over")
+
+	// Deleting the MachinePool deletes the scale set (and with it, in Azure, its instances), and nothing else.
+	g.Expect(env.Env.Delete(f.ctx, mp)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		err := env.Env.GetAPIReader().Get(f.ctx, client.ObjectKeyFromObject(amp), &infrav1exp.AzureMachinePool{})
+		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the AzureMachinePool is gone: %v", err)
+	}, timeout, interval).Should(Succeed())
+	g.Expect(asoNames(g, f, &asocompute.VirtualMachineScaleSetList{})).To(BeEmpty())
+	g.Expect(sim.Deleted()).To(ContainElement(scaleSetID))
+}
+
+func TestFlexible_FailingInstanceAndPause(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g)
+	mp, amp := f.newPool(t, g, "fail", infrav1exp.FlexibleOrchestrationMode, 1, nil)
+	f.waitPoolReady(g, amp, 1)
+	instance := f.replicas(g, mp)[0].Name
+
+	// A failing VM shows on its instance's Ready, and the pool's Ready names the instance and the resource.
+	sim.Fail("VirtualMachine", f.namespace, instance, "Error", "OperationNotAllowed", "Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota")
+	g.Eventually(func(g Gomega) {
+		m := &infrav1exp.AzureMachinePoolMachine{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: instance}, m)).To(Succeed())
+		ready := conditions.Get(m, clusterv1.ReadyCondition)
+		g.Expect(ready).NotTo(BeNil())
+		g.Expect(ready.Reason).To(Equal(infrav1.FailedReason))
+		g.Expect(conditions.IsFalse(m, "VirtualMachineReady")).To(BeTrue())
+		live := &infrav1exp.AzureMachinePool{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		ready = conditions.Get(live, clusterv1.ReadyCondition)
+		g.Expect(ready.Reason).To(Equal(infrav1.FailedReason))
+		g.Expect(ready.Message).To(Equal(fmt.Sprintf("AzureMachinePoolMachine %s: VirtualMachine %s: Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota", instance, instance)))
+		g.Expect(live.Status.Ready).To(BeTrue(), "the scale set stays provisioned")
+	}, timeout, interval).Should(Succeed())
+	g.Expect(sim.Heal(f.ctx, "VirtualMachine", f.namespace, instance)).To(Succeed())
+	f.waitPoolReady(g, amp, 1)
+
+	// Pausing the Cluster pauses ASO on every object of the pool and of its instances.
+	setPaused := func(paused bool) {
+		g.Eventually(func() error {
+			c := &clusterv1.Cluster{}
+			if err := env.Env.Get(f.ctx, client.ObjectKeyFromObject(f.cluster), c); err != nil {
+				return err
+			}
+			c.Spec.Paused = ptr.To(paused)
+			return env.Env.Update(f.ctx, c)
+		}, timeout, interval).Should(Succeed())
+	}
+	policies := func(g Gomega) []string {
+		vmss := &asocompute.VirtualMachineScaleSet{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "fail"}, vmss)).To(Succeed())
+		vm := &asocompute.VirtualMachine{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: instance}, vm)).To(Succeed())
+		return []string{vmss.Annotations["serviceoperator.azure.com/reconcile-policy"], vm.Annotations["serviceoperator.azure.com/reconcile-policy"]}
+	}
+	setPaused(true)
+	g.Eventually(policies, timeout, interval).Should(Equal([]string{"skip", "skip"}))
+	g.Eventually(func(g Gomega) {
+		live := &infrav1exp.AzureMachinePool{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		g.Expect(conditions.IsTrue(live, clusterv1.PausedCondition)).To(BeTrue())
+		m := &infrav1exp.AzureMachinePoolMachine{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: instance}, m)).To(Succeed())
+		g.Expect(conditions.IsTrue(m, clusterv1.PausedCondition)).To(BeTrue())
+	}, timeout, interval).Should(Succeed())
+	setPaused(false)
+	g.Eventually(policies, timeout, interval).Should(Equal([]string{"", ""}))
+	f.waitPoolReady(g, amp, 1)
+}

@@ -1,0 +1,209 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azuremachinepoolmachine
+
+import (
+	"context"
+	"fmt"
+
+	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/klog/v2"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
+	capicontroller "sigs.k8s.io/cluster-api/util/controller"
+	"sigs.k8s.io/cluster-api/util/finalizers"
+	"sigs.k8s.io/cluster-api/util/patch"
+	"sigs.k8s.io/cluster-api/util/paused"
+	"sigs.k8s.io/cluster-api/util/predicates"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+)
+
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinepoolmachines;azuremachinepoolmachines/status;azuremachinepoolmachines/finalizers,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinepools,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=machinepools;machines,verbs=get;list;watch
+// +kubebuilder:rbac:groups=compute.azure.com,resources=virtualmachines;virtualmachinesextensions,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=network.azure.com,resources=networkinterfaces,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=authorization.azure.com,resources=roleassignments,verbs=get;list;watch;create;update;patch;delete
+
+// OwnedKinds are the ASO kinds an AzureMachinePoolMachine owns; the controller watches them.
+func OwnedKinds() []client.Object {
+	return []client.Object{
+		&asonetwork.NetworkInterface{}, &asocompute.VirtualMachine{}, &asocompute.VirtualMachinesExtension{},
+		&asoauthorization.RoleAssignment{},
+	}
+}
+
+// Reconciler reconciles AzureMachinePoolMachines.
+type Reconciler struct {
+	Client client.Client
+	// APIReader reads what the manager does not cache: bootstrap data secrets and the cluster's infrastructure
+	// object of a kind it does not watch.
+	APIReader client.Reader
+	Engine    *aso.Engine
+
+	// WatchFilterValue is the label value used to filter events prior to reconciliation.
+	WatchFilterValue string
+
+	// kinds are the GroupVersionKinds of OwnedKinds, resolved by SetupWithManager.
+	kinds []schema.GroupVersionKind
+}
+
+// SetupWithManager sets up the controller with the manager.
+func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
+	if r.Client == nil || r.APIReader == nil || r.Engine == nil {
+		return fmt.Errorf("client, API reader and engine are required")
+	}
+	var err error
+	if r.kinds, err = aso.GVKs(mgr.GetScheme(), OwnedKinds()...); err != nil {
+		return err
+	}
+	log := ctrl.LoggerFrom(ctx)
+	clusterToMachines, err := util.ClusterToTypedObjectsMapper(mgr.GetClient(), &infrav1exp.AzureMachinePoolMachineList{}, mgr.GetScheme())
+	if err != nil {
+		return err
+	}
+	b := capicontroller.NewControllerManagedBy(mgr, log).
+		For(&infrav1exp.AzureMachinePoolMachine{}).
+		WithOptions(options).
+		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
+		// The pool's patches and model are its instances' too.
+		Watches(&infrav1exp.AzureMachinePool{}, handler.EnqueueRequestsFromMapFunc(r.poolToMachines)).
+		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(clusterToMachines),
+			predicates.ClusterPausedTransitionsOrInfrastructureProvisioned(mgr.GetScheme(), log))
+	for _, obj := range OwnedKinds() {
+		b = b.Owns(obj)
+	}
+	return b.Complete(ctx, r)
+}
+
+// poolToMachines maps an AzureMachinePool to the AzureMachinePoolMachines it owns.
+func (r *Reconciler) poolToMachines(ctx context.Context, o client.Object) []reconcile.Request {
+	list := &infrav1exp.AzureMachinePoolMachineList{}
+	if err := r.Client.List(ctx, list, client.InNamespace(o.GetNamespace())); err != nil {
+		return nil
+	}
+	var out []reconcile.Request
+	for _, m := range list.Items {
+		for _, ref := range m.OwnerReferences {
+			if ref.UID == o.GetUID() {
+				out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&m)})
+			}
+		}
+	}
+	return out
+}
+
+// Reconcile makes the instance's VM match its model.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
+	m := &infrav1exp.AzureMachinePoolMachine{}
+	if err := r.Client.Get(ctx, req.NamespacedName, m); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	log := ctrl.LoggerFrom(ctx)
+	cluster, err := util.GetClusterFromMetadata(ctx, r.Client, m.ObjectMeta)
+	if err != nil {
+		log.Info("Waiting for the instance's Cluster", "reason", err.Error())
+		return ctrl.Result{}, nil
+	}
+	ctx = ctrl.LoggerInto(ctx, log.WithValues("Cluster", klog.KObj(cluster)))
+
+	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, m, infrav1exp.MachinePoolMachineFinalizer); err != nil || added {
+		return ctrl.Result{}, err
+	}
+	patchHelper, err := patch.NewHelper(m, r.Client)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, m); err != nil || isPaused || requeue {
+		if err != nil || requeue || !isPaused {
+			return ctrl.Result{}, err
+		}
+		done, _, err := r.Engine.Pause(ctx, m, cluster.Name, r.kinds)
+		if err != nil || !done {
+			return ctrl.Result{}, err
+		}
+		aso.SetBlockMove(m, false)
+		return ctrl.Result{}, patchHelper.Patch(ctx, m)
+	}
+
+	s := &scope{cluster: cluster, machine: m}
+	defer func() {
+		updateStatus(s)
+		options := []patch.Option{patch.WithOwnedConditions{Conditions: ownedConditions()}}
+		if reterr == nil {
+			options = append(options, patch.WithStatusObservedGeneration{})
+		}
+		if err := patchHelper.Patch(ctx, m, options...); err != nil {
+			reterr = kerrors.NewAggregate([]error{reterr, err})
+		}
+	}()
+
+	// Deleting needs neither the pool nor the MachinePool, which may go first.
+	if !m.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, r.reconcileDelete(ctx, s)
+	}
+	for _, phase := range []func(context.Context, *scope) error{
+		r.reconcileOwners,
+		r.reconcileClusterInfrastructure,
+		r.reconcileBootstrapData,
+		r.reconcileResources,
+		r.reconcileVMStatus,
+	} {
+		if err := phase(ctx, s); err != nil {
+			return ctrl.Result{}, err
+		}
+		if s.waiting != "" {
+			return ctrl.Result{}, nil
+		}
+	}
+	return ctrl.Result{}, nil
+}
+
+// scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
+type scope struct {
+	// cluster and machine are read by Reconcile.
+	cluster *clusterv1.Cluster
+	machine *infrav1exp.AzureMachinePoolMachine
+
+	// pool and machinePool are set by reconcileOwners.
+	pool        *infrav1exp.AzureMachinePool
+	machinePool *clusterv1.MachinePool
+	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
+	infra *clusterinfra.Infrastructure
+	// bootstrapData is set by reconcileBootstrapData while the VM does not exist yet; nil afterwards.
+	bootstrapData []byte
+	// result is set by reconcileResources and reconcileDelete: the state of every ASO object.
+	result *aso.Result
+	// vmID and provisioningState are set by reconcileVMStatus: the VM's resource ID and state as ASO reports them.
+	vmID, provisioningState string
+	// waiting is set by a phase that must wait; it is the Ready message.
+	waiting, waitingReason string
+	// deleting is set by reconcileDelete while ASO deletes the instance's resources.
+	deleting bool
+}
