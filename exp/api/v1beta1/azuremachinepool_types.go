@@ -78,6 +78,9 @@ type AzureMachinePoolSpec struct {
 	Strategy AzureMachinePoolDeploymentStrategy `json:"strategy,omitempty,omitzero"`
 
 	// orchestrationMode is the orchestration mode of the scale set. Immutable.
+	// Flexible: one VM per instance, each an AzureMachinePoolMachine with a Cluster API Machine. Uniform: Azure
+	// makes the instances; ASO cannot act on one of them, so a Uniform pool has no AzureMachinePoolMachines, deletes
+	// only its oldest instances (deletePolicy Oldest) and rolls by capacity (see docs/machine-pools.md).
 	// +kubebuilder:default=Uniform
 	// +optional
 	OrchestrationMode OrchestrationModeType `json:"orchestrationMode,omitempty"`
