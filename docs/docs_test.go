@@ -181,7 +181,8 @@ func translate(t *testing.T, typed runtime.Object, all []runtime.Object) *genera
 			ExtendedLocation: o.Spec.ExtendedLocation, ResourceGroup: o.Spec.ResourceGroup, AdditionalTags: o.Spec.AdditionalTags}
 		return &generated{
 			resources: network.ClusterResources(network.ClusterInput{Cluster: c, Network: o.Spec.NetworkSpec,
-				Bastion: o.Spec.BastionSpec.AzureBastion, ControlPlaneEnabled: ptr.Deref(o.Spec.ControlPlaneEnabled, true)}),
+				Bastion: o.Spec.BastionSpec.AzureBastion, ControlPlaneEnabled: ptr.Deref(o.Spec.ControlPlaneEnabled, true),
+				VNet: network.VNetOwned}),
 			patches: aso.UserPatches(o.Spec.ASOPatches),
 		}
 	case *infrav1.AzureMachineTemplate:

@@ -72,6 +72,21 @@ func adoptionOf(live client.Object, clusterName string) (adoption string, waitin
 	return adoptionProbing, true
 }
 
+// Adopted reports what the engine found out about an adoptable resource from its live ASO object: known is false
+// while nothing is (no object yet, or ASO has not answered the probe); users is true for the user's own resource.
+func Adopted(live client.Object) (users, known bool) {
+	if live == nil {
+		return false, false
+	}
+	switch live.GetAnnotations()[AdoptionAnnotation] {
+	case adoptionCreated:
+		return false, true
+	case adoptionReferenced:
+		return true, true
+	}
+	return false, false
+}
+
 // ownedByCluster reports whether ASO saw the cluster's owned tag on the Azure resource.
 func ownedByCluster(obj client.Object, clusterName string) bool {
 	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)

@@ -54,14 +54,32 @@ type ClusterInput struct {
 	// server load balancer (nor its public IPs, control-plane outbound load balancer, private DNS or default
 	// control-plane security rules).
 	ControlPlaneEnabled bool
+	// VNet is what the engine found out about a virtual network without id (see VNetAdoption); the controller reads
+	// it from the live ASO object.
+	VNet VNetAdoption
 }
+
+// VNetAdoption is what is known of whether an adoptable virtual network is the user's.
+type VNetAdoption int
+
+const (
+	// VNetUnknown means the engine has not found out yet: only the resource group and the virtual network are
+	// returned, as everything else depends on the answer.
+	VNetUnknown VNetAdoption = iota
+	// VNetOwned means the provider created (or owns) the virtual network.
+	VNetOwned
+	// VNetUsers means the virtual network exists and is the user's: it is treated as one given by id.
+	VNetUsers
+)
 
 // ClusterResources returns every ASO object of an AzureCluster's infrastructure, in dependency order (the order of
 // CAPZ's services): resource group, virtual network, security groups and their rules, route tables, public IPs,
 // NAT gateways, subnets, virtual network peerings, load balancers, private DNS, private endpoints, bastion host.
 //
 //   - The resource group and a virtual network without id are Adoptable: the engine finds out whether they are the
-//     user's. The private DNS zone and its links are Adoptable too, as a zone may be shared with other clusters.
+//     user's. Until it has for the network (in.VNet), nothing else is returned; a network that turns out to be the
+//     user's is then treated as one given by id. The private DNS zone and its links are Adoptable too, as a zone
+//     may be shared with other clusters.
 //   - A virtual network with an id (and without the cluster's "owned" tag, see IsVirtualNetworkReferenced) is the
 //     user's: it and its subnets are Referenced, and no security group, route table or NAT gateway is created for
 //     its subnets, since a referenced subnet is never updated and they could not be attached (CAPZ creates them
@@ -82,14 +100,19 @@ type ClusterInput struct {
 //     cluster's group), its links to the cluster's network and every peered network (<vnet>-link, as CAPZ), and
 //     the record apiserver.<zone> exist for an internal API server load balancer unless privateDNSZone is None.
 func ClusterResources(in ClusterInput) []azure.Resource {
-	b := &clusterBuilder{ClusterInput: in, vnetReferenced: IsVirtualNetworkReferenced(in.Cluster, in.Network.Vnet)}
+	byID := IsVirtualNetworkReferenced(in.Cluster, in.Network.Vnet)
+	b := &clusterBuilder{ClusterInput: in, vnetReferenced: byID || in.VNet == VNetUsers}
 	b.subnets = clusterSubnets(in)
 
 	b.add(FamilyResourceGroup, resources.ResourceGroup(in.Cluster), adoptable)
-	if b.vnetReferenced {
+	if byID {
 		b.add(FamilyVNet, VirtualNetwork(in.Cluster, in.Network.Vnet), referenced)
 	} else {
 		b.add(FamilyVNet, VirtualNetwork(in.Cluster, in.Network.Vnet), adoptable)
+		if in.VNet == VNetUnknown {
+			// Subnets, security groups, NAT gateways... go into the user's network only by reference.
+			return b.out
+		}
 	}
 	b.securityGroups()
 	b.routeTables()

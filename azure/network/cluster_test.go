@@ -55,6 +55,7 @@ func inputOf(ac *infrav1.AzureCluster) ClusterInput {
 		Network:             s.NetworkSpec,
 		Bastion:             s.BastionSpec.AzureBastion,
 		ControlPlaneEnabled: ptr.Deref(s.ControlPlaneEnabled, true),
+		VNet:                VNetOwned,
 	}
 }
 
@@ -270,4 +271,38 @@ func TestClusterResources_Deterministic(t *testing.T) {
 			g.Expect(ClusterResources(inputOf(ac))).To(Equal(first), name)
 		}
 	}
+}
+
+func TestClusterResources_VNetAdoption(t *testing.T) {
+	g := NewWithT(t)
+	in := inputOf(clusterCases()["default"])
+
+	// Until the engine knows whose the network is, nothing goes into it.
+	in.VNet = VNetUnknown
+	g.Expect(kindsOf(ClusterResources(in))).To(Equal([]string{"ResourceGroup", "VirtualNetwork"}))
+
+	// The user's network is only referenced, with its subnets, and gets nothing attached.
+	in.VNet = VNetUsers
+	var subnets int
+	for _, r := range ClusterResources(in) {
+		kind := reflect.TypeOf(r.Object).Elem().Name()
+		g.Expect([]string{"NetworkSecurityGroup", "RouteTable", "NatGateway"}).NotTo(ContainElement(kind))
+		if kind == "VirtualNetworksSubnet" {
+			subnets++
+			g.Expect(r.Referenced).To(BeTrue(), r.Object.GetName())
+		}
+		if kind == "VirtualNetwork" {
+			g.Expect(r.Adoptable).To(BeTrue(), "the engine keeps its decision on the object")
+		}
+	}
+	g.Expect(subnets).To(Equal(2))
+}
+
+// kindsOf lists the kinds of resources in order.
+func kindsOf(resources []azure.Resource) []string {
+	out := make([]string, 0, len(resources))
+	for _, r := range resources {
+		out = append(out, reflect.TypeOf(r.Object).Elem().Name())
+	}
+	return out
 }

@@ -110,22 +110,49 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	s.subscriptionID = c.SubscriptionID
 
 	var desired []azure.Resource
+	var err error
 	if c.SubscriptionID == "" {
 		// Without the subscription the resource IDs between resources cannot be written yet: create the resource
 		// group first, ASO reports the subscription in its ID. Nothing else is touched meanwhile.
 		desired = network.ClusterResources(network.ClusterInput{Cluster: c, Network: ac.Spec.NetworkSpec})[:1]
 		opts.Kinds = nil
 	} else {
-		desired = network.ClusterResources(network.ClusterInput{
+		in := network.ClusterInput{
 			Cluster:             c,
 			Network:             ac.Spec.NetworkSpec,
 			Bastion:             ac.Spec.BastionSpec.AzureBastion,
 			ControlPlaneEnabled: ptr.Deref(ac.Spec.ControlPlaneEnabled, true),
-		})
+		}
+		in.VNet = network.VNetUsers
+		if !network.IsVirtualNetworkReferenced(c, ac.Spec.NetworkSpec.Vnet) {
+			if in.VNet, err = r.vnetAdoption(ctx, c, ac); err != nil {
+				return err
+			}
+		}
+		if in.VNet == network.VNetUnknown {
+			// Only the resource group and the network are desired: keep every other object until the answer.
+			opts.Kinds = nil
+		}
+		desired = network.ClusterResources(in)
 	}
-	result, err := r.Engine.Reconcile(ctx, ac, desired, opts)
-	s.result = result
+	s.result, err = r.Engine.Reconcile(ctx, ac, desired, opts)
 	return err
+}
+
+// vnetAdoption reads what the engine found out about the cluster's virtual network from its ASO object.
+func (r *Reconciler) vnetAdoption(ctx context.Context, c azure.Cluster, ac *infrav1.AzureCluster) (network.VNetAdoption, error) {
+	vnet := &asonetwork.VirtualNetwork{}
+	key := client.ObjectKey{Namespace: ac.Namespace, Name: network.VirtualNetwork(c, ac.Spec.NetworkSpec.Vnet).GetName()}
+	if err := r.Client.Get(ctx, key, vnet); err != nil {
+		return network.VNetUnknown, client.IgnoreNotFound(err)
+	}
+	switch users, known := aso.Adopted(vnet); {
+	case !known:
+		return network.VNetUnknown, nil
+	case users:
+		return network.VNetUsers, nil
+	}
+	return network.VNetOwned, nil
 }
 
 // reconcileEndpoint sets the control plane endpoint from the API server load balancer: the public IP's DNS name

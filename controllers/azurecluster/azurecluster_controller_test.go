@@ -338,3 +338,41 @@ func TestReconcile_IdentityTenancy(t *testing.T) {
 		g.Expect(rg.Annotations).To(HaveKeyWithValue(asoannotations.PerResourceSecret, "tenancy-aso-secret"))
 	}, timeout).Should(Succeed())
 }
+
+// TestReconcile_ExistingNetworkByName names an existing network (no id) in the cluster's resource group: the engine
+// finds it is the user's, and its subnets are then only read, never rewritten nor deleted.
+func TestReconcile_ExistingNetworkByName(t *testing.T) {
+	g := NewWithT(t)
+	groupID := fmt.Sprintf("/subscriptions/%s/resourceGroups/named-rg", sim.SubscriptionID())
+	vnetID := groupID + "/providers/Microsoft.Network/virtualNetworks/team-vnet"
+	sim.SeedAzure("ResourceGroup", groupID, map[string]string{"owner": "platform-team"})
+	sim.SeedAzure("VirtualNetwork", vnetID, map[string]string{"owner": "network-team"})
+	for _, subnet := range []string{"cp", "nodes"} {
+		sim.SeedAzure("VirtualNetworksSubnet", vnetID+"/subnets/"+subnet, nil)
+	}
+	spec := baseSpec()
+	spec.SubscriptionID = sim.SubscriptionID()
+	spec.ResourceGroup = "named-rg"
+	spec.NetworkSpec.Vnet = infrav1.VnetSpec{Name: "team-vnet", VnetClassSpec: infrav1.VnetClassSpec{CIDRBlocks: []string{"10.0.0.0/16"}}}
+	spec.NetworkSpec.Subnets = infrav1.Subnets{
+		{SubnetClassSpec: infrav1.SubnetClassSpec{Name: "cp", Role: infrav1.SubnetControlPlane, CIDRBlocks: []string{"10.0.0.0/24"}}},
+		{SubnetClassSpec: infrav1.SubnetClassSpec{Name: "nodes", Role: infrav1.SubnetNode, CIDRBlocks: []string{"10.0.1.0/24"}}},
+	}
+	ctx, _, ac := newCluster(t, g, "named", spec, nil)
+	live := waitReady(ctx, g, ac)
+	for _, r := range live.Status.Resources {
+		switch r.Resource.Kind {
+		case "VirtualNetwork", "VirtualNetworksSubnet":
+			g.Expect(r.Management).To(Equal(infrav1.ResourceReferenced), r.Resource.Name)
+		case "NetworkSecurityGroup", "RouteTable", "NatGateway":
+			t.Errorf("%s %s: nothing is made for the user's subnets", r.Resource.Kind, r.Resource.Name)
+		}
+	}
+	g.Expect(env.Env.Delete(ctx, ac)).To(Succeed())
+	g.Eventually(func() bool {
+		return apierrors.IsNotFound(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), &infrav1.AzureCluster{}))
+	}, timeout).Should(BeTrue())
+	for _, e := range sim.Events() {
+		g.Expect(e.ID).NotTo(HavePrefix(vnetID), "nothing in the user's network was touched: %s %s", e.Op, e.ID)
+	}
+}
