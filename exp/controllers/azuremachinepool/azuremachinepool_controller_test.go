@@ -325,6 +325,18 @@ func TestFlexible_ScaleAndDelete(t *testing.T) {
 		g.Expect(sim.Deleted()).To(ContainElement(vmID(f, name)))
 	}
 
+	// Deleting a Machine (as a MachineHealthCheck does) deletes its VM, and a new instance replaces it.
+	g.Expect(env.Env.Delete(f.ctx, &clusterv1.Machine{ObjectMeta: metav1.ObjectMeta{Namespace: f.namespace, Name: names[2]}})).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		replicas := f.replicas(g, mp)
+		g.Expect(replicas).To(HaveLen(1))
+		g.Expect(replicas[0].Name).NotTo(Equal(names[2]))
+		g.Expect(conditions.IsTrue(&replicas[0], clusterv1.ReadyCondition)).To(BeTrue())
+		g.Expect(f.machines(g, mp)).To(HaveKey(replicas[0].Name))
+		g.Expect(sim.Deleted()).To(ContainElement(vmID(f, names[2])))
+	}, timeout, interval).Should(Succeed())
+	f.waitPoolReady(g, amp, 1)
+
 	// Deleting the MachinePool deletes the pool's instances and scale set, and nothing else.
 	g.Expect(env.Env.Delete(f.ctx, mp)).To(Succeed())
 	g.Eventually(func(g Gomega) {
