@@ -29,6 +29,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/asocrd"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/asomanagedadoption"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedcluster"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedcontrolplane"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedmachinepool"
@@ -70,14 +71,16 @@ const (
 	AzureASOManagedMachinePoolController  = "azureasomanagedmachinepool"
 	AzureMachinePoolController            = "azuremachinepool"
 	AzureMachinePoolMachineController     = "azuremachinepoolmachine"
+	ManagedClusterAdoptionController      = "asomanagedclusteradoption"
+	AgentPoolAdoptionController           = "asomanagedagentpooladoption"
 )
 
 // ControllerNames lists every controller, for flags.
 func ControllerNames() []string {
 	return []string{AzureClusterController, AzureMachineController, AzureManagedClusterController,
 		AzureManagedControlPlaneController, AzureManagedMachinePoolController, AzureASOManagedClusterController,
-		AzureASOManagedControlPlaneController, AzureASOManagedMachinePoolController, AzureMachinePoolController,
-		AzureMachinePoolMachineController}
+		AzureASOManagedControlPlaneController, AzureASOManagedMachinePoolController, ManagedClusterAdoptionController,
+		AgentPoolAdoptionController, AzureMachinePoolController, AzureMachinePoolMachineController}
 }
 
 func (o Options) controllerOptions(name string) controller.Options {
@@ -140,6 +143,14 @@ type namedController struct {
 func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	c, reader, filter := mgr.GetClient(), mgr.GetAPIReader(), opts.WatchFilterValue
 	engine := &aso.Engine{Client: c, APIReader: reader}
+	// The adoption controllers see ASO objects the provider has not labelled: they have a cache of their own.
+	adoptionCache, err := asomanagedadoption.NewCache(mgr)
+	if err != nil {
+		return fmt.Errorf("failed to create the adoption cache: %w", err)
+	}
+	if err := mgr.Add(adoptionCache); err != nil {
+		return err
+	}
 	controllers := []namedController{
 		{AzureClusterController, &azurecluster.Reconciler{Client: c, Engine: engine, WatchFilterValue: filter}},
 		{AzureMachineController, &azuremachine.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
@@ -147,6 +158,7 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		{AzureManagedControlPlaneController, &azuremanagedcontrolplane.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
 		{AzureASOManagedClusterController, &azureasomanagedcluster.Reconciler{Client: c, Engine: engine, WatchFilterValue: filter}},
 		{AzureASOManagedControlPlaneController, &azureasomanagedcontrolplane.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
+		{ManagedClusterAdoptionController, &asomanagedadoption.ManagedClusterReconciler{Client: c, APIReader: reader, Cache: adoptionCache}},
 	}
 	if feature.Gates.Enabled(feature.MachinePool) {
 		clusterCache := opts.ClusterCache
@@ -165,6 +177,7 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		controllers = append(controllers,
 			namedController{AzureManagedMachinePoolController, &azuremanagedmachinepool.Reconciler{Client: c, Engine: engine, ClusterCache: clusterCache, WatchFilterValue: filter}},
 			namedController{AzureASOManagedMachinePoolController, &azureasomanagedmachinepool.Reconciler{Client: c, Engine: engine, ClusterCache: clusterCache, WatchFilterValue: filter}},
+			namedController{AgentPoolAdoptionController, &asomanagedadoption.AgentPoolReconciler{Client: c, Cache: adoptionCache}},
 			namedController{AzureMachinePoolController, &azuremachinepool.Reconciler{Client: c, APIReader: reader, Engine: engine, ClusterCache: clusterCache, WatchFilterValue: filter}},
 			namedController{AzureMachinePoolMachineController, &azuremachinepoolmachine.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
 		)
