@@ -412,6 +412,25 @@ func TestComponents_RBAC(t *testing.T) {
 	}
 }
 
+func TestComponents_DeleteForMoveWebhook(t *testing.T) {
+	g := NewWithT(t)
+	cfg := find(decode(t, componentsYAML(t)), "MutatingWebhookConfiguration", "capz-mutating-webhook-configuration")
+	g.Expect(cfg).NotTo(BeNil())
+	webhooks, _, _ := unstructured.NestedSlice(cfg.Object, "webhooks")
+	var deleteForMove map[string]any
+	for _, w := range webhooks {
+		if w := w.(map[string]any); w["name"] == "deleteformove.aso.infrastructure.cluster.x-k8s.io" {
+			deleteForMove = w
+		}
+	}
+	g.Expect(deleteForMove).NotTo(BeNil())
+	// It sees every update of the ASO objects, but only clusterctl's delete-for-move update reaches it: ASO never
+	// waits for the provider's webhook otherwise, and a move fails rather than lose the reconcile-policy skip.
+	g.Expect(deleteForMove).To(HaveKeyWithValue("failurePolicy", "Fail"))
+	g.Expect(deleteForMove).To(HaveKeyWithValue("matchConditions", ConsistOf(HaveKeyWithValue("expression",
+		"has(object.metadata.annotations) && 'clusterctl.cluster.x-k8s.io/delete-for-move' in object.metadata.annotations"))))
+}
+
 func TestComponents_CRDs(t *testing.T) {
 	g := NewWithT(t)
 	objs := decode(t, componentsYAML(t))

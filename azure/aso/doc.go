@@ -27,7 +27,8 @@ limitations under the License.
 //   - never modifies or deletes an object that is not controller-owned by the owner, and applies bring-your-own
 //     Azure resources with reconcile-policy skip, so ASO only reads them;
 //   - deletes objects it created that are no longer desired, deletes in a caller-given order, and pauses and
-//     resumes every owned object through the reconcile-policy annotation;
+//     resumes every owned object through the reconcile-policy annotation (DeleteForMoveWebhook keeps the pause on
+//     the objects clusterctl move deletes);
 //   - reads ASO's Ready condition (current only when its observedGeneration matches), maps its severity, and runs
 //     per-kind post-reconcile checks that can hold an object not ready after ASO says Ready.
 package aso

@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
@@ -91,7 +92,8 @@ func (o Options) controllerOptions(name string) controller.Options {
 	return controller.Options{MaxConcurrentReconciles: n}
 }
 
-// Webhooks registers the defaulting and validating webhooks of every kind.
+// Webhooks registers the defaulting and validating webhooks of every kind, and the one that keeps reconcile-policy
+// skip on the ASO objects clusterctl move deletes.
 func Webhooks(mgr ctrl.Manager) error {
 	webhooks := map[string]func(ctrl.Manager) error{
 		"AzureCluster":                        infrav1.SetupAzureClusterWebhookWithManager,
@@ -121,6 +123,8 @@ func Webhooks(mgr ctrl.Manager) error {
 			return fmt.Errorf("failed to set up the %s webhook: %w", name, err)
 		}
 	}
+	// Keeps ASO from deleting in Azure what clusterctl move deletes from this management cluster.
+	mgr.GetWebhookServer().Register(aso.DeleteForMoveWebhookPath, &webhook.Admission{Handler: aso.DeleteForMoveWebhook{}})
 	return nil
 }
 
