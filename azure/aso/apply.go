@@ -89,6 +89,14 @@ func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKi
 	delete(annotations, HashAnnotation)
 	u.SetAnnotations(annotations)
 
+	// The hash leaves the owner reference out: its UID changes when clusterctl move recreates the owner, which is
+	// no reason to apply again (needsApply compares the reference itself).
+	hash, err := hashOf(u.Object)
+	if err != nil {
+		return nil, err
+	}
+	annotations[HashAnnotation] = hash
+	u.SetAnnotations(annotations)
 	u.SetOwnerReferences([]metav1.OwnerReference{{
 		APIVersion:         ownerGVK.GroupVersion().String(),
 		Kind:               ownerGVK.Kind,
@@ -97,13 +105,6 @@ func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKi
 		Controller:         ptr.To(true),
 		BlockOwnerDeletion: ptr.To(true),
 	}})
-
-	hash, err := hashOf(u.Object)
-	if err != nil {
-		return nil, err
-	}
-	annotations[HashAnnotation] = hash
-	u.SetAnnotations(annotations)
 	return u, nil
 }
 
