@@ -173,7 +173,6 @@ func desiredReplicas(mp *clusterv1.MachinePool) int32 {
 // AzureMachinePoolMachines (through their Machines) as planRollout says.
 func (r *Reconciler) reconcileReplicas(ctx context.Context, s *scope) error {
 	pool, mp := s.pool, s.machinePool
-	pool.Status.InfrastructureMachineKind = infrav1exp.AzureMachinePoolMachineKind
 	replicas, machines, err := r.listReplicas(ctx, s)
 	if err != nil {
 		return err

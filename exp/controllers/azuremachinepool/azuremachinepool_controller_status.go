@@ -77,10 +77,16 @@ func updateStatus(s *scope) {
 	}
 	var instances metav1.Condition
 	switch {
-	case s.flexible() && (s.replicas != nil || s.result != nil):
-		instances = setFlexibleInstances(pool, desiredReplicas(s.machinePool), version, s.replicas)
-	case !s.flexible() && s.nodesKnown:
+	case s.flexible():
+		pool.Status.InfrastructureMachineKind = infrav1exp.AzureMachinePoolMachineKind
+		if s.replicas != nil || s.result != nil {
+			instances = setFlexibleInstances(pool, desiredReplicas(s.machinePool), version, s.replicas)
+		}
+	case s.nodesKnown:
 		instances = setUniformInstances(pool, desiredReplicas(s.machinePool), s.capacity, s.nodes, s.watermark)
+	case s.result != nil:
+		// The workload cluster is not reachable (yet): the instances are unknown, not their number.
+		pool.Status.Replicas = s.capacity
 	}
 	if instances.Type != "" && !s.deleting {
 		conditions.Set(pool, instances)
