@@ -75,9 +75,15 @@ func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scop
 	return nil
 }
 
-// reconcileBootstrapData reads the Machine's bootstrap data until ASO reports the VM created; afterwards the
-// data is no longer part of the desired VM (Azure keeps it; it cannot change).
+// reconcileBootstrapData reads the Machine's bootstrap data until the VM exists (the AzureMachine has its provider
+// ID, or ASO reports the VM created); afterwards the data is no longer part of the desired VM (Azure keeps it; it
+// cannot change).
 func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error {
+	// The provider ID is set once the VM exists and, unlike ASO's status, survives clusterctl move.
+	if ptr.Deref(s.azureMachine.Spec.ProviderID, "") != "" {
+		s.vmCreated = true
+		return nil
+	}
 	vm := &asocompute.VirtualMachine{}
 	err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.azureMachine.Namespace, Name: azure.ObjectName(s.azureMachine.Name)}, vm)
 	if err != nil && !apierrors.IsNotFound(err) {
