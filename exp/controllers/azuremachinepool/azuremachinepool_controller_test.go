@@ -284,6 +284,7 @@ func TestFlexible_ScaleAndDelete(t *testing.T) {
 			g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: m.Name}, vm)).To(Succeed())
 			g.Expect("azure://" + ptr.Deref(vm.Status.Id, "")).To(Equal(m.Spec.ProviderID))
 			g.Expect(vm.Spec.VirtualMachineScaleSet.Reference.Name).To(Equal("flex"))
+			g.Expect(vm.Spec.OsProfile.CustomData).To(BeNil(), "the bootstrap data goes once ASO has created the VM")
 			g.Expect(vm.Spec.Zones).To(HaveLen(1))
 			zones[vm.Spec.Zones[0]] = true
 			names = append(names, m.Name)

@@ -106,8 +106,8 @@ func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scop
 	return nil
 }
 
-// reconcileBootstrapData reads the MachinePool's bootstrap data until ASO reports the VM created; afterwards the
-// data is no longer part of the desired VM (Azure keeps it; it cannot change).
+// reconcileBootstrapData reads the MachinePool's bootstrap data until the VM exists; afterwards the data is no
+// longer part of the desired VM (Azure keeps it; it cannot change).
 func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error {
 	vm := &asocompute.VirtualMachine{}
 	err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.machine.Namespace, Name: azure.ObjectName(s.machine.Name)}, vm)
@@ -116,6 +116,11 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 	}
 	if err == nil {
 		if ready := genruntime.GetReadyCondition(vm); ready != nil && ready.Status == metav1.ConditionTrue {
+			return nil
+		}
+		// The VM's spec lost its custom data once ASO had created it; unlike ASO's status, that survives
+		// clusterctl move, where applying custom data again would fail (Azure cannot change it).
+		if vm.Spec.OsProfile != nil && vm.Spec.OsProfile.CustomData == nil {
 			return nil
 		}
 	}
