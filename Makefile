@@ -70,7 +70,7 @@ ASO_CRD_DIR := test/crd/aso
 # Our API packages; they may not exist yet, so generation skips what is missing.
 API_DIRS := $(wildcard api exp/api)
 BOILERPLATE := hack/boilerplate/boilerplate.go.txt
-GENERATED_PATHS := api exp config $(ASO_CRD_DIR)
+GENERATED_PATHS := api exp config $(ASO_CRD_DIR) templates
 
 TEST_TIMEOUT ?= 20m
 GO_TEST_FLAGS ?= -race
@@ -85,7 +85,7 @@ help: ## Show this help.
 ##@ generate
 
 .PHONY: generate
-generate: generate-go generate-manifests generate-aso-crds generate-aso-bundle ## Run every generator.
+generate: generate-go generate-manifests generate-aso-crds generate-aso-bundle generate-flavors ## Run every generator.
 
 .PHONY: generate-go
 generate-go: $(CONTROLLER_GEN) ## Generate deepcopy code for api/ and exp/api/.
@@ -108,6 +108,10 @@ generate-aso-crds: $(CONTROLLER_GEN) ## Generate the ASO CRDs that tests install
 .PHONY: generate-aso-bundle
 generate-aso-bundle: $(HELM) $(CONTROLLER_GEN) ## Render the bundled ASO controller from its chart into config/aso.
 	@hack/generate-aso-bundle.sh $(HELM) $(CONTROLLER_GEN) $(ASO_VERSION) config/aso
+
+.PHONY: generate-flavors
+generate-flavors: $(KUSTOMIZE) ## Render the cluster templates (templates/cluster-template*.yaml, clusterclass-*.yaml) from templates/flavors.
+	@hack/generate-flavors.sh $(KUSTOMIZE)
 
 ##@ lint and verify
 
