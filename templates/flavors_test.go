@@ -1,0 +1,662 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package templates
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	clusterctl "sigs.k8s.io/cluster-api/cmd/clusterctl/client"
+	"sigs.k8s.io/cluster-api/util/secret"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+)
+
+const (
+	// timeout bounds each wait for a flavor's objects; the flavors reconcile side by side on two cores.
+	timeout  = 3 * time.Minute
+	interval = 500 * time.Millisecond
+
+	kubernetesVersion = "v1.34.1"
+	location          = "eastus"
+	identityName      = "cluster-identity"
+	// The machine sizes differ, so that tests can tell the machines apart.
+	controlPlaneMachineType = "Standard_D2s_v3"
+	nodeMachineType         = "Standard_D4s_v3"
+	identitySecret          = "cluster-identity-secret"
+)
+
+// clusterctlVariables are the variables clusterctl sets itself from its flags (cluster name, --target-namespace,
+// --kubernetes-version, --control-plane-machine-count, --worker-machine-count).
+var clusterctlVariables = sets.New("CLUSTER_NAME", "NAMESPACE", "KUBERNETES_VERSION", "CONTROL_PLANE_MACHINE_COUNT", "WORKER_MACHINE_COUNT")
+
+// Required variables (no default) of the flavors, besides clusterctlVariables.
+var (
+	identityVariables = []string{"AZURE_CLIENT_ID", "AZURE_CLUSTER_IDENTITY_SECRET_NAME", "AZURE_CLUSTER_IDENTITY_SECRET_NAMESPACE",
+		"AZURE_SUBSCRIPTION_ID", "AZURE_TENANT_ID", "CLUSTER_IDENTITY_NAME"}
+	selfManagedVariables = slices.Concat([]string{"AZURE_CONTROL_PLANE_MACHINE_TYPE", "AZURE_LOCATION", "AZURE_NODE_MACHINE_TYPE"}, identityVariables)
+	aksVariables         = slices.Concat([]string{"AZURE_LOCATION", "AZURE_NODE_MACHINE_TYPE"}, identityVariables)
+	aksASOVariables      = []string{"AZURE_CLIENT_ID", "AZURE_LOCATION", "AZURE_NODE_MACHINE_TYPE", "AZURE_SUBSCRIPTION_ID", "AZURE_TENANT_ID"}
+)
+
+// The ASO kinds of the flavors' clusters, once reconciled.
+var (
+	// selfManagedKinds: the AzureCluster's network (resource group, virtual network, two subnets with their security
+	// groups and the default control plane rules, the node route table, the node NAT gateway, the public API server
+	// load balancer and the public IPs of both), and each machine's network interface, VM and bootstrap extension; the
+	// control plane machine's identity is Contributor on the resource group (a role assignment).
+	selfManagedKinds = []string{"ResourceGroup", "VirtualNetwork", "VirtualNetworksSubnet", "NetworkSecurityGroup",
+		"NetworkSecurityGroupsSecurityRule", "RouteTable", "NatGateway", "PublicIPAddress", "LoadBalancer",
+		"NetworkInterface", "VirtualMachine", "VirtualMachinesExtension", "RoleAssignment"}
+	// aksASOKinds: the resource group, the managed cluster and its agent pools.
+	aksASOKinds = []string{"ResourceGroup", "ManagedCluster", "ManagedClustersAgentPool"}
+	// aksKinds: those and the virtual network and subnet of the nodes, which the AzureManagedControlPlane creates.
+	aksKinds = slices.Concat(aksASOKinds, []string{"VirtualNetwork", "VirtualNetworksSubnet"})
+)
+
+// flavor is a template and what its test expects.
+type flavor struct {
+	// name is the flavor (clusterctl generate cluster --flavor); "default" is cluster-template.yaml.
+	name string
+	// prefix starts the cluster's name (the fake Azure is shared by the package, so names are unique).
+	prefix string
+	// required are the variables without a default, besides clusterctlVariables.
+	required []string
+	// vars are set on top of the common variables.
+	vars map[string]string
+	// classes are the ClusterClasses of a ClusterClass flavor, which renders no Cluster.
+	classes []string
+	// machines is the number of AzureMachines of a self-managed flavor's cluster (with one control plane machine
+	// and one worker per MachineDeployment).
+	machines int
+	// asoKinds are exactly the ASO kinds in the cluster's namespace once it is reconciled.
+	asoKinds []string
+	// check asserts what is particular to the flavor, on the reconciled cluster; it is retried until it passes.
+	check func(g Gomega, f *fixture)
+}
+
+// flavors are every flavor in templates/ (TestFlavors_AllTested checks there is no other).
+var flavors = []flavor{
+	{name: "default", prefix: "dflt", required: selfManagedVariables, machines: 2, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			g.Expect(lbFrontends(f.aso(g, "LoadBalancer", f.cluster+"-public-lb"))).To(ConsistOf(
+				frontend{name: f.cluster + "-public-lb-frontEnd", publicIP: "pip-" + f.cluster + "-apiserver"}))
+			natGateway := f.aso(g, "NatGateway", f.cluster+"-node-natgw-1")
+			g.Expect(nested(natGateway, "spec", "location")).To(Equal(location))
+			g.Expect(vmSizes(g, f)).To(ConsistOf(controlPlaneMachineType, nodeMachineType))
+			// Only the control plane machine has an identity, for cloud-provider-azure.
+			g.Expect(f.asoList(g, "RoleAssignment")).To(HaveLen(1))
+		}},
+	{name: "private", prefix: "prv", required: selfManagedVariables, machines: 2,
+		// No public API server address; a private DNS zone for it, a public outbound load balancer (and its IP) for
+		// the control plane, and a bastion host in its own subnet.
+		asoKinds: slices.Concat(selfManagedKinds, []string{"PrivateDnsZone", "PrivateDnsZonesVirtualNetworkLink", "PrivateDnsZonesARecord", "BastionHost"}),
+		check: func(g Gomega, f *fixture) {
+			lb := f.aso(g, "LoadBalancer", f.cluster+"-internal-lb")
+			g.Expect(lbFrontends(lb)).To(ConsistOf(frontend{name: f.cluster + "-internal-lb-frontEnd", privateIP: "10.0.0.100"}))
+			g.Expect(lbFrontends(f.aso(g, "LoadBalancer", f.cluster+"-outbound-lb"))).To(HaveLen(1))
+			f.aso(g, "PrivateDnsZonesARecord", f.cluster+".capz.io-apiserver")
+			f.aso(g, "BastionHost", f.cluster+"-azure-bastion")
+		}},
+	{name: "azure-bastion", prefix: "bstn", required: selfManagedVariables, machines: 2, asoKinds: slices.Concat(selfManagedKinds, []string{"BastionHost"}),
+		check: func(g Gomega, f *fixture) {
+			bastion := f.aso(g, "BastionHost", f.cluster+"-azure-bastion")
+			g.Expect(nested(bastion, "spec", "sku", "name")).To(Equal("Basic"))
+			f.asoByAzureName(g, "VirtualNetworksSubnet", "AzureBastionSubnet")
+		}},
+	{name: "apiserver-ilb", prefix: "ilb", required: selfManagedVariables, machines: 2, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			lb := f.aso(g, "LoadBalancer", f.cluster+"-public-lb")
+			g.Expect(lbFrontends(lb)).To(ConsistOf(
+				frontend{name: f.cluster + "-public-lb-frontEnd", publicIP: "pip-" + f.cluster + "-apiserver"},
+				frontend{name: f.cluster + "-internal-lb-frontEnd", privateIP: "10.0.0.100"},
+			))
+		}},
+	{name: "ipv6", prefix: "ipv6", required: selfManagedVariables, machines: 2,
+		// IPv6 subnets get no NAT gateway: the nodes go out through a node outbound load balancer.
+		asoKinds: without(selfManagedKinds, "NatGateway"),
+		check:    checkDualStackNetwork},
+	{name: "dual-stack", prefix: "dual", required: selfManagedVariables, machines: 2, asoKinds: without(selfManagedKinds, "NatGateway"),
+		check: checkDualStackNetwork},
+	{name: "windows", prefix: "win", required: selfManagedVariables, machines: 3, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			var windows []string
+			for _, vm := range f.asoList(g, "VirtualMachine") {
+				if nested(vm, "spec", "storageProfile", "osDisk", "osType") == "Windows" {
+					windows = append(windows, vm.GetName())
+					g.Expect(nested(vm, "spec", "osProfile", "adminPassword", "name")).NotTo(BeEmpty())
+				}
+			}
+			g.Expect(windows).To(HaveLen(1))
+		}},
+	{name: "ephemeral", prefix: "eph", required: selfManagedVariables, machines: 2, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			vms := f.asoList(g, "VirtualMachine")
+			g.Expect(vms).To(HaveLen(2))
+			for _, vm := range vms {
+				g.Expect(nested(vm, "spec", "storageProfile", "osDisk", "diffDiskSettings", "option")).To(Equal("Local"), vm.GetName())
+				g.Expect(nested(vm, "spec", "storageProfile", "osDisk", "caching")).To(Equal("ReadOnly"), vm.GetName())
+			}
+		}},
+	// The GPU workers' size replaces AZURE_NODE_MACHINE_TYPE.
+	{name: "nvidia-gpu", prefix: "gpu", required: without(selfManagedVariables, "AZURE_NODE_MACHINE_TYPE"), machines: 2, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			g.Expect(vmSizes(g, f)).To(ConsistOf(controlPlaneMachineType, "Standard_NC4as_T4_v3"))
+		}},
+	{name: "edgezone", prefix: "ez", required: slices.Concat(selfManagedVariables, []string{"AZURE_EXTENDEDLOCATION_NAME"}),
+		vars: map[string]string{"AZURE_EXTENDEDLOCATION_NAME": "microsoftlosangeles1"}, machines: 2, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			vnet := f.aso(g, "VirtualNetwork", f.cluster+"-vnet")
+			g.Expect(nested(vnet, "spec", "extendedLocation", "name")).To(Equal("microsoftlosangeles1"))
+			for _, vm := range f.asoList(g, "VirtualMachine") {
+				g.Expect(nested(vm, "spec", "extendedLocation", "name")).To(Equal("microsoftlosangeles1"), vm.GetName())
+			}
+		}},
+	{name: "aks", prefix: "aks", required: aksVariables, asoKinds: aksKinds, check: checkAKS},
+	{name: "aks-aso", prefix: "aso", required: aksASOVariables, asoKinds: aksASOKinds, check: checkAKS},
+	{name: "clusterclass", classes: []string{"default"}},
+	{name: "aks-clusterclass", classes: []string{"aks"}},
+	{name: "aks-aso-clusterclass", classes: []string{"aks-aso"}},
+	{name: "topology", prefix: "topo", required: selfManagedVariables, machines: 2, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			checkTopology("AzureCluster", "KubeadmControlPlane")(g, f)
+			// The class's patches: the AzureCluster's location and identity, the machines' sizes.
+			azureCluster := f.get(g, infraAPIVersion, "AzureCluster", f.cluster)
+			g.Expect(nested(azureCluster, "spec", "location")).To(Equal(location))
+			g.Expect(nested(azureCluster, "spec", "identityRef", "name")).To(Equal(identityName))
+			var sizes []string
+			for _, t := range f.list(g, infraAPIVersion, "AzureMachineTemplate") {
+				if _, ok := t.GetLabels()[clusterv1.ClusterTopologyOwnedLabel]; ok {
+					sizes = append(sizes, nested(&t, "spec", "template", "spec", "vmSize"))
+				}
+			}
+			g.Expect(sizes).To(ConsistOf(controlPlaneMachineType, nodeMachineType))
+			g.Expect(vmSizes(g, f)).To(ConsistOf(controlPlaneMachineType, nodeMachineType))
+		}},
+	{name: "aks-topology", prefix: "akst", required: aksVariables, asoKinds: aksKinds,
+		check: func(g Gomega, f *fixture) {
+			checkTopology("AzureManagedCluster", "AzureManagedControlPlane")(g, f)
+			checkAKS(g, f)
+			// The class's patches put the cluster and its network in the Cluster's resource group.
+			g.Expect(f.aso(g, "ManagedCluster", f.cluster).Object).To(HaveKeyWithValue("spec", HaveKeyWithValue("owner", HaveKeyWithValue("name", f.cluster))))
+			g.Expect(nested(f.aso(g, "VirtualNetwork", f.cluster), "spec", "owner", "name")).To(Equal(f.cluster))
+		}},
+	{name: "aks-aso-topology", prefix: "asot", required: aksASOVariables, asoKinds: aksASOKinds,
+		check: func(g Gomega, f *fixture) {
+			checkTopology("AzureASOManagedCluster", "AzureASOManagedControlPlane")(g, f)
+			checkAKS(g, f)
+			for _, kind := range aksASOKinds {
+				for _, o := range f.asoList(g, kind) {
+					g.Expect(o.GetAnnotations()).To(HaveKeyWithValue("serviceoperator.azure.com/credential-from", f.cluster+"-aso-credentials"))
+				}
+			}
+		}},
+}
+
+// selfManaged tells whether the flavor's cluster runs on AzureMachines.
+func (fl flavor) selfManaged() bool { return fl.machines > 0 }
+
+// TestFlavors renders every flavor with clusterctl from the local repository, checks its variables and the error
+// for a missing one, creates the objects through the webhooks and waits for the cluster to reconcile: ASO objects
+// of exactly the expected kinds, all Ready, and the flavor's own checks. ClusterClass flavors are checked to be
+// valid for Cluster API's ClusterClass controller.
+//
+// Every flavor is created first (TestFlavors/create/<flavor>), then each is waited for
+// (TestFlavors/reconcile/<flavor>): the clusters reconcile side by side, so the test takes about as long as the
+// slowest flavor whatever go test's -parallel. The clusters stay until the API server stops.
+func TestFlavors(t *testing.T) {
+	ctx := t.Context()
+	r := localRepository(t)
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := env.Env.ControlPlane.WriteKubeconfig(kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	created := map[string]*fixture{}
+	for _, fl := range flavors {
+		t.Run("create/"+fl.name, func(st *testing.T) {
+			g := NewWithT(st)
+			f := newFixture(ctx, t, g, fl)
+			opts := func(listVariablesOnly bool) clusterctl.GetClusterTemplateOptions {
+				flavorName := fl.name
+				if flavorName == "default" {
+					flavorName = ""
+				}
+				return clusterctl.GetClusterTemplateOptions{
+					Kubeconfig:               clusterctl.Kubeconfig{Path: kubeconfig},
+					ProviderRepositorySource: &clusterctl.ProviderRepositorySourceOptions{InfrastructureProvider: providerName + ":" + r.version, Flavor: flavorName},
+					ClusterName:              f.cluster,
+					TargetNamespace:          f.namespace,
+					KubernetesVersion:        kubernetesVersion,
+					ControlPlaneMachineCount: ptr.To[int64](1),
+					WorkerMachineCount:       ptr.To[int64](1),
+					ListVariablesOnly:        listVariablesOnly,
+				}
+			}
+
+			// The variables: the required ones are the expected ones, and every variable is documented.
+			vars, err := newClusterctl(ctx, st, r, f.vars).GetClusterTemplate(ctx, opts(true))
+			g.Expect(err).NotTo(HaveOccurred())
+			var required []string
+			for name, def := range vars.VariableMap() {
+				if def == nil && !clusterctlVariables.Has(name) {
+					required = append(required, name)
+				}
+				g.Expect(string(readme)).To(ContainSubstring("`"+name+"`"), "variable %s is not in templates/README.md", name)
+			}
+			g.Expect(required).To(ConsistOf(fl.required))
+
+			// Without any variable, the rendering fails and names exactly the required ones (a flavor with none
+			// renders).
+			_, err = newClusterctl(ctx, st, r, nil).GetClusterTemplate(ctx, opts(false))
+			if len(fl.required) == 0 {
+				g.Expect(err).NotTo(HaveOccurred())
+			} else {
+				g.Expect(err).To(HaveOccurred())
+				g.Expect(missingVariables(err.Error())).To(ConsistOf(fl.required), err.Error())
+			}
+
+			tmpl, err := newClusterctl(ctx, st, r, f.vars).GetClusterTemplate(ctx, opts(false))
+			g.Expect(err).NotTo(HaveOccurred())
+			raw, err := tmpl.Yaml()
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(string(raw)).NotTo(ContainSubstring("${"))
+			f.objs = tmpl.Objs()
+			for i := range f.objs {
+				g.Expect(f.objs[i].GetNamespace()).To(Equal(f.namespace), "%s %s", f.objs[i].GetKind(), f.objs[i].GetName())
+			}
+			if fl.classes == nil {
+				g.Expect(f.objs).To(ContainElement(HaveField("Object", HaveKeyWithValue("kind", "Cluster"))))
+			}
+
+			// Admission: every object is created through the webhooks.
+			f.create(ctx, g, f.objs)
+			created[fl.name] = f
+		})
+	}
+	for _, fl := range flavors {
+		t.Run("reconcile/"+fl.name, func(st *testing.T) {
+			g := NewWithT(st)
+			f, ok := created[fl.name]
+			if !ok {
+				st.Skipf("TestFlavors/create/%s did not create the flavor", fl.name)
+			}
+			if fl.classes != nil {
+				checkClusterClasses(g, f, f.objs, fl.classes)
+				return
+			}
+			g.Eventually(func(g Gomega) {
+				if fl.selfManaged() {
+					checkSelfManaged(g, f, fl.machines)
+				}
+				if fl.check != nil {
+					fl.check(g, f)
+				}
+				kinds := sets.List(sets.KeySet(f.asoObjects(g)))
+				g.Expect(kinds).To(ConsistOf(fl.asoKinds), "ASO kinds in namespace %s", f.namespace)
+				for _, objs := range f.asoObjects(g) {
+					for _, o := range objs {
+						g.Expect(isReady(o)).To(BeTrue(), "%s %s is not Ready (generation %d): %v", o.GetKind(), o.GetName(),
+							o.GetGeneration(), nestedAny(o, "status", "conditions"))
+					}
+				}
+			}).WithTimeout(timeout).WithPolling(interval).Should(Succeed())
+		})
+	}
+}
+
+// fixture is a flavor's namespace, cluster name, variables and rendered objects.
+type fixture struct {
+	namespace string
+	cluster   string
+	vars      map[string]string
+	objs      []unstructured.Unstructured
+	reader    client.Reader
+}
+
+// newFixture creates the namespace (removed when t ends) and what a user creates besides the template: the Secret of the
+// AzureClusterIdentity and, for self-managed flavors, the kubeconfig through which Cluster API reaches the
+// workload cluster (written before the Cluster, as a user-provided kubeconfig, so that the KubeadmControlPlane
+// uses it instead of one for the Azure load balancer, which is unreachable here).
+func newFixture(ctx context.Context, t *testing.T, g *WithT, fl flavor) *fixture {
+	t.Helper()
+	ns, err := env.Env.CreateNamespace(ctx, "flavor-"+fl.name)
+	g.Expect(err).NotTo(HaveOccurred())
+	prefix := fl.prefix
+	if prefix == "" {
+		prefix = "cc"
+	}
+	f := &fixture{namespace: ns.Name, cluster: prefix + "-" + randomSuffix(), reader: env.Env.GetAPIReader()}
+	f.vars = map[string]string{
+		"AZURE_LOCATION":                          location,
+		"AZURE_SUBSCRIPTION_ID":                   sim.SubscriptionID(),
+		"AZURE_TENANT_ID":                         "00000000-0000-0000-0000-00000000000a",
+		"AZURE_CLIENT_ID":                         "00000000-0000-0000-0000-00000000000b",
+		"CLUSTER_IDENTITY_NAME":                   identityName,
+		"AZURE_CLUSTER_IDENTITY_SECRET_NAME":      identitySecret,
+		"AZURE_CLUSTER_IDENTITY_SECRET_NAMESPACE": f.namespace,
+		"AZURE_CONTROL_PLANE_MACHINE_TYPE":        controlPlaneMachineType,
+		"AZURE_NODE_MACHINE_TYPE":                 nodeMachineType,
+	}
+	for k, v := range fl.vars {
+		f.vars[k] = v
+	}
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
+
+	identity := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: f.namespace, Name: identitySecret},
+		Data:       map[string][]byte{"clientSecret": []byte("not-a-secret")},
+	}
+	g.Expect(env.Env.Create(ctx, identity)).To(Succeed())
+	if fl.selfManaged() {
+		kubeconfig, err := workload.kubeconfig()
+		g.Expect(err).NotTo(HaveOccurred())
+		s := &corev1.Secret{
+			ObjectMeta: metav1.ObjectMeta{
+				Namespace: f.namespace, Name: secret.Name(f.cluster, secret.Kubeconfig),
+				Labels: map[string]string{clusterv1.ClusterNameLabel: f.cluster},
+			},
+			Data: map[string][]byte{secret.KubeconfigDataName: kubeconfig},
+		}
+		g.Expect(env.Env.Create(ctx, s)).To(Succeed())
+	}
+	return f
+}
+
+// create creates the objects in the template's order.
+func (f *fixture) create(ctx context.Context, g *WithT, objs []unstructured.Unstructured) {
+	for i := range objs {
+		o := objs[i].DeepCopy()
+		g.Expect(env.Env.Create(ctx, o)).To(Succeed(), "%s %s", o.GetKind(), o.GetName())
+	}
+}
+
+// get reads an object of the namespace by kind (a key of the scheme) and name.
+func (f *fixture) get(g Gomega, apiVersion, kind, name string) *unstructured.Unstructured {
+	o := &unstructured.Unstructured{}
+	o.SetAPIVersion(apiVersion)
+	o.SetKind(kind)
+	g.Expect(f.reader.Get(context.Background(), client.ObjectKey{Namespace: f.namespace, Name: name}, o)).To(Succeed(), "%s %s", kind, name)
+	return o
+}
+
+// list lists the objects of a kind in the namespace.
+func (f *fixture) list(g Gomega, apiVersion, kind string) []unstructured.Unstructured {
+	l := &unstructured.UnstructuredList{}
+	l.SetAPIVersion(apiVersion)
+	l.SetKind(kind + "List")
+	g.Expect(f.reader.List(context.Background(), l, client.InNamespace(f.namespace))).To(Succeed())
+	return l.Items
+}
+
+// checkSelfManaged asserts what every self-managed cluster reaches: an AzureCluster and its machines Ready, the
+// control plane initialized, the add-ons applied to the workload cluster, and cloud-provider-azure's azure.json
+// naming Azure resources the provider created.
+func checkSelfManaged(g Gomega, f *fixture, machines int) {
+	cluster := f.get(g, clusterv1.GroupVersion.String(), "Cluster", f.cluster)
+	infraName := nested(cluster, "spec", "infrastructureRef", "name")
+	g.Expect(infraName).NotTo(BeEmpty())
+	azureCluster := f.get(g, infraAPIVersion, "AzureCluster", infraName)
+	g.Expect(isReady(azureCluster)).To(BeTrue(), "AzureCluster %s is not Ready: %v", infraName, nestedAny(azureCluster, "status", "conditions"))
+	g.Expect(nestedAny(azureCluster, "status", "initialization", "provisioned")).To(Equal(true))
+
+	cpName := nested(cluster, "spec", "controlPlaneRef", "name")
+	kcp := f.get(g, "controlplane.cluster.x-k8s.io/v1beta2", "KubeadmControlPlane", cpName)
+	g.Expect(nestedAny(kcp, "status", "initialization", "controlPlaneInitialized")).To(Equal(true), "KubeadmControlPlane %s is not initialized", cpName)
+
+	azureMachines := f.list(g, infraAPIVersion, "AzureMachine")
+	g.Expect(azureMachines).To(HaveLen(machines))
+	for i := range azureMachines {
+		g.Expect(isReady(&azureMachines[i])).To(BeTrue(), "AzureMachine %s is not Ready", azureMachines[i].GetName())
+	}
+
+	// The ClusterResourceSets applied both add-ons to the workload cluster.
+	binding := f.get(g, "addons.cluster.x-k8s.io/v1beta2", "ClusterResourceSetBinding", f.cluster)
+	applied := map[string]bool{}
+	bindings, _, _ := unstructured.NestedSlice(binding.Object, "spec", "bindings")
+	for _, b := range bindings {
+		resources, _, _ := unstructured.NestedSlice(b.(map[string]any), "resources")
+		for _, r := range resources {
+			name, _, _ := unstructured.NestedString(r.(map[string]any), "name")
+			ok, _, _ := unstructured.NestedBool(r.(map[string]any), "applied")
+			applied[name] = ok
+		}
+	}
+	g.Expect(applied).To(HaveKeyWithValue(HavePrefix("cni-flannel"), true))
+	g.Expect(applied).To(HaveKeyWithValue("cloud-provider-azure", true))
+
+	// azure.json, for cloud-provider-azure, names the cluster's resources as the provider created them.
+	cfg := azureJSON(g, kcp)
+	vnet := f.aso(g, "VirtualNetwork", cfg["vnetName"])
+	g.Expect(vnet.GetName()).To(Equal(cfg["vnetName"]))
+	g.Expect(nested(f.aso(g, "ResourceGroup", cfg["resourceGroup"]), "spec", "location")).To(Equal(cfg["location"]))
+	f.aso(g, "VirtualNetworksSubnet", cfg["vnetName"]+"-"+cfg["subnetName"])
+	f.aso(g, "NetworkSecurityGroup", cfg["securityGroupName"])
+	f.aso(g, "RouteTable", cfg["routeTableName"])
+	g.Expect(cfg["subscriptionId"]).To(Equal(sim.SubscriptionID()))
+}
+
+// azureJSON parses the string values of /etc/kubernetes/azure.json from the KubeadmControlPlane.
+func azureJSON(g Gomega, kcp *unstructured.Unstructured) map[string]string {
+	files, _, _ := unstructured.NestedSlice(kcp.Object, "spec", "kubeadmConfigSpec", "files")
+	for _, file := range files {
+		m := file.(map[string]any)
+		if m["path"] != "/etc/kubernetes/azure.json" {
+			continue
+		}
+		var cfg map[string]any
+		g.Expect(jsonUnmarshal(m["content"].(string), &cfg)).To(Succeed())
+		out := map[string]string{}
+		for k, v := range cfg {
+			if s, ok := v.(string); ok {
+				out[k] = s
+			}
+		}
+		return out
+	}
+	g.Expect(files).To(ContainElement(HaveKeyWithValue("path", "/etc/kubernetes/azure.json")), "KubeadmControlPlane %s", kcp.GetName())
+	return nil
+}
+
+// vmSizes are the sizes of the namespace's VMs.
+func vmSizes(g Gomega, f *fixture) []string {
+	var sizes []string
+	for _, vm := range f.asoList(g, "VirtualMachine") {
+		sizes = append(sizes, nested(vm, "spec", "hardwareProfile", "vmSize"))
+	}
+	return sizes
+}
+
+// checkDualStackNetwork asserts the IPv4+IPv6 network of the ipv6 and dual-stack flavors: dual-stack subnets, and
+// a node outbound load balancer instead of a NAT gateway.
+func checkDualStackNetwork(g Gomega, f *fixture) {
+	vnet := f.aso(g, "VirtualNetwork", f.cluster+"-vnet")
+	prefixes, _, _ := unstructured.NestedStringSlice(vnet.Object, "spec", "addressSpace", "addressPrefixes")
+	g.Expect(prefixes).To(ConsistOf("10.0.0.0/8", "2001:1234:5678:9a00::/56"))
+	for _, subnet := range []string{"control-plane-subnet", "node-subnet"} {
+		s := f.aso(g, "VirtualNetworksSubnet", f.cluster+"-vnet-"+subnet)
+		prefixes, _, _ := unstructured.NestedStringSlice(s.Object, "spec", "addressPrefixes")
+		g.Expect(prefixes).To(HaveLen(2), subnet)
+		g.Expect(prefixes).To(ContainElement(ContainSubstring(":")), subnet)
+	}
+	g.Expect(lbFrontends(f.aso(g, "LoadBalancer", f.cluster))).To(HaveLen(1))
+}
+
+// checkAKS asserts an AKS cluster: its managed cluster named after the Cluster, at the Kubernetes version, a system
+// pool pool0 and a user pool pool1 of one node of the nodes' size, and Cluster API's kubeconfig.
+func checkAKS(g Gomega, f *fixture) {
+	mc := f.aso(g, "ManagedCluster", f.cluster)
+	g.Expect(nested(mc, "spec", "kubernetesVersion")).To(Equal(strings.TrimPrefix(kubernetesVersion, "v")))
+	modes := map[string]string{}
+	for _, pool := range f.asoList(g, "ManagedClustersAgentPool") {
+		modes[nested(pool, "spec", "azureName")] = nested(pool, "spec", "mode")
+		g.Expect(nested(pool, "spec", "owner", "name")).To(Equal(f.cluster))
+		g.Expect(nested(pool, "spec", "vmSize")).To(Equal(nodeMachineType))
+		// One node each: AKS_SYSTEM_POOL_MACHINE_COUNT's default and WORKER_MACHINE_COUNT.
+		g.Expect(nested(pool, "spec", "count")).To(Equal("1"), pool.GetName())
+	}
+	g.Expect(modes).To(Equal(map[string]string{"pool0": "System", "pool1": "User"}))
+	// The control plane wrote Cluster API's kubeconfig from the one ASO wrote.
+	s := &corev1.Secret{}
+	g.Expect(f.reader.Get(context.Background(), client.ObjectKey{Namespace: f.namespace, Name: secret.Name(f.cluster, secret.Kubeconfig)}, s)).To(Succeed())
+}
+
+// checkTopology asserts that Cluster API's topology controller created the cluster's infrastructure and control
+// plane from the class, named after the Cluster.
+func checkTopology(infraKind, controlPlaneKind string) func(g Gomega, f *fixture) {
+	return func(g Gomega, f *fixture) {
+		cluster := f.get(g, clusterv1.GroupVersion.String(), "Cluster", f.cluster)
+		g.Expect(nested(cluster, "spec", "infrastructureRef", "kind")).To(Equal(infraKind))
+		g.Expect(nested(cluster, "spec", "infrastructureRef", "name")).To(Equal(f.cluster))
+		g.Expect(nested(cluster, "spec", "controlPlaneRef", "kind")).To(Equal(controlPlaneKind))
+		infra := f.get(g, infraAPIVersion, infraKind, f.cluster)
+		g.Expect(infra.GetLabels()).To(HaveKey(clusterv1.ClusterTopologyOwnedLabel))
+	}
+}
+
+// checkClusterClasses asserts that Cluster API's ClusterClass controller accepted the classes: their templates'
+// references are up to date and their variables valid.
+func checkClusterClasses(g *WithT, f *fixture, objs []unstructured.Unstructured, names []string) {
+	var classes []string
+	for _, o := range objs {
+		if o.GetKind() == "ClusterClass" {
+			classes = append(classes, o.GetName())
+		}
+	}
+	g.Expect(classes).To(ConsistOf(names))
+	g.Eventually(func(g Gomega) {
+		for _, name := range names {
+			cc := &clusterv1.ClusterClass{}
+			g.Expect(f.reader.Get(context.Background(), client.ObjectKey{Namespace: f.namespace, Name: name}, cc)).To(Succeed())
+			for _, condition := range []string{clusterv1.ClusterClassRefVersionsUpToDateCondition, clusterv1.ClusterClassVariablesReadyCondition} {
+				c := findCondition(cc.Status.Conditions, condition)
+				g.Expect(c).NotTo(BeNil(), "ClusterClass %s has no %s condition", name, condition)
+				g.Expect(c.Status).To(Equal(metav1.ConditionTrue), "ClusterClass %s: %s: %s", name, condition, c.Message)
+			}
+		}
+	}).WithTimeout(timeout).WithPolling(interval).Should(Succeed())
+}
+
+func findCondition(conditions []metav1.Condition, t string) *metav1.Condition {
+	for i := range conditions {
+		if conditions[i].Type == t {
+			return &conditions[i]
+		}
+	}
+	return nil
+}
+
+// TestFlavors_AllTested makes sure TestFlavors covers every template in templates/.
+func TestFlavors_AllTested(t *testing.T) {
+	g := NewWithT(t)
+	files, err := filepath.Glob("cluster-template*.yaml")
+	g.Expect(err).NotTo(HaveOccurred())
+	var rendered []string
+	for _, file := range files {
+		name := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(file, "cluster-template"), "-"), ".yaml")
+		if name == "" {
+			name = "default"
+		}
+		rendered = append(rendered, name)
+	}
+	var tested []string
+	for _, fl := range flavors {
+		tested = append(tested, fl.name)
+	}
+	g.Expect(rendered).To(ConsistOf(tested))
+}
+
+// TestFlavors_UpToDate renders the flavors from templates/flavors and compares them with the committed files, so
+// that a change to the sources without make generate-flavors fails the tests too, not only make verify.
+func TestFlavors_UpToDate(t *testing.T) {
+	g := NewWithT(t)
+	kustomize, err := filepath.Abs(filepath.Join("..", "hack", "tools", "bin", "kustomize"))
+	g.Expect(err).NotTo(HaveOccurred())
+	if _, err := os.Stat(kustomize); err != nil {
+		t.Skipf("kustomize not found at %s (%v): run 'make kustomize'", kustomize, err)
+	}
+	dir := t.TempDir()
+	var out bytes.Buffer
+	cmd := exec.Command(filepath.Join("..", "hack", "generate-flavors.sh"), kustomize, dir)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	g.Expect(cmd.Run()).To(Succeed(), out.String())
+
+	fresh, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	g.Expect(err).NotTo(HaveOccurred())
+	committed, err := filepath.Glob("*.yaml")
+	g.Expect(err).NotTo(HaveOccurred())
+	var names []string
+	for _, f := range fresh {
+		names = append(names, filepath.Base(f))
+	}
+	sort.Strings(names)
+	g.Expect(names).To(Equal(committed), "run 'make generate-flavors'")
+	for _, name := range names {
+		want, err := os.ReadFile(filepath.Join(dir, name))
+		g.Expect(err).NotTo(HaveOccurred())
+		got, err := os.ReadFile(name)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(bytes.Equal(got, want)).To(BeTrue(), "%s is stale: run 'make generate-flavors'", name)
+	}
+}
+
+// randomSuffix makes a cluster name unique (Cluster API's util.RandomString is not safe for parallel tests).
+func randomSuffix() string {
+	const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, 5)
+	for i := range b {
+		b[i] = letters[rand.IntN(len(letters))]
+	}
+	return string(b)
+}
+
+func without(list []string, drop ...string) []string {
+	return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(drop, s) })
+}
+
+// missingVariables parses clusterctl's error for missing variables: "value for variables [A, B] is not set. …".
+func missingVariables(msg string) []string {
+	_, rest, ok := strings.Cut(msg, "value for variables [")
+	if !ok {
+		return nil
+	}
+	list, _, ok := strings.Cut(rest, "] is not set")
+	if !ok {
+		return nil
+	}
+	return strings.Split(list, ", ")
+}
