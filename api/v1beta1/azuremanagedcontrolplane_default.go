@@ -31,6 +31,10 @@ func (c *AzureManagedControlPlane) SetDefaults() {
 		s.ResourceGroupName = c.Labels[ClusterNameLabel]
 	}
 	s.setDefaults()
+	// The network's resource group follows the control plane's, which a ClusterClass may patch: an object default.
+	if s.VirtualNetwork.ResourceGroup == "" {
+		s.VirtualNetwork.ResourceGroup = s.ResourceGroupName
+	}
 	if s.NodeResourceGroupName == "" && s.ResourceGroupName != "" && s.Location != "" {
 		s.NodeResourceGroupName = AKSNodeResourceGroupName(s.ResourceGroupName, c.Name, s.Location)
 	}
@@ -98,9 +102,6 @@ func (s *AzureManagedControlPlaneClassSpec) setDefaults() {
 		if overlay {
 			s.VirtualNetwork.Subnet.CIDRBlock = DefaultAKSNodeSubnetCIDRForOverlay
 		}
-	}
-	if s.VirtualNetwork.ResourceGroup == "" {
-		s.VirtualNetwork.ResourceGroup = s.ResourceGroupName
 	}
 	for i := range s.ASOPatches {
 		if s.ASOPatches[i].Type == "" {

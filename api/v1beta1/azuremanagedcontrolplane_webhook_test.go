@@ -497,3 +497,15 @@ func TestAzureManagedControlPlaneTemplate_Validate(t *testing.T) {
 		))
 	})
 }
+
+func TestAzureManagedControlPlaneTemplate_DefaultsLeaveTheNetworkGroup(t *testing.T) {
+	g := NewWithT(t)
+	tmpl := &AzureManagedControlPlaneTemplate{}
+	tmpl.Spec.Template.Spec.ResourceGroupName = "placeholder"
+	g.Expect(azureManagedControlPlaneTemplateWebhook{}.Default(context.Background(), tmpl)).To(Succeed())
+	// A ClusterClass patches the control plane's resource group; the network's must follow it, not the template's.
+	g.Expect(tmpl.Spec.Template.Spec.VirtualNetwork.ResourceGroup).To(BeEmpty())
+
+	cp := newManagedControlPlane(func(c *AzureManagedControlPlane) { c.Spec.ResourceGroupName = "patched" })
+	g.Expect(cp.Spec.VirtualNetwork.ResourceGroup).To(Equal("patched"))
+}
