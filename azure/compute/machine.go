@@ -39,6 +39,8 @@ type VNetRef struct {
 	Name string
 	// ResourceGroup of the virtual network; empty means the cluster's resource group.
 	ResourceGroup string
+	// IPv6Subnets are the subnets with an IPv6 prefix: network interfaces in them get an IPv6 address too.
+	IPv6Subnets []string
 }
 
 // BackendPoolRef names a backend address pool of a load balancer in the cluster's resource group.
@@ -125,6 +127,7 @@ func nicInput(in MachineInput) network.NICInput {
 		Interfaces:         in.Spec.NetworkInterfaces,
 		VNetName:           in.VNet.Name,
 		VNetResourceGroup:  in.VNet.ResourceGroup,
+		IPv6Subnets:        in.VNet.IPv6Subnets,
 		DefaultSubnet:      in.DefaultSubnet,
 		EnableIPForwarding: in.Spec.EnableIPForwarding,
 		DNSServers:         in.Spec.DNSServers,

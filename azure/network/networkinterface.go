@@ -17,6 +17,7 @@ limitations under the License.
 package network
 
 import (
+	"slices"
 	"strconv"
 
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
@@ -28,8 +29,12 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 )
 
-// nicPrimaryIPConfigName is the name of a network interface's primary IP configuration, as CAPZ names it.
-const nicPrimaryIPConfigName = "pipConfig"
+// nicPrimaryIPConfigName is the name of a network interface's primary IP configuration, and nicIPv6ConfigName
+// that of its IPv6 configuration in an IPv6 subnet, as CAPZ names them.
+const (
+	nicPrimaryIPConfigName = "pipConfig"
+	nicIPv6ConfigName      = "ipConfigv6"
+)
 
 // NICBackendPool is a backend address pool of a load balancer in the cluster's resource group.
 type NICBackendPool struct {
@@ -51,6 +56,8 @@ type NICInput struct {
 	VNetName, VNetResourceGroup string
 	// DefaultSubnet is the subnet of interfaces that name none.
 	DefaultSubnet string
+	// IPv6Subnets are the subnets with an IPv6 prefix (dual-stack or IPv6 clusters).
+	IPv6Subnets []string
 	// BackendPools are the load balancer pools the primary IP configuration of the primary interface joins.
 	BackendPools []NICBackendPool
 	// PublicIP is the name of the public IP address (our PublicIPAddress object) of the primary IP configuration
@@ -66,7 +73,7 @@ type NICInput struct {
 
 // NetworkInterfaces returns one network interface per entry of in.Interfaces, named <machine>-nic, <machine>-nic-1,
 // … in the cluster's resource group. Each interface has privateIPConfigs dynamic IP configurations in its subnet
-// ("pipConfig", then <nic>-1, …, the first one primary). Only the primary interface joins the load balancer
+// ("pipConfig", then <nic>-1, …, the first one primary), and an IPv6 one ("ipConfigv6") in an IPv6 subnet. Only the primary interface joins the load balancer
 // pools, carries the public IP and the DNS servers, as in CAPZ.
 func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterface {
 	vnetGroup := in.VNetResourceGroup
@@ -116,6 +123,16 @@ func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterf
 				}
 			}
 			nic.Spec.IpConfigurations = append(nic.Spec.IpConfigurations, config)
+		}
+		if slices.Contains(in.IPv6Subnets, subnet) {
+			// Azure gives an interface its IPv6 address through a secondary configuration in the same subnet.
+			nic.Spec.IpConfigurations = append(nic.Spec.IpConfigurations, asonetwork.NetworkInterfaceIPConfiguration_NetworkInterface_SubResourceEmbedded{
+				Name:                      ptr.To(nicIPv6ConfigName),
+				Primary:                   ptr.To(false),
+				PrivateIPAddressVersion:   ptr.To(asonetwork.IPVersion_IPv6),
+				PrivateIPAllocationMethod: ptr.To(asonetwork.IPAllocationMethod_Dynamic),
+				Subnet:                    &asonetwork.Subnet_NetworkInterface_SubResourceEmbedded{Reference: &genruntime.ResourceReference{ARMID: subnetID}},
+			})
 		}
 		if i == 0 && len(in.DNSServers) > 0 {
 			nic.Spec.DnsSettings = &asonetwork.NetworkInterfaceDnsSettings{DnsServers: in.DNSServers}

@@ -55,6 +55,13 @@ func TestNetworkInterfaces(t *testing.T) {
 			DNSServers:     []string{"10.0.0.10", "10.0.0.11"},
 			AdditionalTags: map[string]string{"cost-center": "42"},
 		}},
+		{name: "dual-stack", cluster: testCluster, in: NICInput{
+			Machine: "my-cluster-md-0-ipv6x", Role: azure.RoleNode,
+			Interfaces: []infrav1.NetworkInterface{{PrivateIPConfigs: 1}, {SubnetName: "v4-only", PrivateIPConfigs: 1}},
+			VNetName:   "my-cluster-vnet", DefaultSubnet: "my-cluster-node-subnet",
+			IPv6Subnets:  []string{"my-cluster-node-subnet"},
+			BackendPools: []NICBackendPool{{LoadBalancer: "my-cluster", Pool: "my-cluster-outboundBackendPool"}},
+		}},
 		{name: "edgezone-outbound-pool", cluster: edge, in: NICInput{
 			Machine: "my-cluster-md-0-qwert", Role: azure.RoleNode,
 			Interfaces: []infrav1.NetworkInterface{{PrivateIPConfigs: 1}},

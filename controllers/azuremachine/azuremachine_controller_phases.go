@@ -116,7 +116,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		Spec:              am.Spec,
 		Role:              azure.RoleNode,
 		Zone:              failureDomain(s.machine, am),
-		VNet:              compute.VNetRef{Name: s.infra.Network.Vnet.Name, ResourceGroup: s.infra.VNetResourceGroup()},
+		VNet:              s.infra.VNet(),
 		DefaultSubnet:     s.infra.SubnetFor(infrav1.SubnetNode),
 		BootstrapData:     s.bootstrapData,
 		KubernetesVersion: s.machine.Spec.Version,

@@ -19,6 +19,8 @@ package clusterinfra
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -30,6 +32,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 )
 
 // Infrastructure is what a machine needs from its cluster's infrastructure object.
@@ -120,6 +123,17 @@ func (c *Infrastructure) VNetResourceGroup() string {
 		return c.Network.Vnet.ResourceGroup
 	}
 	return c.ResourceGroup
+}
+
+// VNet is the cluster's virtual network as the machine translators reference it.
+func (c *Infrastructure) VNet() compute.VNetRef {
+	ref := compute.VNetRef{Name: c.Network.Vnet.Name, ResourceGroup: c.VNetResourceGroup()}
+	for _, s := range c.Network.Subnets {
+		if slices.ContainsFunc(s.CIDRBlocks, func(cidr string) bool { return strings.Contains(cidr, ":") }) {
+			ref.IPv6Subnets = append(ref.IPv6Subnets, s.Name)
+		}
+	}
+	return ref
 }
 
 // SubnetFor returns the cluster's subnet for a role: the first subnet with the role, else one with role cluster.

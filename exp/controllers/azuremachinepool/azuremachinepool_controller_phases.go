@@ -102,7 +102,7 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		Name:              pool.Name,
 		Spec:              pool.Spec,
 		Zones:             mp.Spec.FailureDomains,
-		VNet:              compute.VNetRef{Name: s.infra.Network.Vnet.Name, ResourceGroup: s.infra.VNetResourceGroup()},
+		VNet:              s.infra.VNet(),
 		DefaultSubnet:     s.infra.SubnetFor(infrav1.SubnetNode),
 		KubernetesVersion: mp.Spec.Template.Spec.Version,
 	}

@@ -147,7 +147,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		ScaleSet:      pool.Name,
 		Name:          m.Name,
 		Model:         *m.Spec.Model,
-		VNet:          compute.VNetRef{Name: s.infra.Network.Vnet.Name, ResourceGroup: s.infra.VNetResourceGroup()},
+		VNet:          s.infra.VNet(),
 		DefaultSubnet: s.infra.SubnetFor(infrav1.SubnetNode),
 		BootstrapData: s.bootstrapData,
 	}
