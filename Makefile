@@ -166,7 +166,7 @@ build: ## Build the manager binary into bin/manager.
 	go build -o bin/manager .
 
 .PHONY: run
-run: test-tools ## Run a local management plane (API server, etcd, CRDs, the manager, simulated ASO) until Ctrl-C.
+run: test-tools ## Run the local management plane (Cluster API and the provider in-process, simulated ASO and workload clusters) with sample clusters until Ctrl-C (RUN_ARGS=--help for its flags).
 	go build -o bin/localplane ./hack/localplane
 	bin/localplane $(RUN_ARGS)
 

@@ -15,138 +15,218 @@ limitations under the License.
 */
 
 // Command localplane runs a local management plane for development (make run): the pinned kube-apiserver and
-// etcd on loopback with every CRD installed, the provider's webhooks and controllers in-process, and the ASO
-// simulator standing in for ASO and Azure. Nothing reaches Azure. It prints a kubeconfig for kubectl and stops
-// everything on Ctrl-C.
+// etcd on loopback with every CRD installed; Cluster API's core, kubeadm bootstrap, kubeadm control plane,
+// ClusterClass and topology reconcilers and the provider's webhooks and controllers in one process; the ASO
+// simulator standing in for ASO and Azure; and a second local API server playing the workload clusters, where
+// simulated kubelets and AKS register the machines' Nodes. Nothing reaches Azure. It applies sample clusters from
+// the templates, shows their progress until Ctrl-C, and then stops everything.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
+	"golang.org/x/term"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
-
-	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
-	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
-	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
-	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
+// options are the command's flags.
+type options struct {
+	stateDir        string
+	keep            bool
+	simulate        bool
+	apply           bool
+	flavors         []string
+	printKubeconfig bool
+	view            string
+	refresh         time.Duration
+	samples         sampleSettings
+}
+
 func main() {
-	stateDir := flag.String("state-dir", ".local", "Directory for the kubeconfig, logs and etcd data.")
-	keep := flag.Bool("keep", false, "Keep etcd's data across runs (in <state-dir>/etcd).")
-	simulate := flag.Bool("simulate-aso", true, "Run the ASO simulator, so that ASO objects become Ready without Azure.")
+	var o options
+	var flavors string
+	flag.StringVar(&o.stateDir, "state-dir", ".local", "Directory for the kubeconfigs, logs and etcd data.")
+	flag.BoolVar(&o.keep, "keep", false, "Keep the management cluster's etcd data across runs (in <state-dir>/etcd).")
+	flag.BoolVar(&o.simulate, "simulate-aso", true, "Run the ASO simulator, so that ASO objects become Ready without Azure.")
+	flag.StringVar(&flavors, "flavors", "default,aks-aso",
+		`Comma-separated flavors of templates/ to apply a sample cluster of ("default" is cluster-template.yaml); "none" applies nothing.`)
+	flag.BoolVar(&o.apply, "apply", true, "Apply the sample clusters of --flavors; false applies nothing.")
+	flag.BoolVar(&o.printKubeconfig, "print-kubeconfig", false, "Print the management cluster's kubeconfig once the plane runs.")
+	flag.StringVar(&o.view, "view", "auto", `The progress view: "ansi" (redrawn in place), "plain" (snapshots when it changes), "off", or "auto" (ansi on a terminal, plain otherwise).`)
+	flag.DurationVar(&o.refresh, "refresh", 0, "How often the view looks at the clusters (default 1s with ansi, 10s with plain).")
+	flag.StringVar(&o.samples.kubernetesVersion, "kubernetes-version", "v1.34.1", "KUBERNETES_VERSION of the samples.")
+	flag.IntVar(&o.samples.controlPlaneMachines, "control-plane-machine-count", 1,
+		"CONTROL_PLANE_MACHINE_COUNT of the samples. Without a real etcd, KubeadmControlPlane creates only the first machine.")
+	flag.IntVar(&o.samples.workerMachines, "worker-machine-count", 2, "WORKER_MACHINE_COUNT of the samples (workers, AKS user pool nodes).")
+	flag.StringVar(&o.samples.location, "location", "eastus", "AZURE_LOCATION of the samples.")
+	flag.StringVar(&o.samples.templatesDir, "templates", "templates", "Directory of the cluster templates (cluster-template-<flavor>.yaml, clusterclass-<class>.yaml).")
 	klog.InitFlags(nil)
+	// The controllers' errors (retries, mostly) go to manager.log with the rest of their logs, not to the terminal.
+	_ = flag.Set("stderrthreshold", "FATAL")
+	// One file for every severity: each message once, not again for each lower severity.
+	_ = flag.Set("one_output", "true")
 	flag.Parse()
 	ctrl.SetLogger(klog.Background())
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	for _, f := range strings.Split(flavors, ",") {
+		if f = strings.TrimSpace(f); f != "" && f != "none" && !slices.Contains(o.flavors, f) {
+			o.flavors = append(o.flavors, f)
+		}
+	}
+	if !o.apply {
+		o.flavors = nil
+	}
+	switch o.view {
+	case "auto":
+		o.view = "plain"
+		if term.IsTerminal(int(os.Stdout.Fd())) {
+			o.view = "ansi"
+		}
+	case "ansi", "plain", "off":
+	default:
+		fmt.Fprintf(os.Stderr, "localplane: --view must be auto, ansi, plain or off, not %q\n", o.view)
+		os.Exit(2)
+	}
+	if o.refresh <= 0 {
+		o.refresh = 10 * time.Second
+		if o.view == "ansi" {
+			o.refresh = time.Second
+		}
+	}
+
+	// SIGHUP too: closing the terminal must not leave the API servers and etcds (in process groups of their own)
+	// behind.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if err := run(ctx, *stateDir, *keep, *simulate); err != nil {
+	if err := run(ctx, o); err != nil {
 		fmt.Fprintf(os.Stderr, "localplane: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, stateDir string, keep, simulate bool) (reterr error) {
-	stateDir, err := filepath.Abs(stateDir)
+func run(ctx context.Context, o options) (reterr error) {
+	stateDir, err := filepath.Abs(o.stateDir)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return err
 	}
-	logFile, err := os.Create(filepath.Join(stateDir, "control-plane.log"))
-	if err != nil {
-		return err
-	}
-	defer logFile.Close()
-	managerLog, err := os.Create(filepath.Join(stateDir, "manager.log"))
-	if err != nil {
-		return err
-	}
-	defer managerLog.Close()
-	// The terminal shows what the user needs; the controllers' logs go to a file.
-	klog.LogToStderr(false)
-	klog.SetOutput(managerLog)
-
-	fmt.Println("Starting kube-apiserver and etcd on loopback ...")
-	start := time.Now()
-	opts := env.ControlPlaneOptions{Scheme: scheme.New(), InstallWebhooks: true, Output: io.Writer(logFile)}
-	if keep {
-		opts.EtcdDataDir = filepath.Join(stateDir, "etcd")
-	}
-	cp, err := env.StartControlPlane(ctx, opts)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		fmt.Println("Stopping kube-apiserver and etcd ...")
-		reterr = kerrors.NewAggregate([]error{reterr, cp.Stop()})
-	}()
-
-	mgr, err := ctrl.NewManager(cp.Config, ctrl.Options{
-		Scheme:                 scheme.New(),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		WebhookServer:          webhook.NewServer(cp.WebhookServerOptions()),
-		Cache:                  cache.Options{ByObject: setup.CacheByObject(), DefaultTransform: cache.TransformStripManagedFields()},
-	})
-	if err != nil {
-		return fmt.Errorf("failed to create the manager: %w", err)
-	}
-	if err := setup.Webhooks(mgr); err != nil {
-		return err
-	}
-	if err := setup.Controllers(ctx, mgr, setup.Options{}); err != nil {
-		return err
-	}
-	if simulate {
-		if _, err := asosim.Start(ctx, cp.Config, asosim.Options{Scheme: scheme.New(), DeleteDelay: 2 * time.Second}); err != nil {
+	logs := map[string]*os.File{}
+	for _, name := range []string{"control-plane.log", "workload-cluster.log", "manager.log"} {
+		f, err := os.Create(filepath.Join(stateDir, name))
+		if err != nil {
 			return err
 		}
+		defer f.Close()
+		logs[name] = f
 	}
-	kubeconfig := filepath.Join(stateDir, "kubeconfig")
-	if err := cp.WriteKubeconfig(kubeconfig); err != nil {
+	// The terminal shows what the user needs; the controllers' logs go to a file.
+	klog.LogToStderr(false)
+	klog.SetOutput(logs["manager.log"])
+
+	// The samples render before anything starts, so that a wrong flavor fails fast.
+	settings := o.samples
+	settings.subscriptionID = simulatedSubscriptionID
+	var samples []*sample
+	for _, flavor := range o.flavors {
+		smp, err := settings.renderSample(flavor)
+		if err != nil {
+			return fmt.Errorf("flavor %s: %w", flavor, err)
+		}
+		samples = append(samples, smp)
+	}
+
+	fmt.Println("Starting the management cluster's and the simulated workload cluster's kube-apiserver and etcd on loopback ...")
+	start := time.Now()
+	p, err := startPlane(ctx, planeOptions{
+		stateDir: stateDir, keep: o.keep, simulate: o.simulate,
+		managementLog: logs["control-plane.log"], workloadLog: logs["workload-cluster.log"], managerLog: logs["manager.log"],
+	})
+	if p != nil {
+		defer func() {
+			fmt.Println("Stopping the manager, both kube-apiservers and etcds ...")
+			reterr = kerrors.NewAggregate([]error{reterr, p.stop()})
+		}()
+	}
+	if err != nil {
 		return err
 	}
 
-	errs := make(chan error, 1)
-	go func() { errs <- mgr.Start(ctx) }()
-	if !mgr.GetCache().WaitForCacheSync(ctx) {
-		return fmt.Errorf("the manager's cache did not sync")
+	if len(samples) > 0 {
+		if err := applySamples(ctx, p.client, samples, p.workload.KubeConfig); err != nil {
+			return fmt.Errorf("failed to apply the sample clusters: %w", err)
+		}
 	}
-	rel, _ := filepath.Rel(cp.RootDir, kubeconfig)
-	fmt.Printf(`
-Local management plane is running (started in %s).
-  API server:  %s
-  kubeconfig:  %s
-  logs:        %s, %s
-  Azure:       simulated=%t (the ASO simulator plays ASO; nothing reaches Azure)
-
-Try:
-  export KUBECONFIG=%s
-  kubectl apply -f config/samples/
-  kubectl get azureclusters,azuremachines,azuremanagedcontrolplanes -A
-
-Press Ctrl-C to stop.
-`, time.Since(start).Round(100*time.Millisecond), cp.Config.Host, kubeconfig, logFile.Name(), managerLog.Name(), simulate, rel)
-	select {
-	case <-ctx.Done():
-		return <-errs
-	case err := <-errs:
-		return err
+	printBanner(o, p, stateDir, samples, time.Since(start))
+	if o.printKubeconfig {
+		fmt.Printf("\n# %s\n%s\n", p.kubeconfig, p.management.KubeConfig)
 	}
+
+	if o.view == "off" {
+		select {
+		case <-ctx.Done():
+		case <-p.done:
+		}
+	} else {
+		watchProgress(ctx, o, p, start)
+	}
+	if ctx.Err() == nil {
+		return fmt.Errorf("the manager stopped: %w", p.managerErr())
+	}
+	fmt.Println()
+	return p.managerErr()
+}
+
+// printBanner tells where everything is and what to try.
+func printBanner(o options, p *plane, stateDir string, samples []*sample, took time.Duration) {
+	rel := func(path string) string {
+		if r, err := filepath.Rel(p.management.RootDir, path); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+		return path
+	}
+	azure := "SIMULATED: the ASO simulator (test/asosim) plays ASO and Azure; nothing reaches Azure"
+	if !o.simulate {
+		azure = "not simulated: ASO objects wait for an ASO controller pointed at this API server"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nLocal management plane is running (started in %s).\n", took.Round(100*time.Millisecond))
+	fmt.Fprintf(&b, "  API server:  %s\n", p.management.Config.Host)
+	fmt.Fprintf(&b, "  kubeconfig:  %s\n", p.kubeconfig)
+	fmt.Fprintf(&b, "  controllers: Cluster API (core, kubeadm bootstrap and control plane, ClusterClass, topology) and this provider, in-process\n")
+	fmt.Fprintf(&b, "  Azure:       %s\n", azure)
+	fmt.Fprintf(&b, "  workload:    SIMULATED: one local API server (%s) plays every workload cluster; simulated kubelets and AKS register the Nodes\n", rel(p.workloadKubeconfig))
+	fmt.Fprintf(&b, "  logs:        %s\n", rel(filepath.Join(stateDir, "{control-plane,workload-cluster,manager}.log")))
+	if len(samples) > 0 {
+		fmt.Fprintf(&b, "  samples:     ")
+		for i, smp := range samples {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s/%s (%s)", sampleNamespace, smp.cluster, templateName(smp.flavor))
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "\nTry, in another terminal:\n  export KUBECONFIG=%s\n", rel(p.kubeconfig))
+	fmt.Fprintf(&b, "  hack/tools/bin/kubectl get clusters,machines,machinepools -A\n")
+	if len(samples) > 0 {
+		fmt.Fprintf(&b, "  clusterctl describe cluster %s    # with clusterctl installed\n", samples[0].cluster)
+	} else {
+		fmt.Fprintf(&b, "  hack/tools/bin/kubectl apply -f config/samples/\n")
+	}
+	fmt.Fprintf(&b, "  hack/tools/bin/kubectl --kubeconfig %s get nodes\n", rel(p.workloadKubeconfig))
+	b.WriteString("\nPress Ctrl-C to stop.\n")
+	fmt.Print(b.String())
 }

@@ -18,22 +18,39 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	. "github.com/onsi/gomega"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util/conditions"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 )
 
-// TestLocalPlane runs the local management plane as make run does, applies config/samples/ with kubectl, stops it
-// with Ctrl-C (SIGINT) and checks that it exits cleanly, leaving no kube-apiserver or etcd behind.
+const (
+	// timeout bounds each wait; on two busy cores, starting two API servers takes a while.
+	timeout  = 3 * time.Minute
+	interval = 500 * time.Millisecond
+)
+
+// TestLocalPlane runs the local management plane as make run does, with the default sample clusters: it checks
+// that the samples reach a state (the AzureCluster Ready, the AKS control plane initialized, every machine with its
+// Node), that the progress view prints their trees, and that Ctrl-C (SIGINT) stops it cleanly, leaving none of its
+// kube-apiservers and etcds behind.
 func TestLocalPlane(t *testing.T) {
 	g := NewWithT(t)
 	root, err := filepath.Abs("../..")
@@ -44,83 +61,148 @@ func TestLocalPlane(t *testing.T) {
 	build.Stderr = os.Stderr
 	g.Expect(build.Run()).To(Succeed())
 
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*timeout)
 	defer cancel()
 	state := filepath.Join(dir, "state")
-	cmd := exec.CommandContext(ctx, binary, "--state-dir", state)
+	// Not a terminal: the view prints plain snapshots, here every second when it changed.
+	cmd := exec.CommandContext(ctx, binary, "--state-dir", state, "--refresh", "1s")
 	cmd.Dir = root
+	var out syncBuffer
 	stdout, err := cmd.StdoutPipe()
 	g.Expect(err).NotTo(HaveOccurred())
+	cmd.Stderr = &out
 	g.Expect(cmd.Start()).To(Succeed())
 	defer func() { _ = cmd.Process.Kill() }()
-
-	lines := make(chan string, 100)
 	go func() {
 		s := bufio.NewScanner(stdout)
 		for s.Scan() {
-			lines <- s.Text()
+			out.WriteLine(s.Text())
 		}
-		close(lines)
 	}()
-	var output []string
-	waitFor := func(text string) {
-		t.Helper()
-		for {
-			select {
-			case line, ok := <-lines:
-				if !ok {
-					t.Fatalf("localplane exited before printing %q:\n%s", text, strings.Join(output, "\n"))
-				}
-				output = append(output, line)
-				if strings.Contains(line, text) {
-					return
-				}
-			case <-ctx.Done():
-				t.Fatalf("timed out waiting for %q:\n%s", text, strings.Join(output, "\n"))
-			}
-		}
-	}
-	waitFor("Press Ctrl-C to stop.")
+
+	g.Eventually(out.String, timeout, interval).Should(ContainSubstring("Press Ctrl-C to stop."))
+	banner := out.String()
 	kubeconfig := filepath.Join(state, "kubeconfig")
-	g.Expect(strings.Join(output, "\n")).To(ContainSubstring("kubeconfig:  " + kubeconfig))
+	g.Expect(banner).To(ContainSubstring("kubeconfig:  " + kubeconfig))
+	g.Expect(banner).To(MatchRegexp(`Azure: +SIMULATED`))
+	g.Expect(banner).To(ContainSubstring("default/capz-sample (cluster-template.yaml), default/aks-aso-sample (cluster-template-aks-aso.yaml)"))
 
-	kubectl := filepath.Join(root, "hack", "tools", "bin", "kubectl")
-	if _, err := os.Stat(kubectl); err != nil {
-		t.Skipf("kubectl is not built (make kubectl); the plane started and printed its kubeconfig")
-	}
-	apply := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "apply", "-f", "config/samples/")
-	apply.Dir = root
-	out, err := apply.CombinedOutput()
-	g.Expect(err).NotTo(HaveOccurred(), string(out))
-	g.Expect(strings.Count(string(out), " created")).To(Equal(20), string(out)) // 19 kinds and the identity's Secret
-	get := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "get", "azureclusters,azuremachines", "-o", "name")
-	out, err = get.CombinedOutput()
-	g.Expect(err).NotTo(HaveOccurred(), string(out))
-	g.Expect(string(out)).To(ContainSubstring("azurecluster.infrastructure.cluster.x-k8s.io/sample"))
-
+	// The samples progress: the self-managed cluster's network and machines, the AKS cluster's control plane.
 	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	g.Expect(err).NotTo(HaveOccurred())
-	server, err := url.Parse(config.Host)
+	c, err := client.New(config, client.Options{Scheme: scheme.New()})
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(apiServerProcesses(server.Port())).NotTo(BeEmpty(), "the API server runs while the plane is up")
+	g.Eventually(func(g Gomega) {
+		azureCluster := &infrav1.AzureCluster{}
+		g.Expect(c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "capz-sample"}, azureCluster)).To(Succeed())
+		g.Expect(conditions.IsTrue(azureCluster, clusterv1.ReadyCondition)).To(BeTrue(), "AzureCluster capz-sample is Ready")
+		aks := &infrav1.AzureASOManagedControlPlane{}
+		g.Expect(c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "aks-aso-sample"}, aks)).To(Succeed())
+		g.Expect(aks.Status.Initialization.ControlPlaneInitialized).To(HaveValue(BeTrue()), "the AKS control plane is initialized")
+		// One control plane machine and two workers, each with its Node in the simulated workload cluster.
+		machines := &clusterv1.MachineList{}
+		g.Expect(c.List(ctx, machines, client.InNamespace("default"), client.MatchingLabels{clusterv1.ClusterNameLabel: "capz-sample"})).To(Succeed())
+		g.Expect(machines.Items).To(HaveLen(3))
+		for _, m := range machines.Items {
+			g.Expect(m.Status.NodeRef.IsDefined()).To(BeTrue(), "Machine %s has a Node", m.Name)
+		}
+		pool := &clusterv1.MachinePool{}
+		g.Expect(c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "aks-aso-sample-pool1"}, pool)).To(Succeed())
+		g.Expect(pool.Status.ReadyReplicas).To(Equal(ptr.To[int32](2)))
+	}, timeout, interval).Should(Succeed())
 
+	// The view prints the trees; the state above shows in a snapshot soon after.
+	g.Eventually(out.String, timeout, interval).Should(And(
+		MatchRegexp(`(?m)^Cluster default/capz-sample +Provisioned `),
+		MatchRegexp(`(?m)^├─ AzureCluster capz-sample +provisioned +✓$`),
+		MatchRegexp(`(?m)^│  └─ ASO objects +13/13 ready +✓ LoadBalancer, NatGateway, `),
+		MatchRegexp(`(?m)^├─ KubeadmControlPlane capz-sample-control-plane +initialized, 0/1 ready +… Waiting for etcd`),
+		MatchRegexp(`(?m)^└─ MachineDeployment capz-sample-md-0 +2/2 ready +✓$`),
+		MatchRegexp(`(?m)^├─ AzureASOManagedControlPlane aks-aso-sample +initialized +✓$`),
+		MatchRegexp(`(?m)^└─ MachinePool aks-aso-sample-pool1 +2/2 ready +✓$`),
+		ContainSubstring("Note: the simulated workload cluster has Nodes but no etcd and no control plane"),
+	))
+
+	kubectl := filepath.Join(root, "hack", "tools", "bin", "kubectl")
+	if _, err := os.Stat(kubectl); err == nil {
+		get := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "get", "clusters", "-A", "-o", "name")
+		got, err := get.CombinedOutput()
+		g.Expect(err).NotTo(HaveOccurred(), string(got))
+		g.Expect(strings.Fields(string(got))).To(ConsistOf("cluster.cluster.x-k8s.io/aks-aso-sample", "cluster.cluster.x-k8s.io/capz-sample"))
+	}
+
+	children := childProcesses(cmd.Process.Pid)
+	g.Expect(children).To(HaveLen(4), "two kube-apiservers and two etcds: %v", children)
 	g.Expect(cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
-	g.Expect(cmd.Wait()).To(Succeed(), "Ctrl-C stops the plane cleanly")
-	g.Expect(apiServerProcesses(server.Port())).To(BeEmpty(), "no kube-apiserver is left behind")
+	g.Expect(cmd.Wait()).To(Succeed(), "Ctrl-C stops the plane cleanly:\n%s", out.String())
+	g.Expect(out.String()).To(ContainSubstring("Stopping the manager, both kube-apiservers and etcds"))
+	for pid, name := range children {
+		g.Expect(running(pid, name)).To(BeFalse(), "%s (%d) is left behind", name, pid)
+	}
 }
 
-// apiServerProcesses lists the processes serving the API server's port, from /proc.
-func apiServerProcesses(port string) []string {
+// childProcesses are the kube-apiserver and etcd processes whose parent is pid, by process ID, from /proc.
+func childProcesses(pid int) map[int]string {
 	entries, _ := os.ReadDir("/proc")
-	var out []string
+	out := map[int]string{}
 	for _, e := range entries {
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		child, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if strings.Contains(string(cmdline), "--secure-port="+port) {
-			out = append(out, e.Name())
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) < 2 || fields[1] != strconv.Itoa(pid) {
+			continue
+		}
+		if name := commandName(child); name == "kube-apiserver" || name == "etcd" {
+			out[child] = name
 		}
 	}
 	return out
+}
+
+// commandName is the base name of a process's executable, or "" if it is gone.
+func commandName(pid int) string {
+	cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	if err != nil || len(cmdline) == 0 {
+		return ""
+	}
+	return filepath.Base(string(bytes.SplitN(cmdline, []byte{0}, 2)[0]))
+}
+
+// running tells whether the process pid still runs the command name (and is not a zombie).
+func running(pid int, name string) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z" && commandName(pid) == name
+}
+
+// syncBuffer collects the plane's output from two goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) WriteLine(s string) {
+	_, _ = b.Write([]byte(s + "\n"))
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -75,14 +76,18 @@ type Options struct {
 	// Topology runs ClusterClass and the topology reconcilers, turning on Cluster API's ClusterTopology gate for
 	// the process.
 	Topology bool
+	// EtcdLogger receives the logs of the kubeadm control plane provider's etcd clients; nil discards them
+	// (otherwise etcd's client writes them to stderr).
+	EtcdLogger *zap.Logger
 }
 
 // ManagerOptions configures a manager for the provider and Cluster API together, as both main.go files do: the
 // provider's cache of ASO kinds limited to the objects it labelled, Cluster API's cache of Secrets limited to
 // those of a cluster, and a client that reads Secrets and ConfigMaps from the API server.
 func ManagerOptions(o *ctrl.Options) {
+	// Cluster API's objects keep their managedFields in the cache, as in Cluster API's managers: the topology
+	// controller reads them to work around a kube-apiserver issue, and requeues a Cluster for ever without them.
 	opts := capisetup.ManagerCacheOptions(o.Scheme, ControllerName, "", syncPeriod)
-	opts.DefaultTransform = cache.TransformStripManagedFields()
 	// Cluster API names its informers for metrics, one per resource; in one manager with the provider a resource
 	// has a typed and an unstructured informer, and the second name is refused (noisily). Metrics do not matter here.
 	opts.NewInformer = nil
@@ -94,7 +99,11 @@ func ManagerOptions(o *ctrl.Options) {
 		}
 	}
 	opts.ByObject[&corev1.Secret{}] = clusterSecretsCache()
+	// The provider's ASO objects drop theirs, as in the provider's manager.
 	for obj, byObject := range setup.CacheByObject() {
+		if byObject.Transform == nil {
+			byObject.Transform = cache.TransformStripManagedFields()
+		}
 		opts.ByObject[obj] = byObject
 	}
 	o.Cache = opts
@@ -198,10 +207,14 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (clustercache.Cl
 		},
 	}
 	if opts.KubeadmControlPlane {
+		etcdLogger := opts.EtcdLogger
+		if etcdLogger == nil {
+			etcdLogger = zap.NewNop()
+		}
 		reconcilers["KubeadmControlPlane"] = func() error {
 			return (&kubeadmcontrolplane.Reconciler{Client: c, APIReader: reader, SecretCachingClient: secretCachingClient,
 				ClusterCache: clusterCache, EtcdDialTimeout: 10 * time.Second, EtcdCallTimeout: 15 * time.Second,
-				RemoteConditionsGracePeriod: 5 * time.Minute}).SetupWithManager(ctx, mgr, options())
+				EtcdLogger: etcdLogger, RemoteConditionsGracePeriod: 5 * time.Minute}).SetupWithManager(ctx, mgr, options())
 		}
 	}
 	if opts.Topology {

@@ -18,17 +18,13 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util/conditions"
@@ -206,91 +202,4 @@ func scaleAndUpgrade(ctx context.Context, g *WithT, f *fixture, pool string, set
 		g.Expect(env.Env.Get(ctx, f.key(pool), ap)).To(Succeed())
 		g.Expect(ap.Spec.OrchestratorVersion).To(HaveValue(Equal(strings.TrimPrefix(upgradeVersion, "v"))))
 	}, timeout, interval).Should(Succeed())
-}
-
-// startAgentPoolNodes plays AKS's nodes for a namespace's agent pools: as many Ready Nodes as ASO reports for each
-// pool (status.count), labelled with the pool and the cluster's node resource group and named with the scale
-// set's provider IDs, as AKS registers them; Nodes beyond the count go, as when AKS scales down.
-func startAgentPoolNodes(t *testing.T, namespace string, workloadClient client.Client) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	registered := sets.New[string]()
-	go func() {
-		defer close(done)
-		ticker := time.NewTicker(interval)
-		defer ticker.Stop()
-		for {
-			want := agentPoolNodes(ctx, namespace)
-			for name, node := range want {
-				if registered.Has(name) {
-					continue
-				}
-				if err := registerNode(ctx, workloadClient, node); err == nil {
-					registered.Insert(name)
-				} else if ctx.Err() == nil {
-					t.Logf("Failed to register Node %s: %v", name, err)
-				}
-			}
-			for _, name := range registered.UnsortedList() {
-				if _, ok := want[name]; !ok && want != nil {
-					if err := workloadClient.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}); err == nil || apierrors.IsNotFound(err) {
-						registered.Delete(name)
-					}
-				}
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-ticker.C:
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		for name := range registered {
-			_ = workloadClient.Delete(context.Background(), &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}})
-		}
-	})
-}
-
-// agentPoolNodes are the Nodes the namespace's agent pools have now, by name; nil when they cannot be read.
-func agentPoolNodes(ctx context.Context, namespace string) map[string]*corev1.Node {
-	pools := &asocontainerservice.ManagedClustersAgentPoolList{}
-	if err := env.Env.GetAPIReader().List(ctx, pools, client.InNamespace(namespace)); err != nil {
-		return nil
-	}
-	out := map[string]*corev1.Node{}
-	for _, pool := range pools.Items {
-		if pool.Spec.Owner == nil || pool.Status.Count == nil {
-			continue
-		}
-		mc := &asocontainerservice.ManagedCluster{}
-		if err := env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: namespace, Name: pool.Spec.Owner.Name}, mc); err != nil {
-			return nil
-		}
-		nodeRG := ptr.Deref(mc.Status.NodeResourceGroup, "")
-		for i := range *pool.Status.Count {
-			name := fmt.Sprintf("%s-%s-%d", namespace, pool.Spec.AzureName, i)
-			out[name] = &corev1.Node{
-				ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{
-					"kubernetes.azure.com/agentpool": pool.Spec.AzureName, "kubernetes.azure.com/cluster": nodeRG,
-				}},
-				Spec: corev1.NodeSpec{ProviderID: fmt.Sprintf(
-					"azure:///subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachineScaleSets/aks-%s-vmss/virtualMachines/%d",
-					sim.SubscriptionID(), strings.ToLower(nodeRG), pool.Spec.AzureName, i)},
-			}
-		}
-	}
-	return out
-}
-
-// registerNode creates a Node and reports it Ready, as its kubelet does.
-func registerNode(ctx context.Context, c client.Client, node *corev1.Node) error {
-	if err := c.Create(ctx, node); err != nil && !apierrors.IsAlreadyExists(err) {
-		return err
-	}
-	node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue,
-		LastHeartbeatTime: metav1.Now(), LastTransitionTime: metav1.Now(), Reason: "KubeletReady"}}
-	return c.Status().Update(ctx, node)
 }

@@ -39,7 +39,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/apimachinery/pkg/watch"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -50,9 +49,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
-	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/kubeletsim"
 )
 
 const (
@@ -168,7 +167,7 @@ func newAKSFixture(t *testing.T, g *WithT, prefix string) *fixture {
 	}
 	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
 	t.Cleanup(func() { f.cleanup(t) })
-	startAgentPoolNodes(t, f.namespace, workloadClient)
+	startKubelets(t, f.namespace, workloadClient)
 	return f
 }
 
@@ -245,49 +244,17 @@ func writeKubeconfig(ctx context.Context, g *WithT, namespace, clusterName strin
 	g.Expect(env.Env.Create(ctx, s)).To(Succeed())
 }
 
-// startKubelets plays the kubelets of a namespace's machines: once an AzureMachine has a provider ID (ASO has
-// created its VM), a Node named after the machine registers in the workload cluster with that provider ID, as
-// kubelet with cloud-provider-azure does. The Nodes are deleted when the test ends.
+// startKubelets plays the kubelets of a namespace's machines and the nodes of its AKS agent pools in the workload
+// cluster (test/kubeletsim); the Nodes are deleted when the test ends.
 func startKubelets(t *testing.T, namespace string, workloadClient client.Client) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	registered := sets.New[string]()
-	go func() {
-		defer close(done)
-		ticker := time.NewTicker(interval)
-		defer ticker.Stop()
-		for {
-			machines := &infrav1.AzureMachineList{}
-			if err := env.Env.List(ctx, machines, client.InNamespace(namespace)); err == nil {
-				for _, am := range machines.Items {
-					providerID := ptr.Deref(am.Spec.ProviderID, "")
-					if providerID == "" || registered.Has(am.Name) {
-						continue
-					}
-					node := &corev1.Node{
-						ObjectMeta: metav1.ObjectMeta{Name: am.Name, Labels: map[string]string{corev1.LabelHostname: am.Name}},
-						Spec:       corev1.NodeSpec{ProviderID: providerID},
-					}
-					switch err := workloadClient.Create(ctx, node); {
-					case err == nil || apierrors.IsAlreadyExists(err):
-						registered.Insert(am.Name)
-					case ctx.Err() == nil:
-						t.Logf("Failed to register Node %s: %v", am.Name, err)
-					}
-				}
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-ticker.C:
-			}
-		}
-	}()
+	t.Helper()
+	kubelets := kubeletsim.Start(kubeletsim.Options{
+		Management: env.Env.GetAPIReader(), Workload: workloadClient, Namespace: namespace,
+		SubscriptionID: sim.SubscriptionID(), Interval: interval, Logf: t.Logf,
+	})
 	t.Cleanup(func() {
-		cancel()
-		<-done
-		for name := range registered {
-			_ = workloadClient.Delete(context.Background(), &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}})
+		if err := kubelets.DeleteNodes(context.Background()); err != nil {
+			t.Logf("Failed to delete the simulated Nodes: %v", err)
 		}
 	})
 }

@@ -1,0 +1,216 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"k8s.io/apimachinery/pkg/runtime"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/klog/v2"
+	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
+	"sigs.k8s.io/cluster-api/controllers/clustercache"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
+	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
+	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
+	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/kubeletsim"
+)
+
+const (
+	// simulatedSubscriptionID is the Azure subscription of the samples; the ASO simulator's default.
+	simulatedSubscriptionID = "00000000-0000-0000-0000-000000000000"
+	// asoDeleteDelay is how long a deletion takes in the simulated Azure.
+	asoDeleteDelay = 2 * time.Second
+	// kubeletInterval is how often the simulated kubelets look for new machines.
+	kubeletInterval = 500 * time.Millisecond
+)
+
+// planeOptions configure startPlane.
+type planeOptions struct {
+	stateDir                   string
+	keep, simulate             bool
+	managementLog, workloadLog io.Writer
+	// managerLog receives the logs of the controllers that do not log with klog.
+	managerLog io.Writer
+}
+
+// plane is what runs: the management cluster's API server with the manager (Cluster API and the provider) and the
+// ASO simulator, and the simulated workload cluster with its kubelets.
+type plane struct {
+	management, workload           *env.ControlPlane
+	kubeconfig, workloadKubeconfig string
+	// client writes to the management cluster; reader reads it through the manager's cache.
+	client client.Client
+	reader client.Reader
+	scheme *runtime.Scheme
+
+	sim          *asosim.Simulator
+	clusterCache clustercache.ClusterCache
+	kubelets     *kubeletsim.Simulator
+	// cancel stops the manager; done is closed when it has stopped, with err.
+	cancel context.CancelFunc
+	done   chan struct{}
+	err    error
+}
+
+// managementScheme is the provider's scheme plus the kind Cluster API's ClusterClass controller watches besides.
+func managementScheme() *runtime.Scheme {
+	s := scheme.New()
+	utilruntime.Must(runtimev1.AddToScheme(s))
+	return s
+}
+
+// startPlane starts everything. On error, the plane it returns (if any) holds what started, for stop.
+func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
+	// The workload cluster's API server starts while the management cluster's does.
+	type started struct {
+		cp  *env.ControlPlane
+		err error
+	}
+	workloadStarted := make(chan started, 1)
+	go func() {
+		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Output: o.workloadLog})
+		workloadStarted <- started{cp, err}
+	}()
+	opts := env.ControlPlaneOptions{Scheme: scheme.New(), InstallWebhooks: true, Output: o.managementLog}
+	if o.keep {
+		opts.EtcdDataDir = filepath.Join(o.stateDir, "etcd")
+	}
+	management, err := env.StartControlPlane(ctx, opts)
+	w := <-workloadStarted
+	p := &plane{management: management, workload: w.cp, scheme: managementScheme()}
+	if err := kerrors.NewAggregate([]error{err, w.err}); err != nil {
+		return p, err
+	}
+	p.kubeconfig = filepath.Join(o.stateDir, "kubeconfig")
+	p.workloadKubeconfig = filepath.Join(o.stateDir, "workload-kubeconfig")
+	if err := management.WriteKubeconfig(p.kubeconfig); err != nil {
+		return p, err
+	}
+	if err := p.workload.WriteKubeconfig(p.workloadKubeconfig); err != nil {
+		return p, err
+	}
+	if p.client, err = client.New(management.Config, client.Options{Scheme: p.scheme}); err != nil {
+		return p, err
+	}
+	workloadClient, err := client.New(p.workload.Config, client.Options{Scheme: clientgoscheme.Scheme})
+	if err != nil {
+		return p, err
+	}
+
+	mgrOpts := ctrl.Options{
+		Scheme:                 p.scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		WebhookServer:          webhook.NewServer(management.WebhookServerOptions()),
+	}
+	capiplane.ManagerOptions(&mgrOpts)
+	mgr, err := ctrl.NewManager(management.Config, mgrOpts)
+	if err != nil {
+		return p, fmt.Errorf("failed to create the manager: %w", err)
+	}
+	mgrCtx, cancel := context.WithCancel(ctx)
+	p.cancel = cancel
+	if err := setup.Webhooks(mgr); err != nil {
+		return p, err
+	}
+	if o.simulate {
+		p.sim, err = asosim.Start(mgrCtx, management.Config, asosim.Options{
+			Scheme: scheme.New(), SubscriptionID: simulatedSubscriptionID, DeleteDelay: asoDeleteDelay,
+			// Every AKS cluster's kubeconfig reaches the simulated workload cluster.
+			Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) { return p.workload.KubeConfig, nil },
+		})
+		if err != nil {
+			return p, fmt.Errorf("failed to start the ASO simulator: %w", err)
+		}
+	}
+	// KubeadmControlPlane's etcd clients log with zap, to the manager's log like the rest.
+	etcdLogger := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(o.managerLog), zap.InfoLevel))
+	if p.clusterCache, err = capiplane.Setup(mgrCtx, mgr, capiplane.Options{KubeadmControlPlane: true, Topology: true, EtcdLogger: etcdLogger}); err != nil {
+		return p, err
+	}
+	// The provider shares Cluster API's ClusterCache, as it must in one manager.
+	if err := setup.Controllers(mgrCtx, mgr, setup.Options{ClusterCache: p.clusterCache}); err != nil {
+		return p, err
+	}
+	p.done = make(chan struct{})
+	go func() {
+		defer close(p.done)
+		p.err = mgr.Start(mgrCtx)
+	}()
+	if !mgr.GetCache().WaitForCacheSync(mgrCtx) {
+		return p, fmt.Errorf("the manager's cache did not sync")
+	}
+	p.reader = mgr.GetClient()
+	p.kubelets = kubeletsim.Start(kubeletsim.Options{
+		Management: p.reader, Workload: workloadClient, SubscriptionID: simulatedSubscriptionID, Interval: kubeletInterval,
+		Logf: func(format string, args ...any) { klog.Infof("kubeletsim: "+format, args...) },
+	})
+	return p, nil
+}
+
+// managerErr is why the manager stopped, once it has.
+func (p *plane) managerErr() error {
+	if p.done == nil {
+		return nil
+	}
+	<-p.done
+	return p.err
+}
+
+// stop stops what runs, in order: the manager (with Cluster API's connections to the workload cluster), the ASO
+// simulator and the kubelets, then both API servers and etcds.
+func (p *plane) stop() error {
+	var errs []error
+	if p.cancel != nil {
+		p.cancel()
+	}
+	if p.done != nil {
+		<-p.done
+	}
+	if p.clusterCache != nil {
+		capiplane.Shutdown(p.clusterCache)
+	}
+	if p.sim != nil {
+		errs = append(errs, p.sim.Stop())
+	}
+	if p.kubelets != nil {
+		p.kubelets.Stop()
+	}
+	if p.workload != nil {
+		errs = append(errs, p.workload.Stop())
+	}
+	if p.management != nil {
+		errs = append(errs, p.management.Stop())
+	}
+	return kerrors.NewAggregate(errs)
+}

@@ -1,0 +1,24 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package kubeletsim plays, in a workload cluster's API server, what Azure's machines would write there: the Node
+// of every AzureMachine whose VM ASO reports created (as kubelet with cloud-provider-azure registers it, with the
+// VM's provider ID), what kubeadm init leaves in kube-system when a control plane node comes up (the kubeadm-config
+// ConfigMap, which KubeadmControlPlane reads as "initialized"), and the Nodes of AKS agent pools, as many as ASO
+// reports for each pool. It is a simulation for end-to-end tests and the local management plane: no kubelet,
+// static pod or etcd member exists, so what Cluster API checks beyond Nodes (control plane pods, etcd) stays
+// unhealthy.
+package kubeletsim

@@ -1,0 +1,282 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package kubeletsim
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"strings"
+	"time"
+
+	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+)
+
+const (
+	// DefaultInterval is how often the simulator looks at the management cluster by default.
+	DefaultInterval = 250 * time.Millisecond
+
+	// Labels AKS puts on its nodes; the provider finds a pool's nodes by them.
+	agentPoolLabel   = "kubernetes.azure.com/agentpool"
+	nodeClusterLabel = "kubernetes.azure.com/cluster"
+	// controlPlaneNodeLabel is the label kubeadm puts on control plane nodes.
+	controlPlaneNodeLabel = "node-role.kubernetes.io/control-plane"
+	// kubeadmConfigMap is the ConfigMap kubeadm init writes into kube-system.
+	kubeadmConfigMap = "kubeadm-config"
+)
+
+// Options configure a Simulator.
+type Options struct {
+	// Management reads the management cluster's AzureMachines, ASO agent pools and managed clusters.
+	Management client.Reader
+	// Workload writes the Nodes (and kubeadm's ConfigMap) into the workload cluster.
+	Workload client.Client
+	// Namespace limits the simulator to one namespace of the management cluster; empty means all.
+	Namespace string
+	// SubscriptionID is the simulated Azure subscription, part of the AKS nodes' provider IDs.
+	SubscriptionID string
+	// Interval is how often the simulator looks; defaults to DefaultInterval.
+	Interval time.Duration
+	// Logf reports what could not be written; nil discards it.
+	Logf func(format string, args ...any)
+}
+
+// Simulator registers Nodes in a workload cluster for the machines of a management cluster until stopped.
+type Simulator struct {
+	opts   Options
+	cancel context.CancelFunc
+	done   chan struct{}
+	// machineNodes and poolNodes are the Nodes the simulator registered for AzureMachines and for agent pools and
+	// has not deleted; only the loop touches them until done.
+	machineNodes, poolNodes sets.Set[string]
+	// kubeadmInitialized is set once kubeadm's ConfigMap exists in the workload cluster.
+	kubeadmInitialized bool
+}
+
+// Start starts a simulator; Stop ends it.
+func Start(opts Options) *Simulator {
+	if opts.Interval <= 0 {
+		opts.Interval = DefaultInterval
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Simulator{opts: opts, cancel: cancel, done: make(chan struct{}), machineNodes: sets.New[string](), poolNodes: sets.New[string]()}
+	go s.run(ctx)
+	return s
+}
+
+// Stop ends the simulator and waits for it; the Nodes it registered stay (see DeleteNodes). It may be called more
+// than once.
+func (s *Simulator) Stop() {
+	s.cancel()
+	<-s.done
+}
+
+// DeleteNodes stops the simulator and deletes the Nodes it registered, as tests do when they end.
+func (s *Simulator) DeleteNodes(ctx context.Context) error {
+	s.Stop()
+	var errs []error
+	for _, name := range sets.List(s.machineNodes.Union(s.poolNodes)) {
+		if err := s.opts.Workload.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, fmt.Errorf("failed to delete Node %s: %w", name, err))
+		}
+	}
+	s.machineNodes.Clear()
+	s.poolNodes.Clear()
+	return kerrors.NewAggregate(errs)
+}
+
+func (s *Simulator) run(ctx context.Context) {
+	defer close(s.done)
+	ticker := time.NewTicker(s.opts.Interval)
+	defer ticker.Stop()
+	for {
+		s.registerMachineNodes(ctx)
+		s.syncAgentPoolNodes(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+// registerMachineNodes registers a Ready Node, named after the machine, for every AzureMachine with a provider ID
+// (ASO has created its VM), as kubelet with cloud-provider-azure does, with kubeadm's label and taint on control
+// plane Nodes. The first control plane Node also plays kubeadm init.
+func (s *Simulator) registerMachineNodes(ctx context.Context) {
+	machines := &infrav1.AzureMachineList{}
+	if err := s.opts.Management.List(ctx, machines, client.InNamespace(s.opts.Namespace)); err != nil {
+		return
+	}
+	for _, am := range machines.Items {
+		providerID := ptr.Deref(am.Spec.ProviderID, "")
+		if providerID == "" || s.machineNodes.Has(am.Name) {
+			continue
+		}
+		node := &corev1.Node{
+			ObjectMeta: metav1.ObjectMeta{Name: am.Name, Labels: map[string]string{corev1.LabelHostname: am.Name}},
+			Spec:       corev1.NodeSpec{ProviderID: providerID},
+		}
+		_, controlPlane := am.Labels[clusterv1.MachineControlPlaneLabel]
+		if controlPlane {
+			// kubeadm's role label and taint of control plane nodes.
+			node.Labels[controlPlaneNodeLabel] = ""
+			node.Spec.Taints = []corev1.Taint{{Key: controlPlaneNodeLabel, Effect: corev1.TaintEffectNoSchedule}}
+			if err := s.initKubeadm(ctx); err != nil {
+				s.logf(ctx, "Failed to write kubeadm's ConfigMap for Node %s: %v", am.Name, err)
+				continue
+			}
+		}
+		if err := RegisterNode(ctx, s.opts.Workload, node); err != nil {
+			s.logf(ctx, "Failed to register Node %s: %v", am.Name, err)
+			continue
+		}
+		s.machineNodes.Insert(am.Name)
+	}
+}
+
+// initKubeadm writes what kubeadm init leaves in kube-system that KubeadmControlPlane checks to consider the
+// control plane initialized.
+func (s *Simulator) initKubeadm(ctx context.Context) error {
+	if s.kubeadmInitialized {
+		return nil
+	}
+	cm := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Namespace: metav1.NamespaceSystem, Name: kubeadmConfigMap},
+		Data:       map[string]string{"ClusterConfiguration": "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"},
+	}
+	if err := s.opts.Workload.Create(ctx, cm); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	s.kubeadmInitialized = true
+	return nil
+}
+
+// syncAgentPoolNodes registers the Nodes the agent pools have and deletes those beyond their counts, as AKS does
+// when it scales.
+func (s *Simulator) syncAgentPoolNodes(ctx context.Context) {
+	want := AgentPoolNodes(ctx, s.opts.Management, s.opts.Namespace, s.opts.SubscriptionID)
+	if want == nil {
+		return
+	}
+	for name, node := range want {
+		if s.poolNodes.Has(name) {
+			continue
+		}
+		if err := RegisterNode(ctx, s.opts.Workload, node); err != nil {
+			s.logf(ctx, "Failed to register Node %s: %v", name, err)
+			continue
+		}
+		s.poolNodes.Insert(name)
+	}
+	for _, name := range s.poolNodes.UnsortedList() {
+		if _, ok := want[name]; ok {
+			continue
+		}
+		err := s.opts.Workload.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}})
+		if err == nil || apierrors.IsNotFound(err) {
+			s.poolNodes.Delete(name)
+		}
+	}
+}
+
+// logf reports a failure, unless the simulator is stopping (its writes fail then).
+func (s *Simulator) logf(ctx context.Context, format string, args ...any) {
+	if ctx.Err() == nil {
+		s.opts.Logf(format, args...)
+	}
+}
+
+// AgentPoolNodes are the Nodes the agent pools of a namespace (all namespaces when empty) have now, by name: as
+// many as ASO reports for each pool (status.count), labelled with the pool and the cluster's node resource group
+// and with the scale set's provider IDs, as AKS registers them. It returns nil when they cannot be read.
+func AgentPoolNodes(ctx context.Context, management client.Reader, namespace, subscriptionID string) map[string]*corev1.Node {
+	pools := &asocontainerservice.ManagedClustersAgentPoolList{}
+	if err := management.List(ctx, pools, client.InNamespace(namespace)); err != nil {
+		return nil
+	}
+	out := map[string]*corev1.Node{}
+	for _, pool := range pools.Items {
+		if pool.Spec.Owner == nil || pool.Status.Count == nil {
+			continue
+		}
+		mc := &asocontainerservice.ManagedCluster{}
+		if err := management.Get(ctx, client.ObjectKey{Namespace: pool.Namespace, Name: pool.Spec.Owner.Name}, mc); err != nil {
+			return nil
+		}
+		nodeRG := ptr.Deref(mc.Status.NodeResourceGroup, "")
+		if nodeRG == "" {
+			// The cluster is not created yet (ASO has not reported it): it has no nodes, and the provider finds a
+			// pool's nodes by this label.
+			continue
+		}
+		// AKS names a pool's scale set aks-<pool>-<number>-vmss, the number derived from the cluster: unique Node
+		// names across clusters sharing one workload API server.
+		scaleSet := fmt.Sprintf("aks-%s-%08d-vmss", pool.Spec.AzureName, clusterNumber(pool.Namespace, mc.Name))
+		for i := range *pool.Status.Count {
+			name := fmt.Sprintf("%s%06d", scaleSet, i)
+			out[name] = &corev1.Node{
+				ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{
+					agentPoolLabel: pool.Spec.AzureName, nodeClusterLabel: nodeRG,
+				}},
+				Spec: corev1.NodeSpec{ProviderID: fmt.Sprintf(
+					"azure:///subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachineScaleSets/%s/virtualMachines/%d",
+					subscriptionID, strings.ToLower(nodeRG), scaleSet, i)},
+			}
+		}
+	}
+	return out
+}
+
+// clusterNumber is an eight-digit number derived from a managed cluster's namespace and name.
+func clusterNumber(namespace, name string) uint32 {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(namespace + "/" + name))
+	return h.Sum32() % 100_000_000
+}
+
+// RegisterNode creates a Node (or finds it) and reports it Ready, without memory, disk or PID pressure, as its
+// kubelet does.
+func RegisterNode(ctx context.Context, c client.Client, node *corev1.Node) error {
+	if err := c.Create(ctx, node); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	now := metav1.Now()
+	node.Status.Conditions = []corev1.NodeCondition{
+		{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady"},
+		{Type: corev1.NodeMemoryPressure, Status: corev1.ConditionFalse, Reason: "KubeletHasSufficientMemory"},
+		{Type: corev1.NodeDiskPressure, Status: corev1.ConditionFalse, Reason: "KubeletHasNoDiskPressure"},
+		{Type: corev1.NodePIDPressure, Status: corev1.ConditionFalse, Reason: "KubeletHasSufficientPID"},
+	}
+	for i := range node.Status.Conditions {
+		node.Status.Conditions[i].LastHeartbeatTime, node.Status.Conditions[i].LastTransitionTime = now, now
+	}
+	return c.Status().Update(ctx, node)
+}
