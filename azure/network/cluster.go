@@ -378,6 +378,12 @@ func (b *clusterBuilder) loadBalancers() {
 			Role: APIServerLoadBalancer, Spec: *lb, AdditionalPorts: b.Network.AdditionalAPIServerLBPorts,
 			Subnet: b.controlPlaneSubnetReference(),
 		}), managed)
+		if internal := APIServerInternalLB(lb); internal != nil {
+			b.add(FamilyLoadBalancers, LoadBalancer(b.Cluster, LoadBalancerInput{
+				Role: APIServerLoadBalancer, Spec: *internal, AdditionalPorts: b.Network.AdditionalAPIServerLBPorts,
+				Subnet: b.controlPlaneSubnetReference(),
+			}), managed)
+		}
 	}
 	if lb := b.Network.NodeOutboundLB; lb != nil {
 		b.add(FamilyLoadBalancers, LoadBalancer(b.Cluster, LoadBalancerInput{Role: NodeOutboundLoadBalancer, Spec: *lb}), managed)

@@ -108,13 +108,13 @@ func LoadBalancer(c azure.Cluster, in LoadBalancerInput) *asonetwork.LoadBalance
 				Reference: objectReference("PublicIPAddress", azure.ObjectName(fe.PublicIP.Name)),
 			}
 			publicFrontends = append(publicFrontends, *part("frontendIPConfigurations", fe.Name))
-		case in.Role == APIServerLoadBalancer:
+		case spec.Type == infrav1.Internal && in.Role == APIServerLoadBalancer:
 			config.PrivateIPAddress = ptr.To(fe.PrivateIPAddress)
 			config.PrivateIPAllocationMethod = ptr.To(asonetwork.IPAllocationMethod_Static)
 			config.Subnet = &asonetwork.Subnet_LoadBalancer_SubResourceEmbedded{Reference: in.Subnet}
 			config.Zones = spec.AvailabilityZones
 		default:
-			continue // an outbound load balancer has public frontends only
+			continue // an outbound load balancer has public frontends only; see APIServerInternalLB
 		}
 		lb.Spec.FrontendIPConfigurations = append(lb.Spec.FrontendIPConfigurations, config)
 	}
@@ -122,8 +122,8 @@ func LoadBalancer(c azure.Cluster, in LoadBalancerInput) *asonetwork.LoadBalance
 	if in.Role == APIServerLoadBalancer {
 		probeRef := part("probes", APIServerProbe)
 		var frontendRef *asonetwork.SubResource
-		if len(spec.FrontendIPs) > 0 {
-			frontendRef = part("frontendIPConfigurations", spec.FrontendIPs[0].Name)
+		if len(lb.Spec.FrontendIPConfigurations) > 0 {
+			frontendRef = part("frontendIPConfigurations", *lb.Spec.FrontendIPConfigurations[0].Name)
 		}
 		lb.Spec.Probes = []asonetwork.Probe{{
 			Name:              ptr.To(APIServerProbe),
@@ -165,6 +165,37 @@ func LoadBalancer(c azure.Cluster, in LoadBalancerInput) *asonetwork.LoadBalance
 	}
 	return lb
 }
+
+// APIServerInternalLB returns the internal companion of a public API server load balancer with private frontends,
+// as CAPZ creates it for its apiserver-ilb flavor: Azure does not mix public and private frontends in one load
+// balancer, so the private ones go to an internal load balancer "<name>-internal" with the backend pool
+// "<pool>-internal", which the control-plane machines join too. Machines then reach the API server inside the
+// virtual network while clients use the public address. It returns nil for any other load balancer.
+func APIServerInternalLB(lb *infrav1.LoadBalancerSpec) *infrav1.LoadBalancerSpec {
+	if lb == nil || lb.Type == infrav1.Internal || lb.Name == "" {
+		return nil
+	}
+	var private []infrav1.FrontendIP
+	for _, fe := range lb.FrontendIPs {
+		if fe.PublicIP == nil && fe.PrivateIPAddress != "" {
+			private = append(private, fe)
+		}
+	}
+	if len(private) == 0 {
+		return nil
+	}
+	internal := lb.DeepCopy()
+	internal.ID = ""
+	internal.Name = lb.Name + internalLBSuffix
+	internal.Type = infrav1.Internal
+	internal.FrontendIPs = private
+	internal.FrontendIPsCount = nil
+	internal.BackendPool.Name = lb.BackendPool.Name + internalLBSuffix
+	return internal
+}
+
+// internalLBSuffix names the internal companion of a public API server load balancer and its backend pool.
+const internalLBSuffix = "-internal"
 
 // loadBalancerTagRole is the role tag of a load balancer.
 func loadBalancerTagRole(role LoadBalancerRole) string {

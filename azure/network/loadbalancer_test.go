@@ -95,3 +95,44 @@ func TestLoadBalancer(t *testing.T) {
 		})
 	}
 }
+
+// TestAPIServerInternalLB covers the apiserver-ilb shape: a public API server load balancer with a private
+// frontend becomes the public load balancer (public frontends only) and its internal companion.
+func TestAPIServerInternalLB(t *testing.T) {
+	controlPlaneSubnet := SubnetReference(testCluster, testVnet, infrav1.SubnetSpec{SubnetClassSpec: infrav1.SubnetClassSpec{Name: "my-cluster-controlplane-subnet"}})
+	public := infrav1.LoadBalancerSpec{
+		Name: "my-cluster-public-lb",
+		FrontendIPs: []infrav1.FrontendIP{
+			{Name: "my-cluster-internal-lb-frontEnd", FrontendIPClass: infrav1.FrontendIPClass{PrivateIPAddress: "10.0.0.100"}},
+			{Name: "my-cluster-public-lb-frontEnd", PublicIP: &infrav1.PublicIPSpec{Name: "pip-my-cluster-apiserver"}},
+		},
+		BackendPool: infrav1.BackendPool{Name: "my-cluster-public-lb-backendPool"},
+		LoadBalancerClassSpec: infrav1.LoadBalancerClassSpec{
+			SKU: infrav1.SKUStandard, Type: infrav1.Public, IdleTimeoutInMinutes: ptr.To[int32](4),
+		},
+	}
+	internal := APIServerInternalLB(&public)
+	if internal == nil {
+		t.Fatal("a public API server load balancer with a private frontend has an internal companion")
+	}
+	for _, in := range []struct {
+		name string
+		spec infrav1.LoadBalancerSpec
+	}{{"apiserver-ilb-public", public}, {"apiserver-ilb-internal", *internal}} {
+		t.Run(in.name, func(t *testing.T) {
+			golden.Assert(t, "loadbalancer-"+in.name, LoadBalancer(testCluster, LoadBalancerInput{
+				Role: APIServerLoadBalancer, Spec: in.spec, Subnet: controlPlaneSubnet,
+			}))
+		})
+	}
+
+	for name, lb := range map[string]*infrav1.LoadBalancerSpec{
+		"nil":                nil,
+		"internal":           {Name: "lb", FrontendIPs: []infrav1.FrontendIP{{Name: "fe", FrontendIPClass: infrav1.FrontendIPClass{PrivateIPAddress: "10.0.0.100"}}}, LoadBalancerClassSpec: infrav1.LoadBalancerClassSpec{Type: infrav1.Internal}},
+		"public-only-public": {Name: "lb", FrontendIPs: []infrav1.FrontendIP{{Name: "fe", PublicIP: &infrav1.PublicIPSpec{Name: "pip"}}}, LoadBalancerClassSpec: infrav1.LoadBalancerClassSpec{Type: infrav1.Public}},
+	} {
+		if got := APIServerInternalLB(lb); got != nil {
+			t.Errorf("%s: got an internal companion %q, want none", name, got.Name)
+		}
+	}
+}

@@ -33,6 +33,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
+	"github.com/capzaso/cluster-api-provider-azure/azure/network"
 )
 
 // Infrastructure is what a machine needs from its cluster's infrastructure object.
@@ -181,6 +182,7 @@ func (c *Infrastructure) LBPools(controlPlane, publicIP bool) []BackendPool {
 	}
 	if controlPlane {
 		add(c.Network.APIServerLB)
+		add(network.APIServerInternalLB(c.Network.APIServerLB))
 		add(c.Network.ControlPlaneOutboundLB)
 	} else if !publicIP {
 		add(c.Network.NodeOutboundLB)
