@@ -35,12 +35,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
-	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/cluster-api/util/labels/format"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -266,7 +266,8 @@ func machineAnnotations(m *clusterv1.Machine) map[string]string {
 // pool (not as controller: the Machine becomes its controller), with the provider ID its VM will have.
 func (r *Reconciler) newReplica(s *scope, zone string) *infrav1exp.AzureMachinePoolMachine {
 	pool := s.pool
-	name := pool.Name + "-" + util.RandomString(5)
+	// apimachinery's rand is safe for concurrent reconciles; Cluster API's util.RandomString is not.
+	name := pool.Name + "-" + utilrand.String(5)
 	vmID := azure.ResourceID(s.infra.SubscriptionID, s.infra.ResourceGroup, azure.TypeVirtualMachine, name)
 	model := pool.Model(s.machinePool.Spec.Template.Spec.Version, zone)
 	return &infrav1exp.AzureMachinePoolMachine{

@@ -37,6 +37,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/utils/ptr"
+	bootstrapv1 "sigs.k8s.io/cluster-api/api/bootstrap/kubeadm/v1beta2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/cluster-api/util/conditions"
@@ -65,6 +66,8 @@ type fixture struct {
 	cluster   *clusterv1.Cluster
 	// bootstrapSecret is the MachinePools' bootstrap data Secret.
 	bootstrapSecret string
+	// bootstrapConfig, when set, is the KubeadmConfig newPool's MachinePools use instead of bootstrapSecret.
+	bootstrapConfig string
 	// resourceGroup is the cluster's resource group: the Cluster's name.
 	resourceGroup string
 }
@@ -129,6 +132,12 @@ func (f *fixture) newPool(t *testing.T, g *WithT, name string, mode infrav1exp.O
 		mutate(&amp.Spec)
 	}
 	g.Expect(env.Env.Create(f.ctx, amp)).To(Succeed())
+	bootstrap := clusterv1.Bootstrap{DataSecretName: ptr.To(f.bootstrapSecret)}
+	if f.bootstrapConfig != "" {
+		bootstrap = clusterv1.Bootstrap{ConfigRef: clusterv1.ContractVersionedObjectReference{
+			APIGroup: bootstrapv1.GroupVersion.Group, Kind: "KubeadmConfig", Name: f.bootstrapConfig,
+		}}
+	}
 	mp := &clusterv1.MachinePool{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: f.namespace, Labels: map[string]string{clusterv1.ClusterNameLabel: f.cluster.Name}},
 		Spec: clusterv1.MachinePoolSpec{
@@ -138,7 +147,7 @@ func (f *fixture) newPool(t *testing.T, g *WithT, name string, mode infrav1exp.O
 			Template: clusterv1.MachineTemplateSpec{Spec: clusterv1.MachineSpec{
 				ClusterName:       f.cluster.Name,
 				Version:           kubernetesVersion,
-				Bootstrap:         clusterv1.Bootstrap{DataSecretName: ptr.To(f.bootstrapSecret)},
+				Bootstrap:         bootstrap,
 				InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1exp.GroupVersion.Group, Kind: "AzureMachinePool", Name: name},
 			}},
 		},
@@ -235,6 +244,38 @@ func (f *fixture) waitPoolReady(g *WithT, amp *infrav1exp.AzureMachinePool, repl
 
 func vmID(f *fixture, name string) string {
 	return azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeVirtualMachine, name)
+}
+
+// TestFlexible_BootstrapDataLater: the instances of a pool made before its bootstrap provider wrote the data wait
+// for it, and go on as soon as the MachinePool names the Secret (the instances watch their MachinePool).
+func TestFlexible_BootstrapDataLater(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g)
+	// A KubeadmConfig that never produces data: the Cluster has no control plane.
+	config := &bootstrapv1.KubeadmConfig{ObjectMeta: metav1.ObjectMeta{Name: "late", Namespace: f.namespace}}
+	g.Expect(env.Env.Create(f.ctx, config)).To(Succeed())
+	f.bootstrapConfig = config.Name
+	mp, amp := f.newPool(t, g, "late", infrav1exp.FlexibleOrchestrationMode, 1, nil)
+	g.Eventually(func(g Gomega) {
+		replicas := f.replicas(g, mp)
+		g.Expect(replicas).To(HaveLen(1))
+		ready := conditions.Get(&replicas[0], clusterv1.ReadyCondition)
+		g.Expect(ready).NotTo(BeNil())
+		g.Expect(ready.Reason).To(Equal(infrav1.WaitingForBootstrapDataReason))
+	}, timeout, interval).Should(Succeed())
+	g.Expect(asoNames(g, f, &asocompute.VirtualMachineList{})).To(BeEmpty(), "no VM without its bootstrap data")
+
+	// What Cluster API does once the bootstrap provider reports its Secret.
+	g.Eventually(func() error {
+		live := &clusterv1.MachinePool{}
+		if err := env.Env.Get(f.ctx, client.ObjectKeyFromObject(mp), live); err != nil {
+			return err
+		}
+		live.Spec.Template.Spec.Bootstrap.DataSecretName = ptr.To(f.bootstrapSecret)
+		return env.Env.Update(f.ctx, live)
+	}, timeout, interval).Should(Succeed())
+	f.waitPoolReady(g, amp, 1)
+	g.Expect(asoNames(g, f, &asocompute.VirtualMachineList{})).To(HaveLen(1))
 }
 
 func TestFlexible_ScaleAndDelete(t *testing.T) {

@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/cluster-api/util"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
 	"sigs.k8s.io/cluster-api/util/finalizers"
+	"sigs.k8s.io/cluster-api/util/labels/format"
 	"sigs.k8s.io/cluster-api/util/patch"
 	"sigs.k8s.io/cluster-api/util/paused"
 	"sigs.k8s.io/cluster-api/util/predicates"
@@ -37,6 +38,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
@@ -94,6 +96,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
 		// The pool's patches and model are its instances' too.
 		Watches(&infrav1exp.AzureMachinePool{}, handler.EnqueueRequestsFromMapFunc(r.poolToMachines)).
+		// The MachinePool's spec names the bootstrap data secret, once the bootstrap provider has written it.
+		Watches(&clusterv1.MachinePool{}, handler.EnqueueRequestsFromMapFunc(r.machinePoolToMachines),
+			predicate.GenerationChangedPredicate{}).
 		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(clusterToMachines),
 			predicates.ClusterPausedTransitionsOrInfrastructureProvisioned(mgr.GetScheme(), log))
 	for _, obj := range OwnedKinds() {
@@ -115,6 +120,20 @@ func (r *Reconciler) poolToMachines(ctx context.Context, o client.Object) []reco
 				out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&m)})
 			}
 		}
+	}
+	return out
+}
+
+// machinePoolToMachines maps a MachinePool to the AzureMachinePoolMachines of its pool, by their pool-name label.
+func (r *Reconciler) machinePoolToMachines(ctx context.Context, o client.Object) []reconcile.Request {
+	list := &infrav1exp.AzureMachinePoolMachineList{}
+	if err := r.Client.List(ctx, list, client.InNamespace(o.GetNamespace()),
+		client.MatchingLabels{clusterv1.MachinePoolNameLabel: format.MustFormatValue(o.GetName())}); err != nil {
+		return nil
+	}
+	out := make([]reconcile.Request, 0, len(list.Items))
+	for _, m := range list.Items {
+		out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&m)})
 	}
 	return out
 }
