@@ -137,11 +137,24 @@ var flavors = []flavor{
 		}},
 	{name: "apiserver-ilb", prefix: "ilb", required: selfManagedVariables, machines: 2, asoKinds: selfManagedKinds,
 		check: func(g Gomega, f *fixture) {
-			lb := f.aso(g, "LoadBalancer", f.cluster+"-public-lb")
-			g.Expect(lbFrontends(lb)).To(ConsistOf(
-				frontend{name: f.cluster + "-public-lb-frontEnd", publicIP: "pip-" + f.cluster + "-apiserver"},
-				frontend{name: f.cluster + "-internal-lb-frontEnd", privateIP: "10.0.0.100"},
-			))
+			// Azure does not mix public and private frontends: the private one is on an internal companion load
+			// balancer, whose backend pool the control plane machine joins too.
+			g.Expect(lbFrontends(f.aso(g, "LoadBalancer", f.cluster+"-public-lb"))).To(ConsistOf(
+				frontend{name: f.cluster + "-public-lb-frontEnd", publicIP: "pip-" + f.cluster + "-apiserver"}))
+			g.Expect(lbFrontends(f.aso(g, "LoadBalancer", f.cluster+"-public-lb-internal"))).To(ConsistOf(
+				frontend{name: f.cluster + "-internal-lb-frontEnd", privateIP: "10.0.0.100"}))
+			var pools []string
+			for _, nic := range f.asoList(g, "NetworkInterface") {
+				configs, _, _ := unstructured.NestedSlice(nic.Object, "spec", "ipConfigurations")
+				for _, c := range configs {
+					refs, _, _ := unstructured.NestedSlice(c.(map[string]any), "loadBalancerBackendAddressPools")
+					for _, r := range refs {
+						id, _, _ := unstructured.NestedString(r.(map[string]any), "reference", "armId")
+						pools = append(pools, id[strings.LastIndex(id, "/")+1:])
+					}
+				}
+			}
+			g.Expect(pools).To(ContainElements(f.cluster+"-public-lb-backendPool", f.cluster+"-public-lb-backendPool-internal"))
 		}},
 	{name: "ipv6", prefix: "ipv6", required: selfManagedVariables, machines: 2,
 		// IPv6 subnets get no NAT gateway: the nodes go out through a node outbound load balancer.
@@ -183,6 +196,14 @@ var flavors = []flavor{
 				g.Expect(nested(vm, "spec", "extendedLocation", "name")).To(Equal("microsoftlosangeles1"), vm.GetName())
 			}
 		}},
+	// The workers are machine pools: one Flexible scale set each, and per instance a VM (of the scale set), its
+	// network interface and bootstrap extension; only the control plane machine is an AzureMachine.
+	{name: "machinepool", prefix: "mp", required: selfManagedVariables, machines: 1,
+		asoKinds: slices.Concat(selfManagedKinds, []string{"VirtualMachineScaleSet"}),
+		check:    checkMachinePools(map[string]string{"-mp-0": "Linux"})},
+	{name: "machinepool-windows", prefix: "mpw", required: selfManagedVariables, machines: 1,
+		asoKinds: slices.Concat(selfManagedKinds, []string{"VirtualMachineScaleSet"}),
+		check:    checkMachinePools(map[string]string{"-mp-0": "Linux", "-mp-win": "Windows"})},
 	{name: "aks", prefix: "aks", required: aksVariables, asoKinds: aksKinds, check: checkAKS},
 	{name: "aks-aso", prefix: "aso", required: aksASOVariables, asoKinds: aksASOKinds, check: checkAKS},
 	{name: "clusterclass", classes: []string{"default"}},
@@ -222,6 +243,36 @@ var flavors = []flavor{
 				}
 			}
 		}},
+}
+
+// checkMachinePools checks the machine pools of a cluster, by name suffix and OS: each AzureMachinePool is Ready
+// with a Flexible scale set and one instance (WORKER_MACHINE_COUNT), whose AzureMachinePoolMachine is Ready and
+// whose VM, of the pool's OS, belongs to the scale set; a Windows instance has an admin password.
+func checkMachinePools(pools map[string]string) func(g Gomega, f *fixture) {
+	return func(g Gomega, f *fixture) {
+		g.Expect(f.list(g, infraAPIVersion, "AzureMachinePool")).To(HaveLen(len(pools)))
+		for suffix, osType := range pools {
+			name := f.cluster + suffix
+			pool := f.get(g, infraAPIVersion, "AzureMachinePool", name)
+			g.Expect(isReady(pool)).To(BeTrue(), "AzureMachinePool %s is not Ready: %v", name, nestedAny(pool, "status", "conditions"))
+			g.Expect(nestedAny(pool, "status", "ready")).To(Equal(true))
+			g.Expect(nested(f.aso(g, "VirtualMachineScaleSet", name), "spec", "orchestrationMode")).To(Equal("Flexible"))
+			var instances []string
+			for _, m := range f.list(g, infraAPIVersion, "AzureMachinePoolMachine") {
+				if m.GetLabels()[clusterv1.MachinePoolNameLabel] == name {
+					g.Expect(isReady(&m)).To(BeTrue(), "AzureMachinePoolMachine %s is not Ready", m.GetName())
+					instances = append(instances, m.GetName())
+				}
+			}
+			g.Expect(instances).To(HaveLen(1), "instances of %s", name)
+			vm := f.aso(g, "VirtualMachine", instances[0])
+			g.Expect(nested(vm, "spec", "virtualMachineScaleSet", "reference", "name")).To(Equal(name))
+			g.Expect(nested(vm, "spec", "storageProfile", "osDisk", "osType")).To(Equal(osType))
+			if osType == "Windows" {
+				g.Expect(nested(vm, "spec", "osProfile", "adminPassword", "name")).NotTo(BeEmpty())
+			}
+		}
+	}
 }
 
 // selfManaged tells whether the flavor's cluster runs on AzureMachines.

@@ -32,7 +32,6 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
@@ -72,7 +71,7 @@ func TestMain(m *testing.M) {
 	code := env.Run(ctx, m, env.Options{
 		Scheme:           managerScheme(),
 		SetupWebhooks:    setup.Webhooks,
-		ManagerOptions:   managerOptions,
+		ManagerOptions:   capiplane.ManagerOptions,
 		SetupReconcilers: setupReconcilers,
 	})
 	if err := workload.stop(); err != nil {
@@ -163,18 +162,6 @@ func (w *workloadCluster) stop() error {
 		return nil
 	}
 	return w.cp.Stop()
-}
-
-// managerOptions configures the manager as test/capiplane does, and makes sure that the cache keeps the
-// managedFields of everything but the provider's ASO objects: Cluster API's topology controller computes its
-// server-side apply diffs from them, and "mitigates" an object without any on every reconciliation, for ever.
-func managerOptions(o *ctrl.Options) {
-	capiplane.ManagerOptions(o)
-	o.Cache.DefaultTransform = nil
-	for obj, byObject := range setup.CacheByObject() {
-		byObject.Transform = cache.TransformStripManagedFields()
-		o.Cache.ByObject[obj] = byObject
-	}
 }
 
 // setupReconcilers starts the ASO simulator, whose kubeconfig of every managed cluster points at the workload
