@@ -49,8 +49,8 @@ const (
 
 // TestLocalPlane runs the local management plane as make run does, with the default sample clusters: it checks
 // that the samples reach a state (the AzureCluster Ready, the AKS control plane initialized, every machine with its
-// Node), that the progress view prints their trees, and that Ctrl-C (SIGINT) stops it cleanly, leaving none of its
-// kube-apiservers and etcds behind.
+// Node), that the progress view prints their trees, that kubectl applies config/samples/ beside them, and that
+// Ctrl-C (SIGINT) stops it cleanly, leaving none of its kube-apiservers and etcds behind.
 func TestLocalPlane(t *testing.T) {
 	g := NewWithT(t)
 	root, err := filepath.Abs("../..")
@@ -129,6 +129,17 @@ func TestLocalPlane(t *testing.T) {
 		got, err := get.CombinedOutput()
 		g.Expect(err).NotTo(HaveOccurred(), string(got))
 		g.Expect(strings.Fields(string(got))).To(ConsistOf("cluster.cluster.x-k8s.io/aks-aso-sample", "cluster.cluster.x-k8s.io/capz-sample"))
+
+		// The CAPZ-style manifest of every kind (and the identity's Secret) is admitted beside the sample
+		// clusters; the AzureClusterIdentity is the samples' own, so it is configured, not created.
+		apply := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "apply", "-f", "config/samples/")
+		apply.Dir = root
+		got, err = apply.CombinedOutput()
+		g.Expect(err).NotTo(HaveOccurred(), string(got))
+		g.Expect(strings.Count(string(got), " created")).To(Equal(20), string(got))
+		g.Expect(string(got)).To(ContainSubstring("azurecluster.infrastructure.cluster.x-k8s.io/sample created"))
+	} else {
+		t.Logf("kubectl is not built (make kubectl): config/samples/ not applied")
 	}
 
 	children := childProcesses(cmd.Process.Pid)
