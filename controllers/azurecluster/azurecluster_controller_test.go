@@ -197,11 +197,12 @@ func TestReconcile_ExternallyManaged(t *testing.T) {
 	ctx, _, ac := newCluster(t, g, "external", baseSpec(), map[string]string{clusterv1.ManagedByAnnotation: "terraform"})
 	g.Consistently(func(g Gomega) {
 		live := &infrav1.AzureCluster{}
-		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		// From the API server: the manager's cache may not have the new object yet.
+		g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
 		g.Expect(live.Finalizers).To(BeEmpty())
 		g.Expect(live.Status.Conditions).To(BeEmpty())
 		rgs := &asoresources.ResourceGroupList{}
-		g.Expect(env.Env.List(ctx, rgs, client.InNamespace(ac.Namespace))).To(Succeed())
+		g.Expect(env.Env.GetAPIReader().List(ctx, rgs, client.InNamespace(ac.Namespace))).To(Succeed())
 		g.Expect(rgs.Items).To(BeEmpty())
 	}, 3*time.Second).Should(Succeed())
 }

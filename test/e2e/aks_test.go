@@ -24,6 +24,7 @@ import (
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
@@ -66,10 +67,11 @@ func TestE2E_AKSCluster(t *testing.T) {
 	g.Expect(mc.Spec.WorkloadAutoScalerProfile.Keda.Enabled).To(HaveValue(BeTrue()))
 	g.Expect(conditions.IsTrue(cp, infrav1.PatchesAppliedCondition)).To(BeTrue())
 	// A patch of what the provider owns is refused at admission.
-	forbidden := cp.DeepCopy()
-	forbidden.Spec.ASOPatches = append(forbidden.Spec.ASOPatches, infrav1.ASOPatch{Target: infrav1.ASOPatchTarget{Kind: "ManagedCluster"},
-		Type: infrav1.JSONPatchType, Patch: `[{"op": "replace", "path": "/metadata/name", "value": "other"}]`})
-	g.Expect(env.Env.Update(ctx, forbidden)).To(MatchError(ContainSubstring("spec.asoPatches[1]")))
+	forbidden := &infrav1.AzureManagedControlPlane{}
+	expectUpdateRefused(ctx, g, f.key(f.clusterName), forbidden, func() {
+		forbidden.Spec.ASOPatches = append(forbidden.Spec.ASOPatches, infrav1.ASOPatch{Target: infrav1.ASOPatchTarget{Kind: "ManagedCluster"},
+			Type: infrav1.JSONPatchType, Patch: `[{"op": "replace", "path": "/metadata/name", "value": "other"}]`})
+	}, "spec.asoPatches[1]")
 
 	// The AKS autoscaler owns the user pool's size.
 	g.Eventually(func(g Gomega) {
@@ -80,15 +82,11 @@ func TestE2E_AKSCluster(t *testing.T) {
 
 	scaleAndUpgrade(ctx, g, f, f.clusterName+"-pool0", func(version string) {
 		live := &infrav1.AzureManagedControlPlane{}
-		g.Expect(env.Env.Get(ctx, f.key(f.clusterName), live)).To(Succeed())
-		live.Spec.Version = version
-		g.Expect(env.Env.Update(ctx, live)).To(Succeed())
+		updateObject(ctx, g, f.key(f.clusterName), live, func() { live.Spec.Version = version })
 	})
 	// AKS never downgrades: neither does the webhook let the version go back.
 	live := &infrav1.AzureManagedControlPlane{}
-	g.Expect(env.Env.Get(ctx, f.key(f.clusterName), live)).To(Succeed())
-	live.Spec.Version = kubernetesVersion
-	g.Expect(env.Env.Update(ctx, live)).NotTo(Succeed())
+	expectUpdateRefused(ctx, g, f.key(f.clusterName), live, func() { live.Spec.Version = kubernetesVersion }, "spec.version")
 
 	mcID := ptr.Deref(mc.Status.Id, "")
 	deleteCluster(ctx, g, f.key(f.clusterName))
@@ -122,9 +120,7 @@ func TestE2E_ASOManagedCluster(t *testing.T) {
 
 	scaleAndUpgrade(ctx, g, f, f.clusterName+"-pool0", func(version string) {
 		live := &infrav1.AzureASOManagedControlPlane{}
-		g.Expect(env.Env.Get(ctx, f.key(f.clusterName), live)).To(Succeed())
-		live.Spec.Version = version
-		g.Expect(env.Env.Update(ctx, live)).To(Succeed())
+		updateObject(ctx, g, f.key(f.clusterName), live, func() { live.Spec.Version = version })
 	})
 
 	rgID := resourceGroupID(f.vars["RESOURCE_GROUP"])
@@ -133,6 +129,30 @@ func TestE2E_ASOManagedCluster(t *testing.T) {
 		g.Expect(listASOObjects(ctx, g, f.namespace)).To(BeEmpty())
 	}, timeout, interval).Should(Succeed())
 	g.Expect(sim.Deleted()).To(ContainElement(rgID), "the cluster's own resource group is deleted")
+}
+
+// updateObject reads obj fresh from the API server, changes it and updates it, as a user does; a conflict with the
+// controllers' own writes is retried.
+func updateObject(ctx context.Context, g *WithT, key client.ObjectKey, obj client.Object, change func()) {
+	g.Eventually(func() error {
+		if err := env.Env.GetAPIReader().Get(ctx, key, obj); err != nil {
+			return err
+		}
+		change()
+		return env.Env.Update(ctx, obj)
+	}, timeout, interval).Should(Succeed())
+}
+
+// expectUpdateRefused reads obj fresh from the API server, changes it and expects admission to refuse the update
+// with a message containing want; a conflict with the controllers' own writes is retried.
+func expectUpdateRefused(ctx context.Context, g *WithT, key client.ObjectKey, obj client.Object, change func(), want string) {
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.GetAPIReader().Get(ctx, key, obj)).To(Succeed())
+		change()
+		err := env.Env.Update(ctx, obj)
+		g.Expect(apierrors.IsConflict(err)).To(BeFalse(), "retry after a conflict: %v", err)
+		g.Expect(err).To(MatchError(ContainSubstring(want)))
+	}, timeout, interval).Should(Succeed())
 }
 
 // expectAKSClusterUp waits until Cluster API sees the control plane initialized and every pool's nodes, and checks
@@ -180,9 +200,7 @@ func expectPoolNodes(ctx context.Context, g *WithT, f *fixture, name string, rep
 func scaleAndUpgrade(ctx context.Context, g *WithT, f *fixture, pool string, setVersion func(string)) {
 	for _, replicas := range []int{3, 1} {
 		mp := &clusterv1.MachinePool{}
-		g.Expect(env.Env.Get(ctx, f.key(pool), mp)).To(Succeed())
-		mp.Spec.Replicas = ptr.To(int32(replicas))
-		g.Expect(env.Env.Update(ctx, mp)).To(Succeed())
+		updateObject(ctx, g, f.key(pool), mp, func() { mp.Spec.Replicas = ptr.To(int32(replicas)) })
 		expectPoolNodes(ctx, g, f, pool, replicas)
 	}
 
@@ -194,9 +212,7 @@ func scaleAndUpgrade(ctx context.Context, g *WithT, f *fixture, pool string, set
 		g.Expect(mc.Status.CurrentKubernetesVersion).To(HaveValue(Equal(strings.TrimPrefix(upgradeVersion, "v"))))
 	}, timeout, interval).Should(Succeed())
 	mp := &clusterv1.MachinePool{}
-	g.Expect(env.Env.Get(ctx, f.key(pool), mp)).To(Succeed())
-	mp.Spec.Template.Spec.Version = upgradeVersion
-	g.Expect(env.Env.Update(ctx, mp)).To(Succeed())
+	updateObject(ctx, g, f.key(pool), mp, func() { mp.Spec.Template.Spec.Version = upgradeVersion })
 	g.Eventually(func(g Gomega) {
 		ap := &asocontainerservice.ManagedClustersAgentPool{}
 		g.Expect(env.Env.Get(ctx, f.key(pool), ap)).To(Succeed())
