@@ -26,11 +26,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -69,7 +66,7 @@ func TestMain(m *testing.M) {
 	}
 	workload = startWorkloadCluster(ctx)
 	code := env.Run(ctx, m, env.Options{
-		Scheme:           managerScheme(),
+		Scheme:           capiplane.Scheme(),
 		SetupWebhooks:    setup.Webhooks,
 		ManagerOptions:   capiplane.ManagerOptions,
 		SetupReconcilers: setupReconcilers,
@@ -82,14 +79,6 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "templates: %v\n", err)
 	}
 	os.Exit(code)
-}
-
-// managerScheme is the provider's scheme plus ExtensionConfig, which Cluster API's ClusterClass controller watches
-// (without it, its cache never syncs and the manager stops).
-func managerScheme() *runtime.Scheme {
-	s := scheme.New()
-	utilruntime.Must(runtimev1.AddToScheme(s))
-	return s
 }
 
 // workloadCluster is a plain API server (Cluster API's, ASO's and our CRDs, no webhooks) that plays the workload

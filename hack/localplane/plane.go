@@ -27,10 +27,8 @@ import (
 	"go.uber.org/zap/zapcore"
 	"k8s.io/apimachinery/pkg/runtime"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/klog/v2"
-	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -82,13 +80,6 @@ type plane struct {
 	err    error
 }
 
-// managementScheme is the provider's scheme plus the kind Cluster API's ClusterClass controller watches besides.
-func managementScheme() *runtime.Scheme {
-	s := scheme.New()
-	utilruntime.Must(runtimev1.AddToScheme(s))
-	return s
-}
-
 // startPlane starts everything. On error, the plane it returns (if any) holds what started, for stop.
 func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 	// The workload cluster's API server starts while the management cluster's does.
@@ -107,7 +98,7 @@ func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 	}
 	management, err := env.StartControlPlane(ctx, opts)
 	w := <-workloadStarted
-	p := &plane{management: management, workload: w.cp, scheme: managementScheme()}
+	p := &plane{management: management, workload: w.cp, scheme: capiplane.Scheme()}
 	if err := kerrors.NewAggregate([]error{err, w.err}); err != nil {
 		return p, err
 	}

@@ -27,11 +27,14 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/selection"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
 	bootstrapv1 "sigs.k8s.io/cluster-api/api/bootstrap/kubeadm/v1beta2"
 	controlplanev1 "sigs.k8s.io/cluster-api/api/controlplane/kubeadm/v1beta2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	runtimev1 "sigs.k8s.io/cluster-api/api/runtime/v1beta2"
 	"sigs.k8s.io/cluster-api/bootstrap/kubeadm/reconcilers/kubeadmconfig"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/controlplane/kubeadm/reconcilers/kubeadmcontrolplane"
@@ -56,6 +59,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 
+	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
 )
 
@@ -79,6 +83,14 @@ type Options struct {
 	// EtcdLogger receives the logs of the kubeadm control plane provider's etcd clients; nil discards them
 	// (otherwise etcd's client writes them to stderr).
 	EtcdLogger *zap.Logger
+}
+
+// Scheme is the provider's scheme plus ExtensionConfig, which Cluster API's ClusterClass controller watches (without
+// it, its cache never syncs and the manager stops).
+func Scheme() *runtime.Scheme {
+	s := scheme.New()
+	utilruntime.Must(runtimev1.AddToScheme(s))
+	return s
 }
 
 // ManagerOptions configures a manager for the provider and Cluster API together, as both main.go files do: the
