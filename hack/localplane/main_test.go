@@ -67,12 +67,22 @@ func TestLocalPlane(t *testing.T) {
 	// Not a terminal: the view prints plain snapshots, here every second when it changed.
 	cmd := exec.CommandContext(ctx, binary, "--state-dir", state, "--refresh", "1s")
 	cmd.Dir = root
+	// When the test ends early (a failed check or the timeout), the plane is stopped as Ctrl-C does, so that its
+	// API servers and etcds (in process groups of their own) do not outlive it; killed if it does not stop.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGINT) }
+	cmd.WaitDelay = time.Minute
 	var out syncBuffer
 	stdout, err := cmd.StdoutPipe()
 	g.Expect(err).NotTo(HaveOccurred())
 	cmd.Stderr = &out
 	g.Expect(cmd.Start()).To(Succeed())
-	defer func() { _ = cmd.Process.Kill() }()
+	stopped := false
+	defer func() {
+		if !stopped {
+			cancel()
+			_ = cmd.Wait()
+		}
+	}()
 	go func() {
 		s := bufio.NewScanner(stdout)
 		for s.Scan() {
@@ -145,6 +155,7 @@ func TestLocalPlane(t *testing.T) {
 	children := childProcesses(cmd.Process.Pid)
 	g.Expect(children).To(HaveLen(4), "two kube-apiservers and two etcds: %v", children)
 	g.Expect(cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
+	stopped = true
 	g.Expect(cmd.Wait()).To(Succeed(), "Ctrl-C stops the plane cleanly:\n%s", out.String())
 	g.Expect(out.String()).To(ContainSubstring("Stopping the manager, both kube-apiservers and etcds"))
 	for pid, name := range children {
