@@ -103,12 +103,9 @@ var built struct {
 // componentsYAML returns `kustomize build config/default`, built once per test binary with the pinned kustomize.
 func componentsYAML(t *testing.T) []byte {
 	t.Helper()
-	kustomize, err := filepath.Abs(filepath.Join("..", "hack", "tools", "bin", "kustomize"))
+	kustomize, err := env.Tool("kustomize")
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(kustomize); err != nil {
-		t.Skipf("kustomize not found at %s (%v): run 'make test-tools' or 'make kustomize' ('make test' builds it)", kustomize, err)
 	}
 	built.once.Do(func() { built.yaml, built.err = kustomizeBuild(kustomize, "default") })
 	if built.err != nil {
@@ -205,7 +202,9 @@ func arg(args []string, flag string) (string, bool) {
 func TestComponents_Reproducible(t *testing.T) {
 	g := NewWithT(t)
 	first := componentsYAML(t)
-	second, err := kustomizeBuild(filepath.Join("..", "hack", "tools", "bin", "kustomize"), "default")
+	kustomize, err := env.Tool("kustomize")
+	g.Expect(err).NotTo(HaveOccurred())
+	second, err := kustomizeBuild(kustomize, "default")
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(bytes.Equal(first, second)).To(BeTrue(), "two builds of config/default differ")
 }

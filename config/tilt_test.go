@@ -28,6 +28,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -215,7 +216,7 @@ func mainPackageDirs(t *testing.T) []string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Skipf("the go command is not in PATH (%v)", err)
+		t.Fatalf("the go command is not in PATH (%v)", err)
 	}
 	root, err := filepath.Abs(repoRoot)
 	if err != nil {
@@ -309,8 +310,8 @@ func TestTiltProvider_Components(t *testing.T) {
 		folder = *p.KustomizeFolder
 	}
 
-	release := componentsYAML(t) // skips without kustomize
-	kustomize, err := filepath.Abs(filepath.Join(repoRoot, "hack", "tools", "bin", "kustomize"))
+	release := componentsYAML(t)
+	kustomize, err := env.Tool("kustomize")
 	g.Expect(err).NotTo(HaveOccurred())
 	args := append([]string{"build"}, p.KustomizeOptions...)
 	args = append(args, folder)

@@ -655,11 +655,8 @@ func TestFlavors_AllTested(t *testing.T) {
 // that a change to the sources without make generate-flavors fails the tests too, not only make verify.
 func TestFlavors_UpToDate(t *testing.T) {
 	g := NewWithT(t)
-	kustomize, err := filepath.Abs(filepath.Join("..", "hack", "tools", "bin", "kustomize"))
+	kustomize, err := env.Tool("kustomize")
 	g.Expect(err).NotTo(HaveOccurred())
-	if _, err := os.Stat(kustomize); err != nil {
-		t.Skipf("kustomize not found at %s (%v): run 'make kustomize'", kustomize, err)
-	}
 	dir := t.TempDir()
 	var out bytes.Buffer
 	cmd := exec.Command(filepath.Join("..", "hack", "generate-flavors.sh"), kustomize, dir)

@@ -26,6 +26,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
 	clusterctl "sigs.k8s.io/cluster-api/cmd/clusterctl/client"
 	"sigs.k8s.io/cluster-api/cmd/clusterctl/client/config"
@@ -58,16 +59,13 @@ var repo struct {
 }
 
 // localRepository builds the repository once per test binary: the release assets freshly built from config/ by
-// hack/release-manifests.sh (what make release-manifests writes to out/), and the templates as committed. It skips
-// the test when kustomize has not been built.
+// hack/release-manifests.sh (what make release-manifests writes to out/), and the templates as committed. It fails
+// the test when kustomize has not been built (make test-tools).
 func localRepository(t *testing.T) *repository {
 	t.Helper()
-	kustomize, err := filepath.Abs(filepath.Join("..", "hack", "tools", "bin", "kustomize"))
+	kustomize, err := env.Tool("kustomize")
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(kustomize); err != nil {
-		t.Skipf("kustomize not found at %s (%v): run 'make test-tools' or 'make kustomize' ('make test' builds it)", kustomize, err)
 	}
 	repo.once.Do(func() { repo.r, repo.err = buildRepository(kustomize, repoDir) })
 	if repo.err != nil {

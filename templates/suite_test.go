@@ -23,9 +23,7 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -37,6 +35,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
 	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/kubeletsim"
 )
 
 // This suite runs, in one manager on one API server, what a management cluster runs for these templates: Cluster
@@ -114,10 +113,7 @@ func startWorkloadCluster(ctx context.Context) *workloadCluster {
 // initKubeadm creates what kubeadm init leaves in kube-system that KubeadmControlPlane checks to consider the
 // control plane initialized.
 func (w *workloadCluster) initKubeadm(ctx context.Context) error {
-	cm := &corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{Namespace: metav1.NamespaceSystem, Name: "kubeadm-config"},
-		Data:       map[string]string{"ClusterConfiguration": "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"},
-	}
+	cm := kubeletsim.KubeadmConfigMap()
 	// kube-system appears shortly after the API server starts.
 	return wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 		err := w.client.Create(ctx, cm)

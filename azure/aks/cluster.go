@@ -45,7 +45,7 @@ const (
 //     cluster's resource group is Adoptable, and so is its subnet: the provider creates them unless they exist
 //     without the cluster's "owned" tag (subnets have no tags, so an existing subnet stays the user's and is never
 //     rewritten).
-//   - Fleet membership and cluster extensions are not implemented (see ManagedCluster).
+//   - Fleet membership and cluster extensions are not supported yet; the webhook rejects them (see ManagedCluster).
 func ControlPlaneResources(in ControlPlaneInput) []azure.Resource {
 	c := in.Cluster
 	vnet := virtualNetworkSpec(c, in.Spec.VirtualNetwork)

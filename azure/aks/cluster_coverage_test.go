@@ -51,11 +51,11 @@ var controlPlaneExclusions = map[string]string{
 	"asoManagedClusterPatches": "the engine (azure/aso) applies them to the translated ManagedCluster",
 	"asoPatches":               "the engine (azure/aso) applies them to the translated objects",
 	"controlPlaneEndpoint":     "the controller reports the AKS API server's FQDN there; nothing in Azure is made from it",
-	"enablePreviewFeatures": "not implemented: the AKS preview API (containerservice v20251002preview) is not among the " +
+	"enablePreviewFeatures": "not supported yet: the AKS preview API (containerservice v20251002preview) is not among the " +
 		"provider's ASO kinds; the webhook must reject true (false, the default, is what the translators do)",
-	"fleetsMember": "not implemented: ASO's FleetsMember (containerservice v1api20250301) is not among the provider's " +
+	"fleetsMember": "not supported yet: ASO's FleetsMember (containerservice v1api20250301) is not among the provider's " +
 		"ASO kinds (scheme, test CRDs); the webhook rejects it with \"field not supported yet\"",
-	"extensions": "not implemented: ASO's Extension (kubernetesconfiguration v1api20241101) is not among the provider's " +
+	"extensions": "not supported yet: ASO's Extension (kubernetesconfiguration v1api20241101) is not among the provider's " +
 		"ASO kinds (scheme, test CRDs); the webhook rejects it with \"field not supported yet\"",
 }
 

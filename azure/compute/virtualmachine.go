@@ -154,21 +154,16 @@ func storageProfile(in MachineInput) *asocompute.StorageProfile {
 		osType = asocompute.OSDisk_OsType_Windows
 	}
 	osDisk := &asocompute.OSDisk{
-		Name:         ptr.To(infrav1.OSDiskName(in.Name)),
-		OsType:       ptr.To(osType),
-		CreateOption: ptr.To(asocompute.CreateOption_FromImage),
-		DeleteOption: ptr.To(asocompute.DeleteOption_Delete),
-		Caching:      caching(spec.OSDisk.CachingType),
-		ManagedDisk:  managedDisk(spec.OSDisk.ManagedDisk),
+		Name:             ptr.To(infrav1.OSDiskName(in.Name)),
+		OsType:           ptr.To(osType),
+		CreateOption:     ptr.To(asocompute.CreateOption_FromImage),
+		DeleteOption:     ptr.To(asocompute.DeleteOption_Delete),
+		Caching:          caching(spec.OSDisk.CachingType),
+		ManagedDisk:      managedDisk(spec.OSDisk.ManagedDisk),
+		DiffDiskSettings: diffDiskSettings(spec.OSDisk.DiffDiskSettings),
 	}
 	if size := spec.OSDisk.DiskSizeGB; size != nil {
 		osDisk.DiskSizeGB = ptr.To(int(*size))
-	}
-	if d := spec.OSDisk.DiffDiskSettings; d != nil {
-		osDisk.DiffDiskSettings = &asocompute.DiffDiskSettings{Option: ptr.To(asocompute.DiffDiskOption(d.Option))}
-		if d.Placement != nil {
-			osDisk.DiffDiskSettings.Placement = ptr.To(asocompute.DiffDiskPlacement(*d.Placement))
-		}
 	}
 	profile := &asocompute.StorageProfile{ImageReference: imageReference(image), OsDisk: osDisk}
 	for _, d := range spec.DataDisks {
@@ -186,6 +181,19 @@ func storageProfile(in MachineInput) *asocompute.StorageProfile {
 		profile.DataDisks = append(profile.DataDisks, disk)
 	}
 	return profile
+}
+
+// diffDiskSettings returns the ephemeral OS disk settings of a VM or of a scale set's instances, nil for a managed OS
+// disk.
+func diffDiskSettings(d *infrav1.DiffDiskSettings) *asocompute.DiffDiskSettings {
+	if d == nil {
+		return nil
+	}
+	out := &asocompute.DiffDiskSettings{Option: ptr.To(asocompute.DiffDiskOption(d.Option))}
+	if d.Placement != nil {
+		out.Placement = ptr.To(asocompute.DiffDiskPlacement(*d.Placement))
+	}
+	return out
 }
 
 // imageReference points at an image: a Marketplace image by publisher, offer, SKU and version; a community

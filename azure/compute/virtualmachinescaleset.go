@@ -198,20 +198,15 @@ func scaleSetStorageProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		osType = asocompute.VirtualMachineScaleSetOSDisk_OsType_Windows
 	}
 	osDisk := &asocompute.VirtualMachineScaleSetOSDisk{
-		OsType:       ptr.To(osType),
-		CreateOption: ptr.To(asocompute.CreateOption_FromImage),
-		DeleteOption: ptr.To(asocompute.DeleteOption_Delete),
-		Caching:      caching(t.OSDisk.CachingType),
-		ManagedDisk:  scaleSetManagedDisk(t.OSDisk.ManagedDisk),
+		OsType:           ptr.To(osType),
+		CreateOption:     ptr.To(asocompute.CreateOption_FromImage),
+		DeleteOption:     ptr.To(asocompute.DeleteOption_Delete),
+		Caching:          caching(t.OSDisk.CachingType),
+		ManagedDisk:      scaleSetManagedDisk(t.OSDisk.ManagedDisk),
+		DiffDiskSettings: diffDiskSettings(t.OSDisk.DiffDiskSettings),
 	}
 	if size := t.OSDisk.DiskSizeGB; size != nil {
 		osDisk.DiskSizeGB = ptr.To(int(*size))
-	}
-	if d := t.OSDisk.DiffDiskSettings; d != nil {
-		osDisk.DiffDiskSettings = &asocompute.DiffDiskSettings{Option: ptr.To(asocompute.DiffDiskOption(d.Option))}
-		if d.Placement != nil {
-			osDisk.DiffDiskSettings.Placement = ptr.To(asocompute.DiffDiskPlacement(*d.Placement))
-		}
 	}
 	profile := &asocompute.VirtualMachineScaleSetStorageProfile{ImageReference: imageReference(image), OsDisk: osDisk}
 	for _, d := range t.DataDisks {

@@ -39,6 +39,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
 const (
@@ -133,24 +134,21 @@ func TestLocalPlane(t *testing.T) {
 		ContainSubstring("Note: the simulated workload cluster has Nodes but no etcd and no control plane"),
 	))
 
-	kubectl := filepath.Join(root, "hack", "tools", "bin", "kubectl")
-	if _, err := os.Stat(kubectl); err == nil {
-		get := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "get", "clusters", "-A", "-o", "name")
-		got, err := get.CombinedOutput()
-		g.Expect(err).NotTo(HaveOccurred(), string(got))
-		g.Expect(strings.Fields(string(got))).To(ConsistOf("cluster.cluster.x-k8s.io/aks-aso-sample", "cluster.cluster.x-k8s.io/capz-sample"))
+	kubectl, err := env.Tool("kubectl")
+	g.Expect(err).NotTo(HaveOccurred())
+	get := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "get", "clusters", "-A", "-o", "name")
+	got, err := get.CombinedOutput()
+	g.Expect(err).NotTo(HaveOccurred(), string(got))
+	g.Expect(strings.Fields(string(got))).To(ConsistOf("cluster.cluster.x-k8s.io/aks-aso-sample", "cluster.cluster.x-k8s.io/capz-sample"))
 
-		// The CAPZ-style manifest of every kind (and the identity's Secret) is admitted beside the sample
-		// clusters; the AzureClusterIdentity is the samples' own, so it is configured, not created.
-		apply := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "apply", "-f", "config/samples/")
-		apply.Dir = root
-		got, err = apply.CombinedOutput()
-		g.Expect(err).NotTo(HaveOccurred(), string(got))
-		g.Expect(strings.Count(string(got), " created")).To(Equal(20), string(got))
-		g.Expect(string(got)).To(ContainSubstring("azurecluster.infrastructure.cluster.x-k8s.io/sample created"))
-	} else {
-		t.Logf("kubectl is not built (make kubectl): config/samples/ not applied")
-	}
+	// The CAPZ-style manifest of every kind (and the identity's Secret) is admitted beside the sample
+	// clusters; the AzureClusterIdentity is the samples' own, so it is configured, not created.
+	apply := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "apply", "-f", "config/samples/")
+	apply.Dir = root
+	got, err = apply.CombinedOutput()
+	g.Expect(err).NotTo(HaveOccurred(), string(got))
+	g.Expect(strings.Count(string(got), " created")).To(Equal(20), string(got))
+	g.Expect(string(got)).To(ContainSubstring("azurecluster.infrastructure.cluster.x-k8s.io/sample created"))
 
 	children := childProcesses(cmd.Process.Pid)
 	g.Expect(children).To(HaveLen(4), "two kube-apiservers and two etcds: %v", children)

@@ -95,6 +95,16 @@ func isModuleRoot(dir string) bool {
 	return false
 }
 
+// Tool returns the path of a pinned tool in the repository's hack/tools/bin (kustomize, kubectl, ...), or an error
+// that says how to build it.
+func Tool(name string) (string, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return "", err
+	}
+	return toolPath(root, name)
+}
+
 // toolPath returns the unversioned link in hack/tools/bin that `make tools`
 // points at the pinned build of name, and fails with a hint when it is missing.
 func toolPath(root, name string) (string, error) {

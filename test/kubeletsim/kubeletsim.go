@@ -168,15 +168,20 @@ func (s *Simulator) initKubeadm(ctx context.Context) error {
 	if s.kubeadmInitialized {
 		return nil
 	}
-	cm := &corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{Namespace: metav1.NamespaceSystem, Name: kubeadmConfigMap},
-		Data:       map[string]string{"ClusterConfiguration": "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"},
-	}
-	if err := s.opts.Workload.Create(ctx, cm); err != nil && !apierrors.IsAlreadyExists(err) {
+	if err := s.opts.Workload.Create(ctx, KubeadmConfigMap()); err != nil && !apierrors.IsAlreadyExists(err) {
 		return err
 	}
 	s.kubeadmInitialized = true
 	return nil
+}
+
+// KubeadmConfigMap is what kubeadm init leaves in kube-system and the kubeadm control plane provider looks for to
+// consider a control plane initialized.
+func KubeadmConfigMap() *corev1.ConfigMap {
+	return &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Namespace: metav1.NamespaceSystem, Name: kubeadmConfigMap},
+		Data:       map[string]string{"ClusterConfiguration": "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"},
+	}
 }
 
 // syncAgentPoolNodes registers the Nodes the agent pools have and deletes those beyond their counts, as AKS does
