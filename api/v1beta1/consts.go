@@ -48,6 +48,12 @@ const (
 	NamespaceNotAllowedReason = "NamespaceNotAllowed"
 	// InvalidPatchReason means a user patch is invalid or does not apply.
 	InvalidPatchReason = "InvalidPatch"
+	// APIErrorReason means a request to the API server failed without a reason of its own (e.g. the connection
+	// broke); the message has the error.
+	APIErrorReason = "APIError"
+	// DeletionHeldReason means an object is no longer desired but is kept: something else in the same pass
+	// failed, and the provider deletes only after a pass that handled everything.
+	DeletionHeldReason = "DeletionHeld"
 	// InternalErrorReason means the controller failed; details are in its logs.
 	InternalErrorReason = "InternalError"
 )

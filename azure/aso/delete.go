@@ -87,8 +87,9 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 	return false, result, nil
 }
 
-// deleteOrphans deletes owned objects that are no longer desired and reports them as deleting.
-func (e *Engine) deleteOrphans(ctx context.Context, owner client.Object, opts Options, wanted map[objectKey]bool, result *Result) ([]resourceState, error) {
+// deleteOrphans deletes owned objects that are no longer desired and reports them as deleting. With a hold
+// reason it deletes nothing and reports them as kept, with that reason.
+func (e *Engine) deleteOrphans(ctx context.Context, owner client.Object, opts Options, wanted map[objectKey]bool, hold string, result *Result) ([]resourceState, error) {
 	objs, err := e.owned(ctx, owner, opts.ClusterName, opts.Kinds)
 	if err != nil {
 		return nil, err
@@ -99,11 +100,17 @@ func (e *Engine) deleteOrphans(ctx context.Context, owner client.Object, opts Op
 		if wanted[keyOf(gvk, obj.GetName())] {
 			continue
 		}
-		if err := e.delete(ctx, obj, result); err != nil {
-			return states, err
-		}
 		state := newState(gvk, obj.GetName(), "")
-		state.notReady(infrav1.DeletingReason, "no longer desired; ASO is deleting the resource", false)
+		switch {
+		case hold != "" && obj.GetDeletionTimestamp().IsZero():
+			state.notReady(infrav1.DeletionHeldReason, hold, false)
+		default:
+			if err := e.delete(ctx, obj, result); err != nil {
+				state.failed(err)
+				return append(states, state), err
+			}
+			state.notReady(infrav1.DeletingReason, "no longer desired; ASO is deleting the resource", false)
+		}
 		states = append(states, state)
 	}
 	return states, nil

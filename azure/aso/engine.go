@@ -84,11 +84,20 @@ type Options struct {
 	// Kinds are every ASO kind the owner may own; objects of these kinds that the owner owns but no longer
 	// desires are deleted.
 	Kinds []schema.GroupVersionKind
+	// Incomplete says the desired objects are only part of what the owner will want (the controller waits for
+	// something before it can translate the rest): owned objects not among them are kept and reported.
+	Incomplete bool
 }
 
 // Reconcile applies the desired objects, deletes owned objects no longer desired, and reports their state.
-// An error means an API call failed; problems of single objects (a bad patch, an object owned by someone else)
-// are reported in the Result and do not stop the other objects.
+//
+// Failure never deletes: an owned object is deleted only because it is missing from a desired set that the pass
+// handled completely. When any desired object cannot be read or written (an API error, a webhook's denial, a
+// value the API server rejects, a patch that does not apply), that object keeps its live state and is reported
+// not ready with the API's reason and message, and no owned object is deleted in that pass; neither when the
+// caller says its desired set is incomplete (Options.Incomplete). The error returned aggregates the API errors,
+// so that the controller retries with backoff; problems only the user can fix (a bad patch, an object owned by
+// someone else, a value the API server rejects) are reported in the Result and return no error.
 func (e *Engine) Reconcile(ctx context.Context, owner client.Object, desired []Resource, opts Options) (*Result, error) {
 	ownerGVK, err := apiutil.GVKForObject(owner, e.Client.Scheme())
 	if err != nil {
@@ -97,17 +106,34 @@ func (e *Engine) Reconcile(ctx context.Context, owner client.Object, desired []R
 	result := &Result{}
 	wanted := map[objectKey]bool{}
 	var errs []error
+	failed := 0
 	for _, r := range desired {
 		r.Object.SetNamespace(owner.GetNamespace())
-		state, err := e.reconcileOne(ctx, owner, ownerGVK, r, opts, result)
+		gvk, err := apiutil.GVKForObject(r.Object, e.Client.Scheme())
 		if err != nil {
 			errs = append(errs, err)
+			failed++
 			continue
 		}
-		wanted[keyOf(state.gvk, r.Object.GetName())] = true
+		wanted[keyOf(gvk, r.Object.GetName())] = true
+		state, err := e.reconcileOne(ctx, owner, ownerGVK, gvk, r, opts, result)
+		if err != nil {
+			errs = append(errs, err)
+			state.failed(err)
+		}
+		if state.writeFailed {
+			failed++
+		}
 		result.add(state)
 	}
-	orphans, err := e.deleteOrphans(ctx, owner, opts, wanted, result)
+	hold := ""
+	switch {
+	case opts.Incomplete:
+		hold = "kept while the rest of the desired state is not known yet"
+	case failed > 0:
+		hold = fmt.Sprintf("no longer desired; not deleted while %d desired object(s) could not be written", failed)
+	}
+	orphans, err := e.deleteOrphans(ctx, owner, opts, wanted, hold, result)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -118,11 +144,7 @@ func (e *Engine) Reconcile(ctx context.Context, owner client.Object, desired []R
 }
 
 // reconcileOne applies one object when it changed and reads its state.
-func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK schema.GroupVersionKind, r Resource, opts Options, result *Result) (resourceState, error) {
-	gvk, err := apiutil.GVKForObject(r.Object, e.Client.Scheme())
-	if err != nil {
-		return resourceState{}, err
-	}
+func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK, gvk schema.GroupVersionKind, r Resource, opts Options, result *Result) (resourceState, error) {
 	state := newState(gvk, r.Object.GetName(), r.Family)
 	if !isASOObject(r.Object) {
 		// A supporting object (a Secret an ASO object reads): applied like the others, ready once written.
@@ -158,6 +180,7 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		if errors.As(err, &pe) {
 			result.PatchErrors = append(result.PatchErrors, pe.Error())
 			state.notReady(infrav1.InvalidPatchReason, pe.Error(), true)
+			state.writeFailed = true
 			return state, nil
 		}
 		return state, err
@@ -182,6 +205,7 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
 			// The API server (or ASO's schema) refused the object: a user patch or value the CRD rejects.
 			state.notReady(infrav1.FailedReason, fmt.Sprintf("the API server rejected %s %s: %v", gvk.Kind, r.Object.GetName(), err), true)
+			state.writeFailed = true
 			return state, nil
 		}
 		return state, fmt.Errorf("failed to apply %s %s/%s: %w", gvk.Kind, r.Object.GetNamespace(), r.Object.GetName(), err)

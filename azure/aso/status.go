@@ -18,11 +18,13 @@ package aso
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -44,6 +46,8 @@ type resourceState struct {
 	terminal   bool
 	// supporting objects (Secrets) are applied but not reported.
 	supporting bool
+	// writeFailed is set when the object was desired but could not be read or written in this pass.
+	writeFailed bool
 }
 
 func newState(gvk schema.GroupVersionKind, name, family string) resourceState {
@@ -53,6 +57,26 @@ func newState(gvk schema.GroupVersionKind, name, family string) resourceState {
 
 func (s *resourceState) notReady(reason, message string, terminal bool) {
 	s.ready, s.reason, s.message, s.terminal = false, reason, message, terminal
+}
+
+// failed records an API error for the object: its live state stays as it is, and the state shows the API's
+// reason and message (a webhook's denial, a conflict, throttling, an unreachable server).
+func (s *resourceState) failed(err error) {
+	s.notReady(APIErrorReason(err), err.Error(), false)
+	s.writeFailed = true
+}
+
+// APIErrorReason is the condition reason for an API error: the API server's own reason (Forbidden, Conflict,
+// TooManyRequests, InternalError, ...), Timeout for a request that timed out, APIError otherwise.
+func APIErrorReason(err error) string {
+	if reason := apierrors.ReasonForError(err); reason != metav1.StatusReasonUnknown {
+		return string(reason)
+	}
+	var timeout interface{ Timeout() bool }
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &timeout) && timeout.Timeout()) {
+		return string(metav1.StatusReasonTimeout)
+	}
+	return infrav1.APIErrorReason
 }
 
 // readFrom maps ASO's Ready condition of a live object, then runs the kind's post-reconcile check.

@@ -115,7 +115,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		// Without the subscription the resource IDs between resources cannot be written yet: create the resource
 		// group first, ASO reports the subscription in its ID. Nothing else is touched meanwhile.
 		desired = network.ClusterResources(network.ClusterInput{Cluster: c, Network: ac.Spec.NetworkSpec})[:1]
-		opts.Kinds = nil
+		opts.Incomplete = true
 	} else {
 		in := network.ClusterInput{
 			Cluster:             c,
@@ -131,7 +131,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		}
 		if in.VNet == network.VNetUnknown {
 			// Only the resource group and the network are desired: keep every other object until the answer.
-			opts.Kinds = nil
+			opts.Incomplete = true
 		}
 		desired = network.ClusterResources(in)
 	}
