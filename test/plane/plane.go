@@ -117,4 +117,3 @@ func (p *Plane) setup(ctx context.Context, mgr ctrl.Manager) error {
 		return kerrors.NewAggregate([]error{p.Provider.Stop(), p.Workload.Stop()})
 	}))
 }
-

@@ -43,10 +43,10 @@ const syncTimeout = time.Minute
 type Provider struct {
 	config *rest.Config
 
-	mu       sync.Mutex
-	cancel   context.CancelFunc
-	done     chan error
-	cc       clustercache.ClusterCache
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	done   chan error
+	cc     clustercache.ClusterCache
 	starts int
 }
 
