@@ -63,10 +63,13 @@ type flags struct {
 	kubeAPIBurst          int
 	gracefulShutdownDelay time.Duration
 	concurrency           map[string]*int
+	identityCertDirs      []string
 }
 
 func (f *flags) addTo(fs *pflag.FlagSet) {
 	fs.StringVar(&f.namespace, "namespace", "", "Namespace to watch; empty watches all namespaces.")
+	fs.StringSliceVar(&f.identityCertDirs, "identity-cert-dirs", nil,
+		"Directories of the manager's filesystem from which an AzureClusterIdentity's spec.certPath may be read; none refuses certPath.")
 	fs.StringVar(&f.watchFilter, "watch-filter", "", "Only reconcile objects labelled cluster.x-k8s.io/watch-filter=<value>.")
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "Elect a leader, so that only one replica reconciles.")
 	fs.StringVar(&f.leaderElectionNS, "leader-election-namespace", "", "Namespace of the leader election lease; defaults to the manager's namespace.")
@@ -154,7 +157,7 @@ func run(ctx context.Context, f *flags) error {
 	for name, n := range f.concurrency {
 		concurrency[name] = *n
 	}
-	if err := setup.Controllers(ctx, mgr, setup.Options{WatchFilterValue: f.watchFilter, Concurrency: concurrency}); err != nil {
+	if err := setup.Controllers(ctx, mgr, setup.Options{WatchFilterValue: f.watchFilter, Concurrency: concurrency, IdentityCertDirs: f.identityCertDirs}); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {

@@ -130,6 +130,8 @@ type scope struct {
 
 	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
 	infra *clusterinfra.Infrastructure
+	// credentials is set by reconcileClusterInfrastructure: whether the cluster's identity may be used here.
+	credentials aso.Credentials
 	// bootstrapData is set by reconcileBootstrapData while the VM does not exist yet; nil afterwards.
 	bootstrapData []byte
 	// vmCreated is set by reconcileBootstrapData: ASO has reported the VM created.

@@ -70,7 +70,14 @@ func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scop
 		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
 		return err
 	}
-	s.infra = infra
+	creds, err := infra.Credentials(ctx, r.Engine, s.azureMachine, s.cluster.Name, r.kinds)
+	if err != nil {
+		return err
+	}
+	s.infra, s.credentials = infra, creds
+	if !creds.Ready {
+		s.waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
+	}
 	return nil
 }
 
@@ -137,7 +144,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		in.WindowsAdminPassword = password
 	}
 	result, err := r.Engine.Reconcile(ctx, am, compute.MachineResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: s.infra.CredentialSecret(s.cluster.Name),
+		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName,
 		Kinds: r.kinds, Patches: aso.UserPatches(am.Spec.ASOPatches),
 	})
 	s.result = result

@@ -32,7 +32,7 @@ var families = []string{"PublicIPs", "NetworkInterfaces", "VirtualMachine", "VME
 // status.initialization; it returns the conditions it owns.
 func updateStatus(s *scope, err error) []string {
 	am := s.azureMachine
-	facts := lifecycle.Facts{Err: err, Waiting: s.waiting, Result: s.result, Families: families}
+	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Waiting: s.waiting, Result: s.result, Families: families}
 	if s.deleting {
 		facts.Deleting = "the machine's Azure resources"
 	}

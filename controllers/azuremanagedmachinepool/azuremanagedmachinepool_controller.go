@@ -139,6 +139,8 @@ type scope struct {
 
 	// waiting is set by reconcileAgentPool: why the agent pool cannot be applied yet.
 	waiting string
+	// credentials is set by reconcileAgentPool: whether the control plane's identity may be used here.
+	credentials aso.Credentials
 	// result is set by reconcileAgentPool and the deletion: the state of the agent pool object.
 	result *aso.Result
 	// deleting is set while the pool is deleted.
@@ -194,13 +196,16 @@ func (r *Reconciler) reconcileAgentPool(ctx context.Context, s *scope) error {
 			return err
 		}
 	}
-	credentialSecret := ""
-	if cp.Spec.IdentityRef != nil {
-		credentialSecret = aso.CredentialSecretName(s.cluster.Name)
+	// The pool's objects use the control plane's identity, if it allows the pool's namespace.
+	creds, err := r.Engine.ClusterCredentials(ctx, pool, aso.CredentialsInput{ClusterName: s.cluster.Name, IdentityRef: cp.Spec.IdentityRef, Kinds: r.kinds})
+	if err != nil {
+		return err
 	}
-	var err error
+	if s.credentials = creds; !creds.Ready {
+		return nil
+	}
 	s.result, err = r.Engine.Reconcile(ctx, pool, aks.MachinePoolResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: credentialSecret, Kinds: r.kinds,
+		ClusterName: s.cluster.Name, CredentialSecret: creds.SecretName, Kinds: r.kinds,
 		Patches: append(aso.MergePatches("ManagedClustersAgentPool", "asoManagedClustersAgentPoolPatches", pool.Spec.ASOManagedClustersAgentPoolPatches),
 			aso.UserPatches(pool.Spec.ASOPatches)...),
 	})

@@ -28,7 +28,7 @@ import (
 // updateStatus summarises the pool's state: Ready, status.ready and status.initialization.provisioned.
 func updateStatus(s *scope, err error) []string {
 	pool := s.pool
-	facts := lifecycle.Facts{Err: err, Result: s.result, Families: []string{aks.FamilyAgentPool}}
+	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Result: s.result, Families: []string{aks.FamilyAgentPool}}
 	if s.deleting {
 		facts.Deleting = "the agent pool"
 	}

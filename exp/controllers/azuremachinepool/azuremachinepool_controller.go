@@ -150,6 +150,8 @@ type scope struct {
 
 	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
 	infra *clusterinfra.Infrastructure
+	// credentials is set by reconcileClusterInfrastructure: whether the cluster's identity may be used here.
+	credentials aso.Credentials
 	// result is set by reconcileScaleSet and reconcileDelete: the state of the pool's own ASO objects.
 	result *aso.Result
 	// replicas is set by reconcileReplicas (Flexible) and reconcileDelete: the pool's AzureMachinePoolMachines.

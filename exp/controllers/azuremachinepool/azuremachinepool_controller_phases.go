@@ -89,7 +89,14 @@ func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scop
 		s.waiting = lifecycle.Wait{Reason: ImageUnknownReason, Message: "the MachinePool has no spec.template.spec.version to choose the default image for, and the AzureMachinePool no spec.template.image"}
 		return nil
 	}
-	s.infra = infra
+	creds, err := infra.Credentials(ctx, r.Engine, s.pool, s.cluster.Name, r.kinds)
+	if err != nil {
+		return err
+	}
+	s.infra, s.credentials = infra, creds
+	if !creds.Ready {
+		s.waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
+	}
 	return nil
 }
 
@@ -150,7 +157,7 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		s.provisioningState = ptr.Deref(live.Status.ProvisioningState, "")
 	}
 	result, err := r.Engine.Reconcile(ctx, pool, compute.MachinePoolResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: s.infra.CredentialSecret(s.cluster.Name),
+		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName,
 		Kinds: r.kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches),
 	})
 	s.result = result

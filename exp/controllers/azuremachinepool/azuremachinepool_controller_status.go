@@ -80,7 +80,7 @@ func updateStatus(s *scope, err error) []string {
 	// Cluster API v1.14 reads status.ready for machine pools, as it did initialization.provisioned's predecessor.
 	pool.Status.Ready = ptr.Deref(pool.Status.Initialization.Provisioned, false)
 
-	facts := lifecycle.Facts{Err: err, Waiting: s.waiting, Result: s.result, Families: families}
+	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Waiting: s.waiting, Result: s.result, Families: families}
 	if s.deleting {
 		facts.Deleting = "the scale set"
 		if n := len(s.replicas); n > 0 {

@@ -181,6 +181,8 @@ type scope struct {
 	machinePool *clusterv1.MachinePool
 	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
 	infra *clusterinfra.Infrastructure
+	// credentials is set by reconcileClusterInfrastructure: whether the cluster's identity may be used here.
+	credentials aso.Credentials
 	// bootstrapData is set by reconcileBootstrapData while the VM does not exist yet; nil afterwards.
 	bootstrapData []byte
 	// result is set by reconcileResources and reconcileDelete: the state of every ASO object.

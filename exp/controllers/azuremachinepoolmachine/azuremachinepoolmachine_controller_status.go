@@ -51,7 +51,7 @@ func updateStatus(s *scope, err error) []string {
 	if s.provisioningState != "" {
 		m.Status.ProvisioningState = s.provisioningState
 	}
-	facts := lifecycle.Facts{Err: err, Waiting: s.waiting, Result: s.result, Families: families}
+	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Waiting: s.waiting, Result: s.result, Families: families}
 	switch {
 	case s.deleting:
 		facts.Deleting = "the instance's Azure resources"
