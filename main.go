@@ -98,12 +98,16 @@ func main() {
 	fs.AddGoFlagSet(flag.CommandLine)
 	pflag.Parse()
 
+	capped := setup.CapLogVerbosity(logOptions)
 	if err := logsv1.ValidateAndApply(logOptions, nil); err != nil {
 		fmt.Fprintf(os.Stderr, "Invalid logging flags: %v\n", err)
 		os.Exit(1)
 	}
-	ctrl.SetLogger(klog.Background())
+	ctrl.SetLogger(setup.Logger(klog.Background()))
 	log := ctrl.Log.WithName("setup")
+	for _, warning := range capped {
+		log.Info("Lowering the log verbosity", "reason", warning)
+	}
 
 	if err := run(ctrl.SetupSignalHandler(), f); err != nil {
 		log.Error(err, "Manager stopped with an error")
