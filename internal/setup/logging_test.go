@@ -40,7 +40,7 @@ func TestLogger(t *testing.T) {
 
 	log.Info("Reconciling")
 	log.V(setup.MaxLogVerbosity).Info("Request URL")
-	log.V(setup.MaxLogVerbosity + 1).Info("Request Body", "body", "secret")
+	log.V(setup.MaxLogVerbosity+1).Info("Request Body", "body", "secret")
 	log.V(setup.MaxLogVerbosity).V(1).Info("Response Body", "body", "secret")
 	log.V(10).Error(errors.New("boom"), "Failed")
 
