@@ -33,12 +33,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
 )
 
 const timeout = 60 * time.Second
@@ -449,4 +451,47 @@ func TestReconcile_ExistingNetworkByName(t *testing.T) {
 	for _, e := range sim.Events() {
 		g.Expect(e.ID).NotTo(HavePrefix(vnetID), "nothing in the user's network was touched: %s %s", e.Op, e.ID)
 	}
+}
+
+// TestReconcile_CredentialsNeverLogged provisions a cluster with a service principal identity, with the manager
+// logging at every verbosity, and checks that the client secret, which the provider copies into the cluster's ASO
+// credential Secret, never reached the logs, while an uncapped logger did see it (in client-go's request and
+// response bodies).
+func TestReconcile_CredentialsNeverLogged(t *testing.T) {
+	g := NewWithT(t)
+	clientSecret := []byte("client-secret-" + util.RandomString(32))
+	logs.Watch(clientSecret)
+	spec := baseSpec()
+	spec.SubscriptionID = sim.SubscriptionID()
+	spec.IdentityRef = &corev1.ObjectReference{Kind: "AzureClusterIdentity", Name: "sp-identity"}
+	ctx, _, ac := newCluster(t, g, "sp", spec, nil)
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: "sp-identity-secret", Namespace: ac.Namespace},
+		Data:       map[string][]byte{"clientSecret": clientSecret},
+	}
+	g.Expect(env.Env.Create(ctx, secret)).To(Succeed())
+	identity := &infrav1.AzureClusterIdentity{
+		ObjectMeta: metav1.ObjectMeta{Name: "sp-identity", Namespace: ac.Namespace},
+		Spec: infrav1.AzureClusterIdentitySpec{Type: infrav1.ServicePrincipal, TenantID: "11111111-2222-3333-4444-555555555555",
+			ClientID: "66666666-7777-8888-9999-000000000000", ClientSecret: corev1.SecretReference{Name: secret.Name},
+			AllowedNamespaces: &infrav1.AllowedNamespaces{}},
+	}
+	g.Expect(env.Env.Create(ctx, identity)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		// The identity is not watched: touch the AzureCluster, as a resync would.
+		live := &infrav1.AzureCluster{}
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		live.Labels["touched"] = time.Now().Format("150405.000")
+		g.Expect(env.Env.Update(ctx, live)).To(Succeed())
+		g.Expect(conditions.IsTrue(live, infrav1.CredentialsReadyCondition)).To(BeTrue())
+	}, timeout).Should(Succeed())
+	waitReady(ctx, g, ac)
+	credentials := &corev1.Secret{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: "sp-aso-secret"}, credentials)).To(Succeed())
+	g.Expect(credentials.Data).To(ContainElement(Equal(clientSecret)), "ASO reads the client secret from the cluster's credential Secret")
+
+	logged := logs.Logged()
+	g.Expect(logged).To(ContainSubstring(`"AzureCluster"`), "the capture holds the controller's logs")
+	g.Expect(logcapture.Leaks(logged, clientSecret)).To(BeEmpty(), "the client secret was logged")
+	g.Expect(logs.SeenUncapped(clientSecret)).To(BeTrue(), "without the cap, the client secret would have been logged")
 }
