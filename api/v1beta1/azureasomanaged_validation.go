@@ -25,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
 )
 
 // The AzureASOManaged* kinds take raw ASO objects in spec.resources. These checks make sure each entry is an ASO
@@ -131,7 +132,9 @@ func parseASOResource(raw *runtime.RawExtension) (*parsedObject, *resourceError)
 			Namespace string `json:"namespace"`
 		} `json:"metadata"`
 	}
-	if err := json.Unmarshal(data, &obj); err != nil {
+	// Field names are matched exactly, as the controllers read the manifest (into a map): encoding/json would take
+	// "Kind" for kind, and the webhook would check another object than the one the controller applies.
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &obj); err != nil {
 		return nil, &resourceError{value: abbreviate(string(data)), detail: "must be a Kubernetes object with apiVersion, kind, metadata.name and spec"}
 	}
 	var missing []string
