@@ -27,6 +27,7 @@ import (
 // Admission runs a kind's webhooks in memory, in the order the API server calls them: defaulting, then
 // validation. Translator tests and fuzzers use it to build only specs the API would store; it does not run the
 // CRD's schema checks.
+// +kubebuilder:object:generate=false
 type Admission interface {
 	// Create defaults a new object in place and validates it; the error is the API error a create would return.
 	Create(ctx context.Context, obj runtime.Object) error
@@ -90,6 +91,7 @@ func AdmissionFor(obj runtime.Object) Admission {
 	return nil
 }
 
+// +kubebuilder:object:generate=false
 type typedAdmission[T runtime.Object] struct {
 	defaulter admission.Defaulter[T]
 	validator admission.Validator[T]
