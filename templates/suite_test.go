@@ -23,12 +23,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
@@ -36,6 +36,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/kubeletsim"
+	"github.com/capzaso/cluster-api-provider-azure/test/plane"
 )
 
 // This suite runs, in one manager on one API server, what a management cluster runs for these templates: Cluster
@@ -69,6 +70,8 @@ func TestMain(m *testing.M) {
 		SetupWebhooks:    setup.Webhooks,
 		ManagerOptions:   capiplane.ManagerOptions,
 		SetupReconcilers: setupReconcilers,
+		// Cluster API's reconcilers and the simulator run as admins.
+		AdminManager: true,
 	})
 	if err := workload.stop(); err != nil {
 		fmt.Fprintf(os.Stderr, "templates: failed to stop the workload cluster: %v\n", err)
@@ -168,15 +171,12 @@ func setupReconcilers(ctx context.Context, mgr ctrl.Manager) error {
 	if err != nil {
 		return err
 	}
-	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
-		<-ctx.Done()
+	// The provider runs in a manager of its own, as its ServiceAccount.
+	if _, err := plane.RunWith(mgr, logr.Logger{}, nil, func() error {
 		capiplane.Shutdown(clusterCache)
 		return nil
-	})); err != nil {
-		return fmt.Errorf("failed to tie the ClusterCache to the manager: %w", err)
-	}
-	if err := setup.Controllers(ctx, mgr, setup.Options{ClusterCache: clusterCache}); err != nil {
-		return fmt.Errorf("failed to set up the provider's controllers: %w", err)
+	}); err != nil {
+		return fmt.Errorf("failed to set up the provider: %w", err)
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -40,7 +41,11 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 )
 
-// +kubebuilder:rbac:groups=apiextensions.k8s.io,resources=customresourcedefinitions,verbs=get;list;watch;patch
+// The controller watches the metadata of every CRD, and may patch only the CRDs of aso.Kinds() (config/config_test.go
+// checks the list). The CRD of a kind added with ADDITIONAL_ASO_CRDS needs a ClusterRole of the user's (README).
+//
+// +kubebuilder:rbac:groups=apiextensions.k8s.io,resources=customresourcedefinitions,verbs=list;watch
+// +kubebuilder:rbac:groups=apiextensions.k8s.io,resources=customresourcedefinitions,verbs=patch,resourceNames=bastionhosts.network.azure.com;disks.compute.azure.com;loadbalancers.network.azure.com;managedclusters.containerservice.azure.com;managedclustersagentpools.containerservice.azure.com;natgateways.network.azure.com;networkinterfaces.network.azure.com;networksecuritygroups.network.azure.com;networksecuritygroupssecurityrules.network.azure.com;privatednszones.network.azure.com;privatednszonesarecords.network.azure.com;privatednszonesvirtualnetworklinks.network.azure.com;privateendpoints.network.azure.com;publicipaddresses.network.azure.com;resourcegroups.resources.azure.com;roleassignments.authorization.azure.com;routetables.network.azure.com;routetablesroutes.network.azure.com;userassignedidentities.managedidentity.azure.com;virtualmachines.compute.azure.com;virtualmachinescalesets.compute.azure.com;virtualmachinesextensions.compute.azure.com;virtualnetworks.network.azure.com;virtualnetworkssubnets.network.azure.com;virtualnetworksvirtualnetworkpeerings.network.azure.com
 
 // ProviderName is the name clusterctl knows the provider by, the value of the cluster.x-k8s.io/provider label.
 const ProviderName = "infrastructure-azure"
@@ -53,7 +58,8 @@ func Labels() map[string]string {
 
 // Reconciler labels the CRDs of the API groups of the ASO kinds the provider produces (aso.Kinds()), so that
 // clusterctl move moves a cluster's ASO objects with it. Every CRD of those groups is labelled: kinds added to
-// ASO's CRD pattern in the same groups (ADDITIONAL_ASO_CRDS) may be owned by a cluster too.
+// ASO's CRD pattern in the same groups (ADDITIONAL_ASO_CRDS) may be owned by a cluster too, once a ClusterRole
+// allows the manager to patch their CRDs (its own role names the CRDs of aso.Kinds() only).
 type Reconciler struct {
 	Client client.Client
 
@@ -123,6 +129,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	maps.Copy(labels, want)
 	crd.SetLabels(labels)
 	if err := r.Client.Patch(ctx, crd, client.MergeFrom(base)); err != nil {
+		if apierrors.IsForbidden(err) {
+			return ctrl.Result{}, fmt.Errorf("failed to label CustomResourceDefinition %s: the manager's role may patch only the CRDs of "+
+				"the kinds the provider produces; one added with ADDITIONAL_ASO_CRDS needs a ClusterRole that allows it (see the README): %w", crd.Name, err)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(fmt.Errorf("failed to label CustomResourceDefinition %s: %w", crd.Name, err))
 	}
 	ctrl.LoggerFrom(ctx).Info("Labelled the CRD for clusterctl move", "CustomResourceDefinition", klog.KObj(crd))

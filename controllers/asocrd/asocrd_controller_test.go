@@ -22,6 +22,7 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -116,12 +117,34 @@ func TestReconcile_RestoresLabelsAfterASOUpgrade(t *testing.T) {
 func TestReconcile_LabelsCRDsCreatedLater(t *testing.T) {
 	g := NewWithT(t)
 	ctx := t.Context()
-	// ASO creates the CRDs of its CRD pattern when it starts, possibly after the manager.
+	// ASO creates the CRDs of its CRD pattern when it starts, possibly after the manager; ADDITIONAL_ASO_CRDS adds
+	// kinds of the same groups, whose CRDs the manager's role does not name.
 	ours := newCRD("network.azure.com")
 	other := newCRD("example.com")
 	for _, crd := range []*apiextensionsv1.CustomResourceDefinition{ours, other} {
 		g.Expect(env.Env.Create(ctx, crd)).To(Succeed())
 		t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), crd) })
+	}
+	g.Consistently(func(g Gomega) {
+		g.Expect(getCRD(ctx, g, ours.Name).Labels).NotTo(HaveKey(clusterctlv1.ClusterctlLabel), "the manager's role does not allow it")
+	}, 2*time.Second, 200*time.Millisecond).Should(Succeed())
+
+	// The ClusterRole the README asks for an additional kind.
+	role := &rbacv1.ClusterRole{
+		ObjectMeta: metav1.ObjectMeta{Name: "capz-additional-aso-crds"},
+		Rules: []rbacv1.PolicyRule{{
+			APIGroups: []string{apiextensionsv1.GroupName}, Resources: []string{"customresourcedefinitions"},
+			ResourceNames: []string{ours.Name}, Verbs: []string{"patch"},
+		}},
+	}
+	binding := &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: role.Name},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role.Name},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: env.ProviderNamespace, Name: env.ProviderServiceAccount}},
+	}
+	for _, obj := range []client.Object{role, binding} {
+		g.Expect(env.Env.Create(ctx, obj)).To(Succeed())
+		t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), obj) })
 	}
 
 	g.Eventually(func(g Gomega) { g.Expect(getCRD(ctx, g, ours.Name)).To(haveMoveLabels()) }, timeout).Should(Succeed())

@@ -145,6 +145,7 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 // It is safe to call more than once and from several goroutines.
 func (c *ControlPlane) Stop() error {
 	c.stopOnce.Do(func() {
+		forgetProviderRBAC(c)
 		c.stopErr = c.env.Stop()
 	})
 	return c.stopErr
