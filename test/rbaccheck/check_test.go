@@ -73,8 +73,8 @@ func TestCheck(t *testing.T) {
 			want:   []string{"denied list core/nodes (in azurecluster): a rule is missing"},
 		},
 		{
-			name:  "a wildcard",
-			roles: []role{{kind: "ClusterRole", name: "r", rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"*"}, Verbs: []string{"get"}}}}},
+			name:   "a wildcard",
+			roles:  []role{{kind: "ClusterRole", name: "r", rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"*"}, Verbs: []string{"get"}}}}},
 			usages: requests(env.RBACRequest{Verb: "get", Resource: "*"}),
 			want:   []string{`ClusterRole r grants a wildcard: {Verbs:[get] APIGroups:[] Resources:[*] ResourceNames:[] NonResourceURLs:[]}`},
 		},
