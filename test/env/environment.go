@@ -80,7 +80,6 @@ type Environment struct {
 	ControlPlane *ControlPlane
 
 	adminManager bool
-	usage        *usageRecorder
 	cancel       context.CancelFunc
 	mgrDone      chan struct{}
 	mgrErr       error
@@ -95,14 +94,9 @@ func Start(ctx context.Context, opts Options) (*Environment, error) {
 	if opts.Scheme == nil {
 		return nil, errors.New("env.Options.Scheme is required")
 	}
-	usage, auditFlags, err := newUsageRecorder()
-	if err != nil {
-		return nil, fmt.Errorf("failed to prepare the audit log of the provider's requests: %w", err)
-	}
 	cp, err := StartControlPlane(ctx, ControlPlaneOptions{
 		Scheme:          opts.Scheme,
 		InstallWebhooks: opts.SetupWebhooks != nil,
-		APIServerFlags:  auditFlags,
 	})
 	if err != nil {
 		return nil, err
@@ -115,7 +109,6 @@ func Start(ctx context.Context, opts Options) (*Environment, error) {
 	if err != nil {
 		return nil, kerrors.NewAggregate([]error{err, cp.Stop()})
 	}
-	e.usage = usage
 	return e, nil
 }
 
@@ -228,11 +221,7 @@ func (e *Environment) Stop() error {
 	e.stopOnce.Do(func() {
 		e.cancel()
 		<-e.mgrDone
-		errs := []error{e.mgrErr, e.ControlPlane.Stop()}
-		if e.usage != nil {
-			errs = append(errs, e.usage.finish())
-		}
-		e.stopErr = kerrors.NewAggregate(errs)
+		e.stopErr = kerrors.NewAggregate([]error{e.mgrErr, e.ControlPlane.Stop()})
 	})
 	return e.stopErr
 }

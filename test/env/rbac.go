@@ -152,6 +152,7 @@ func (c *ControlPlane) InstallProviderRBAC(ctx context.Context) error {
 		}
 	}
 	rbacPlanes.Store(c.Config.Host, &providerUser{cp: c})
+	c.rbacInstalled.Store(true)
 	return nil
 }
 

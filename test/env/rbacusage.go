@@ -27,9 +27,9 @@ import (
 	"sort"
 )
 
-// RBACUsageDirEnvVar names an environment variable: when it names a directory, Start turns on the API server's
-// audit log for the provider's ServiceAccount, and Stop writes the requests the provider made, aggregated, to a new
-// rbac-usage-*.json file (an RBACUsage) there. `make test` sets it for every package and then checks with
+// RBACUsageDirEnvVar names an environment variable: when it names a directory, StartControlPlane turns on the API
+// server's audit log for the provider's ServiceAccount, and Stop of a control plane with the provider's RBAC installed
+// writes the requests the provider made, aggregated, to a new rbac-usage-*.json file (an RBACUsage) there. `make test` sets it for every package and then checks with
 // test/rbaccheck that the provider used every rule of its roles and was never denied.
 const RBACUsageDirEnvVar = "CAPZASO_RBAC_USAGE_DIR"
 
@@ -109,8 +109,20 @@ func newUsageRecorder() (*usageRecorder, map[string]string, error) {
 	}, nil
 }
 
-// finish reads the audit log (the API server has stopped), writes the usage file and removes the log.
+// discard removes the audit log; a nil recorder does nothing.
+func (r *usageRecorder) discard() error {
+	if r == nil {
+		return nil
+	}
+	return os.RemoveAll(r.tmpDir)
+}
+
+// finish reads the audit log (the API server has stopped), writes the usage file and removes the log; a nil
+// recorder does nothing.
 func (r *usageRecorder) finish() error {
+	if r == nil {
+		return nil
+	}
 	defer os.RemoveAll(r.tmpDir)
 	f, err := os.Open(r.logPath)
 	if errors.Is(err, os.ErrNotExist) {
