@@ -145,9 +145,10 @@ func isUsed(g grant, namespace string, used map[string]sets.Set[grant], asoVerbs
 	if g.verb == "update" && strings.HasSuffix(g.resource, "/finalizers") {
 		return true
 	}
+	verbs := impliedBy(g.verb)
 	matches := func(set sets.Set[grant]) bool {
 		for u := range set {
-			if u.verb == g.verb && u.group == g.group && u.resource == g.resource && (g.name == "" || u.name == g.name) {
+			if verbs.Has(u.verb) && u.group == g.group && u.resource == g.resource && (g.name == "" || u.name == g.name) {
 				return true
 			}
 		}
@@ -162,4 +163,18 @@ func isUsed(g grant, namespace string, used map[string]sets.Set[grant], asoVerbs
 		}
 	}
 	return false
+}
+
+// impliedBy returns the verbs whose use shows that a granted verb is needed too. An informer's watch needs list (it
+// lists first; with streaming lists the API server sends the list over the watch, and the audit log shows a watch
+// only), and a get reveals nothing that list or watch does not: reads from the manager's cache never get, and a
+// role that may list a resource gains nothing by being denied get on it.
+func impliedBy(verb string) sets.Set[string] {
+	switch verb {
+	case "list":
+		return sets.New("list", "watch")
+	case "get":
+		return sets.New("get", "list", "watch")
+	}
+	return sets.New(verb)
 }

@@ -103,6 +103,20 @@ func TestCheck(t *testing.T) {
 			},
 		},
 		{
+			name:   "an informer's watch uses get and list",
+			roles:  []role{{kind: "ClusterRole", name: "r", rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch"}}}}},
+			usages: requests(env.RBACRequest{Verb: "watch", Resource: "secrets"}),
+		},
+		{
+			name:   "a get does not use list or watch",
+			roles:  []role{{kind: "ClusterRole", name: "r", rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch"}}}}},
+			usages: requests(env.RBACRequest{Verb: "get", Resource: "secrets"}),
+			want: []string{
+				"ClusterRole r grants list core/secrets, which the provider never used",
+				"ClusterRole r grants watch core/secrets, which the provider never used",
+			},
+		},
+		{
 			name:   "a Role is used in its namespace only",
 			roles:  []role{{kind: "Role", name: "election", namespace: env.ProviderNamespace, rules: []rbacv1.PolicyRule{leases}}},
 			usages: requests(env.RBACRequest{Verb: "get", APIGroup: "coordination.k8s.io", Resource: "leases"}),
