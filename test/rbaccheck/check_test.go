@@ -17,10 +17,18 @@ limitations under the License.
 package main
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
@@ -145,4 +153,65 @@ func TestReadRoles(t *testing.T) {
 	g.Expect(roles).To(HaveLen(2))
 	g.Expect(roles[0].rules).NotTo(BeEmpty())
 	g.Expect(roles[1].namespace).To(Equal(env.ProviderNamespace))
+}
+
+// TestCheck_RecordedOnAPIServer runs the check on requests a real API server recorded (test/env's audit log) for the
+// provider's ServiceAccount under its generated roles: a rule the provider needs and no longer has, and a request
+// no rule allows, are denied and reported as missing rules; a rule it did not use is reported as excessive.
+func TestCheck_RecordedOnAPIServer(t *testing.T) {
+	g := NewWithT(t)
+	dir := t.TempDir()
+	t.Setenv(env.RBACUsageDirEnvVar, dir)
+	ctx := t.Context()
+	cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	t.Cleanup(func() { _ = cp.Stop() })
+	g.Expect(cp.InstallProviderRBAC(ctx)).To(Succeed())
+	cfg, err := env.ProviderConfig(cp.Config)
+	g.Expect(err).NotTo(HaveOccurred())
+	provider, err := kubernetes.NewForConfig(cfg)
+	g.Expect(err).NotTo(HaveOccurred())
+	admin, err := kubernetes.NewForConfig(cp.Config)
+	g.Expect(err).NotTo(HaveOccurred())
+
+	// The generated role allows reading a Namespace (allowedNamespaces selectors), and no ConfigMap.
+	_, err = provider.CoreV1().Namespaces().Get(ctx, "default", metav1.GetOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	_, err = provider.CoreV1().ConfigMaps("default").List(ctx, metav1.ListOptions{})
+	g.Expect(apierrors.IsForbidden(err)).To(BeTrue(), "%v", err)
+
+	// Without its rule for Namespaces, the same request is denied.
+	installed, err := admin.RbacV1().ClusterRoles().Get(ctx, "capz-manager-role", metav1.GetOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	var namespaces rbacv1.PolicyRule
+	installed.Rules = slices.DeleteFunc(installed.Rules, func(r rbacv1.PolicyRule) bool {
+		if slices.Contains(r.Resources, "namespaces") {
+			namespaces = r
+			return true
+		}
+		return false
+	})
+	g.Expect(namespaces.Verbs).To(Equal([]string{"get"}))
+	_, err = admin.RbacV1().ClusterRoles().Update(ctx, installed, metav1.UpdateOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Eventually(func() bool {
+		_, err := provider.CoreV1().Namespaces().Get(ctx, "default", metav1.GetOptions{})
+		return apierrors.IsForbidden(err)
+	}, 30*time.Second).Should(BeTrue())
+
+	g.Expect(cp.Stop()).To(Succeed())
+	files, err := filepath.Glob(filepath.Join(dir, "rbac-usage-*.json"))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(files).To(HaveLen(1))
+	data, err := os.ReadFile(files[0])
+	g.Expect(err).NotTo(HaveOccurred())
+	var usage env.RBACUsage
+	g.Expect(json.Unmarshal(data, &usage)).To(Succeed())
+
+	secrets := rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get"}}
+	g.Expect(check([]role{{kind: "ClusterRole", name: "r", rules: []rbacv1.PolicyRule{namespaces, secrets}}}, []env.RBACUsage{usage})).To(Equal([]string{
+		"ClusterRole r grants get core/secrets, which the provider never used",
+		"denied get core/namespaces (in rbaccheck): a rule is missing",
+		"denied list core/configmaps (in rbaccheck): a rule is missing",
+	}))
 }
