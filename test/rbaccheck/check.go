@@ -34,6 +34,13 @@ import (
 // used on all (the tests need not write a Disk to prove that the engine creates objects).
 const asoGroupSuffix = ".azure.com"
 
+// unreachable are grants the provider needs on a path the tests cannot take on purpose (a race they cannot order),
+// so that the check does not depend on timing; each says why it is needed.
+var unreachable = map[grant]string{
+	{verb: "delete", group: "infrastructure.cluster.x-k8s.io", resource: "azuremachinepoolmachines"}: "the AzureMachinePool " +
+		"controller deletes an instance it scales down directly when Cluster API has not made its Machine yet",
+}
+
 // role is the rules of one role; a Role (namespace set) applies in its namespace only.
 type role struct {
 	kind, name, namespace string
@@ -143,6 +150,9 @@ func isUsed(g grant, namespace string, used map[string]sets.Set[grant], asoVerbs
 	// Setting blockOwnerDeletion on an owner reference requires update on the owner's finalizers where the
 	// OwnerReferencesPermissionEnforcement admission plugin runs (OpenShift); no request asks for it.
 	if g.verb == "update" && strings.HasSuffix(g.resource, "/finalizers") {
+		return true
+	}
+	if _, ok := unreachable[g]; ok {
 		return true
 	}
 	verbs := impliedBy(g.verb)

@@ -125,6 +125,12 @@ func TestCheck(t *testing.T) {
 			},
 		},
 		{
+			name: "a grant on a path the tests cannot order",
+			roles: []role{{kind: "ClusterRole", name: "r", rules: []rbacv1.PolicyRule{{APIGroups: []string{"infrastructure.cluster.x-k8s.io"},
+				Resources: []string{"azuremachinepoolmachines", "azuremachinepools"}, Verbs: []string{"delete"}}}}},
+			want: []string{"ClusterRole r grants delete infrastructure.cluster.x-k8s.io/azuremachinepools, which the provider never used"},
+		},
+		{
 			name:   "a Role is used in its namespace only",
 			roles:  []role{{kind: "Role", name: "election", namespace: env.ProviderNamespace, rules: []rbacv1.PolicyRule{leases}}},
 			usages: requests(env.RBACRequest{Verb: "get", APIGroup: "coordination.k8s.io", Resource: "leases"}),
