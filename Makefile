@@ -226,9 +226,17 @@ clean-tools: ## Remove hack/tools/bin (the per-user tool cache stays).
 
 ##@ test
 
+# make test records the requests of the provider's ServiceAccount in every test environment (test/env) into a fresh
+# directory, then test/rbaccheck checks the provider's roles against them: no wildcard, nothing denied, every rule
+# used. The check needs the whole suite: it runs only when go test passed and GO_TEST_FLAGS select no subset of the
+# tests (-run, -skip, -short); a run of some packages only (go test ./pkg) does not check.
+RBAC_CHECK_SUBSET := $(filter -run% -skip% -short% -test.run% -test.skip% -test.short%,$(GO_TEST_FLAGS))
+
 .PHONY: test
-test: test-tools ## Run all tests, including the ones on a real API server.
-	go test $(GO_TEST_FLAGS) -timeout $(TEST_TIMEOUT) ./...
+test: test-tools ## Run all tests, including the ones on a real API server, then check the provider's RBAC against its requests.
+	usage=$$(mktemp -d); trap 'rm -rf "$$usage"' EXIT; \
+	CAPZASO_RBAC_USAGE_DIR=$$usage go test $(GO_TEST_FLAGS) -timeout $(TEST_TIMEOUT) ./... || exit $$?; \
+	$(if $(RBAC_CHECK_SUBSET),echo "rbaccheck: skipped (GO_TEST_FLAGS select a subset of the tests)",go run ./test/rbaccheck "$$usage")
 
 # The crash suite's long run (make chaos): restarts per scenario, the seed of their moments, and the workers of the
 # scale scenario. make test runs it with 3 restarts and 5 workers.

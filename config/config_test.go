@@ -50,6 +50,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/asocrd"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
@@ -406,10 +407,11 @@ func TestComponents_RBAC(t *testing.T) {
 	for name := range secretVerbs {
 		sort.Strings(secretVerbs[name])
 	}
-	// Only our manager (which writes the per-cluster ASO credential and reads bootstrap data) and ASO (which reads
-	// credentials and writes the secrets its resources export) touch Secrets. Ours cannot delete them.
+	// Only our manager (which reads bootstrap data and identity secrets, watches the metadata of Secrets, and
+	// applies, or on revocation deletes, the per-cluster ASO credential and the Secrets ASO objects read) and ASO
+	// (which reads credentials and writes the secrets its resources export) touch Secrets.
 	g.Expect(secretVerbs).To(Equal(map[string][]string{
-		managerRole:    {"create", "get", "list", "patch", "update", "watch"},
+		managerRole:    {"create", "delete", "get", "list", "patch", "watch"},
 		asoManagerRole: {"create", "delete", "get", "list", "patch", "update", "watch"},
 	}))
 
@@ -433,6 +435,54 @@ func TestComponents_RBAC(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The manager's role grants the engine's verbs on every ASO kind it produces and on no other, and patch on their CRDs
+// only (test/rbaccheck checks against the tests' requests that each verb is needed).
+func TestComponents_ManagerRoleASO(t *testing.T) {
+	g := NewWithT(t)
+	objs := decode(t, componentsYAML(t))
+	kinds, _ := asoKinds(t)
+	plurals := asoPlurals(t)
+	engineVerbs := []string{"create", "delete", "get", "list", "patch", "watch"}
+
+	want := map[string][]string{}
+	wantCRDs := sets.New[string]()
+	for k := range kinds {
+		plural, ok := plurals[k]
+		g.Expect(ok).To(BeTrue(), "no CRD for %s in test/crd/aso", k)
+		group := strings.SplitN(k, "/", 2)[0]
+		want[group+"/"+plural] = engineVerbs
+		wantCRDs.Insert(plural + "." + group)
+	}
+	got := map[string][]string{}
+	var crdPatchNames []string
+	for _, rule := range convert[rbacv1.ClusterRole](t, find(objs, "ClusterRole", managerRole)).Rules {
+		for _, group := range rule.APIGroups {
+			for _, r := range rule.Resources {
+				switch {
+				case strings.HasSuffix(group, ".azure.com"):
+					g.Expect(rule.ResourceNames).To(BeEmpty())
+					got[group+"/"+r] = append(got[group+"/"+r], rule.Verbs...)
+				case group == apiextensionsv1.GroupName && r == "customresourcedefinitions" && slices.Contains(rule.Verbs, "patch"):
+					g.Expect(rule.Verbs).To(Equal([]string{"patch"}), "the CRDs are patched by name only")
+					g.Expect(rule.ResourceNames).NotTo(BeEmpty(), "the CRDs are patched by name only")
+					crdPatchNames = append(crdPatchNames, rule.ResourceNames...)
+				}
+			}
+		}
+	}
+	for k := range got {
+		sort.Strings(got[k])
+	}
+	g.Expect(got).To(Equal(want))
+	g.Expect(sets.List(sets.New(crdPatchNames...))).To(Equal(sets.List(wantCRDs)))
+	g.Expect(crdPatchNames).To(HaveLen(wantCRDs.Len()))
+
+	// controllers/asocrd asks before it patches a CRD its role does not name: it names the same CRDs.
+	names, err := asocrd.CRDNames(scheme.New())
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(sets.List(names)).To(Equal(sets.List(wantCRDs)))
 }
 
 func TestComponents_DeleteForMoveWebhook(t *testing.T) {

@@ -41,6 +41,13 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 )
 
+// The engine reads an owner's Namespace (for the identity's allowedNamespaces) and the identity's Secret, and
+// writes with server-side apply (and deletes on revocation) the cluster's credential secret and the Secrets that ASO
+// objects read (extension settings, kubeconfigs).
+//
+// +kubebuilder:rbac:groups="",resources=namespaces,verbs=get
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;create;patch;delete
+
 // Reasons of the CredentialsReady condition.
 const (
 	// IdentityNotFoundReason means the referenced AzureClusterIdentity does not exist.

@@ -33,10 +33,10 @@ import (
 var nsgResource = schema.GroupResource{Group: asonetwork.GroupVersion.Group, Resource: "networksecuritygroups"}
 
 // newFaultyEngine returns an engine whose client and API reader send their requests through the injector; the
-// client reads from the manager's cache, like the controllers' engine.
+// client reads from the manager's cache, like the controllers' engine. Both are authorized as the provider.
 func newFaultyEngine(t *testing.T, injector *faults.Injector) *aso.Engine {
 	t.Helper()
-	cfg := injector.Config(env.Env.Config)
+	cfg := injector.Config(env.Env.ProviderConfig)
 	c, err := client.New(cfg, client.Options{Scheme: env.Env.Scheme(), Cache: &client.CacheOptions{Reader: env.Env.Manager.GetCache()}})
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,17 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
 
+// The manager's role grants the engine's verbs on every kind of Kinds() (config/config_test.go checks that the two
+// lists match): get (reads from the API server), list and watch (the manager's cache), create and patch
+// (server-side apply creates and updates), delete (objects no longer desired, and deletion).
+//
+// +kubebuilder:rbac:groups=resources.azure.com,resources=resourcegroups,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=network.azure.com,resources=virtualnetworks;virtualnetworkssubnets;virtualnetworksvirtualnetworkpeerings;networksecuritygroups;networksecuritygroupssecurityrules;routetables;routetablesroutes;natgateways;publicipaddresses;loadbalancers;bastionhosts;networkinterfaces;privateendpoints;privatednszones;privatednszonesvirtualnetworklinks;privatednszonesarecords,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=compute.azure.com,resources=virtualmachines;virtualmachinescalesets;virtualmachinesextensions;disks,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=containerservice.azure.com,resources=managedclusters;managedclustersagentpools,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=managedidentity.azure.com,resources=userassignedidentities,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=authorization.azure.com,resources=roleassignments,verbs=get;list;watch;create;patch;delete
+
 // Kinds returns an empty object of every ASO kind the provider produces, at the API version it uses. The manager
 // caches these kinds (see CacheByObject) and the ASO simulator plays them.
 func Kinds() []client.Object {

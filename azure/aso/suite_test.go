@@ -50,7 +50,7 @@ func TestMain(m *testing.M) {
 		},
 		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
 			var err error
-			sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{Scheme: mgr.GetScheme()})
+			sim, err = asosim.Start(ctx, env.AdminConfig(mgr.GetConfig()), asosim.Options{Scheme: mgr.GetScheme()})
 			if err != nil {
 				return err
 			}
@@ -59,10 +59,11 @@ func TestMain(m *testing.M) {
 	}))
 }
 
-// newEngine returns an engine whose client reads from the manager's cache and counts its write requests.
+// newEngine returns an engine, authorized as the provider, whose client reads from the manager's cache (which runs
+// as the provider too) and counts its write requests.
 func newEngine(t *testing.T) *aso.Engine {
 	t.Helper()
-	cfg := rest.CopyConfig(env.Env.Config)
+	cfg := rest.CopyConfig(env.Env.ProviderConfig)
 	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { return countingTransport{rt} }
 	c, err := client.New(cfg, client.Options{
 		Scheme: env.Env.Scheme(),

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -62,6 +63,20 @@ func TestReconcile_UnstructuredObjects(t *testing.T) {
 		list.SetGroupVersionKind(widgetGVK.GroupVersion().WithKind("WidgetList"))
 		return env.Env.List(ctx, list, client.InNamespace(owner.Namespace))
 	}, timeout).Should(Succeed())
+
+	// The manager's role names the kinds of aso.Kinds() only: a user who puts another kind in an AzureASOManaged
+	// object grants the manager the engine's verbs on it (docs/security.md, RBAC).
+	for _, obj := range []client.Object{
+		&rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "capz-widgets"}, Rules: []rbacv1.PolicyRule{{APIGroups: []string{widgetGVK.Group},
+			Resources: []string{"widgets"}, Verbs: []string{"get", "list", "watch", "create", "patch", "delete"}}}},
+		&rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "capz-widgets"},
+			RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "capz-widgets"},
+			Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: env.ProviderNamespace, Name: env.ProviderServiceAccount}}},
+	} {
+		if err := env.Env.Create(ctx, obj); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
 
 	rg := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "resources.azure.com/v1api20200601", "kind": "ResourceGroup",

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -60,15 +61,23 @@ func TestReconcile_LabelsEveryASOCRD(t *testing.T) {
 		"containerservice.azure.com", "managedidentity.azure.com", "authorization.azure.com"))
 	gvks, err := aso.GVKs(env.Env.Scheme(), aso.Kinds()...)
 	g.Expect(err).NotTo(HaveOccurred())
+	names, err := asocrd.CRDNames(env.Env.Scheme())
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(names.Len()).To(Equal(len(gvks)))
 
 	g.Eventually(func(g Gomega) {
 		crds := &apiextensionsv1.CustomResourceDefinitionList{}
 		g.Expect(env.Env.GetAPIReader().List(ctx, crds)).To(Succeed())
 		labelled := map[string]bool{}
 		for _, crd := range crds.Items {
-			if groups.Has(crd.Spec.Group) {
+			if groups.Has(crd.Spec.Group) && names.Has(crd.Name) {
 				g.Expect(crd).To(haveMoveLabels(), crd.Name)
 				labelled[crd.Spec.Group+"/"+crd.Spec.Names.Kind] = true
+				continue
+			}
+			if groups.Has(crd.Spec.Group) {
+				// test/crd/aso holds every CRD of the groups; the manager's role allows patching those of its kinds.
+				g.Expect(crd.Labels).NotTo(HaveKey(clusterctlv1.ClusterctlLabel), crd.Name)
 				continue
 			}
 			// Cluster API's and our own CRDs are clusterctl's business, not this controller's.
@@ -116,14 +125,39 @@ func TestReconcile_RestoresLabelsAfterASOUpgrade(t *testing.T) {
 func TestReconcile_LabelsCRDsCreatedLater(t *testing.T) {
 	g := NewWithT(t)
 	ctx := t.Context()
-	// ASO creates the CRDs of its CRD pattern when it starts, possibly after the manager.
+	// ASO creates the CRDs of its CRD pattern when it starts, possibly after the manager; ADDITIONAL_ASO_CRDS adds
+	// kinds of the same groups, whose CRDs the manager's role does not name.
 	ours := newCRD("network.azure.com")
 	other := newCRD("example.com")
 	for _, crd := range []*apiextensionsv1.CustomResourceDefinition{ours, other} {
 		g.Expect(env.Env.Create(ctx, crd)).To(Succeed())
 		t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), crd) })
 	}
+	g.Consistently(func(g Gomega) {
+		g.Expect(getCRD(ctx, g, ours.Name).Labels).NotTo(HaveKey(clusterctlv1.ClusterctlLabel), "the manager's role does not allow it")
+	}, 2*time.Second, 200*time.Millisecond).Should(Succeed())
 
+	// The ClusterRole the README asks for an additional kind.
+	role := &rbacv1.ClusterRole{
+		ObjectMeta: metav1.ObjectMeta{Name: "capz-additional-aso-crds"},
+		Rules: []rbacv1.PolicyRule{{
+			APIGroups: []string{apiextensionsv1.GroupName}, Resources: []string{"customresourcedefinitions"},
+			ResourceNames: []string{ours.Name}, Verbs: []string{"patch"},
+		}},
+	}
+	binding := &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: role.Name},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role.Name},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: env.ProviderNamespace, Name: env.ProviderServiceAccount}},
+	}
+	for _, obj := range []client.Object{role, binding} {
+		g.Expect(env.Env.Create(ctx, obj)).To(Succeed())
+		t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), obj) })
+	}
+
+	// The CRD's next change (or the reconciler's next look, every ten minutes) labels it.
+	g.Expect(env.Env.Patch(ctx, &apiextensionsv1.CustomResourceDefinition{ObjectMeta: metav1.ObjectMeta{Name: ours.Name}},
+		client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"annotations":{"example.com/touched":"true"}}}`)))).To(Succeed())
 	g.Eventually(func(g Gomega) { g.Expect(getCRD(ctx, g, ours.Name)).To(haveMoveLabels()) }, timeout).Should(Succeed())
 	g.Consistently(func(g Gomega) {
 		g.Expect(getCRD(ctx, g, other.Name).Labels).NotTo(HaveKey(clusterctlv1.ClusterctlLabel))

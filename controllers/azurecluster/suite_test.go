@@ -48,7 +48,7 @@ func TestMain(m *testing.M) {
 		},
 		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
 			var err error
-			if sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{Scheme: scheme.New()}); err != nil {
+			if sim, err = asosim.Start(ctx, env.AdminConfig(mgr.GetConfig()), asosim.Options{Scheme: scheme.New()}); err != nil {
 				return err
 			}
 			return setup.Controllers(ctx, mgr, setup.Options{})

@@ -27,6 +27,7 @@ import (
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -246,6 +247,22 @@ func TestReconcile_AnyAzureClusterShapedInfrastructure(t *testing.T) {
 	g.Eventually(func() error {
 		return env.Env.List(ctx, &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "infrastructure.cluster.x-k8s.io/v1alpha1", "kind": "ExampleClusterList"}})
 	}, timeout).Should(Succeed())
+	// The manager's role names our kinds only: the user grants it read access to another provider's infrastructure
+	// kind (docs/security.md, RBAC).
+	reader := &rbacv1.ClusterRole{
+		ObjectMeta: metav1.ObjectMeta{Name: "capz-read-exampleclusters"},
+		Rules:      []rbacv1.PolicyRule{{APIGroups: []string{"infrastructure.cluster.x-k8s.io"}, Resources: []string{"exampleclusters"}, Verbs: []string{"get"}}},
+	}
+	binding := &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: reader.Name},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: reader.Name},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: env.ProviderNamespace, Name: env.ProviderServiceAccount}},
+	}
+	for _, obj := range []client.Object{reader, binding} {
+		if err := env.Env.Create(ctx, obj); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
 	f := newFixture(t, g, infra)
 	_, am := f.newMachine(t, g, "example-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	waitProvisioned(f.ctx, g, am)

@@ -24,6 +24,7 @@ import (
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
@@ -36,15 +37,15 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/identities"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
-// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedcontrolplanes;azuremanagedcontrolplanes/status;azuremanagedcontrolplanes/finalizers,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedcontrolplanes,verbs=get;list;watch;patch
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedcontrolplanes/status,verbs=patch
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedcontrolplanes/finalizers,verbs=update
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedmachinepools;azureclusteridentities,verbs=get;list;watch
 // +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=clusters;machinepools,verbs=get;list;watch
-// +kubebuilder:rbac:groups=containerservice.azure.com,resources=managedclusters,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=network.azure.com,resources=virtualnetworks;virtualnetworkssubnets;privateendpoints,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=resources.azure.com,resources=resourcegroups,verbs=get;list;watch;create;update;patch;delete
 
 // kubeconfigRefresh is how often a ready control plane re-reads the kubeconfig ASO writes, which ASO rotates.
 const kubeconfigRefresh = 10 * time.Minute
@@ -86,7 +87,10 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
 		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(managed.ClusterToControlPlane("AzureManagedControlPlane")), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
 		// A new machine pool may be the system pool the managed cluster waits for.
-		Watches(&infrav1.AzureManagedMachinePool{}, handler.EnqueueRequestsFromMapFunc(managed.MemberToControlPlane(r.Client, "AzureManagedControlPlane")))
+		Watches(&infrav1.AzureManagedMachinePool{}, handler.EnqueueRequestsFromMapFunc(managed.MemberToControlPlane(r.Client, "AzureManagedControlPlane"))).
+		// The identity and the Secret it reads (metadata only), as for AzureClusters.
+		Watches(&infrav1.AzureClusterIdentity{}, identities.IdentityToUsers(mgr.GetClient(), &infrav1.AzureManagedControlPlaneList{})).
+		WatchesMetadata(&corev1.Secret{}, identities.SecretToUsers(mgr.GetClient(), &infrav1.AzureManagedControlPlaneList{}))
 	for _, obj := range OwnedKinds() {
 		b = b.Owns(obj)
 	}

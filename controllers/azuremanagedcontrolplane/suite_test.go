@@ -46,7 +46,7 @@ func TestMain(m *testing.M) {
 		},
 		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
 			var err error
-			sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{
+			sim, err = asosim.Start(ctx, env.AdminConfig(mgr.GetConfig()), asosim.Options{
 				Scheme: scheme.New(),
 				Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) {
 					return env.Env.ControlPlane.KubeConfig, nil

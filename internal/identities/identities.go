@@ -33,6 +33,10 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 )
 
+// The controllers watch the metadata of every Secret (SecretToUsers), to follow the Secrets identities read.
+//
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=list;watch
+
 const (
 	// identityIndex indexes the objects that reference an identity by its <namespace>/<name>.
 	identityIndex = "identities.spec.identityRef"

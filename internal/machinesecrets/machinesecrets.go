@@ -29,6 +29,10 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 )
 
+// Bootstrap data and Windows password Secrets are read from the API server (the manager does not cache Secrets).
+//
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get
+
 // BootstrapData returns the value of a bootstrap data Secret (key "value", as Cluster API's bootstrap provider
 // contract says; cloud-config and ignition make no difference to a VM).
 func BootstrapData(ctx context.Context, reader client.Reader, namespace, name string) ([]byte, error) {

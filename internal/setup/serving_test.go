@@ -40,7 +40,6 @@ import (
 	"k8s.io/client-go/rest"
 	certutil "k8s.io/client-go/util/cert"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/yaml"
 
@@ -49,11 +48,11 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
-// servingPlane is an API server with the manager's generated ClusterRole bound to a user the managers of the test
+// servingPlane is an API server with the provider's roles bound to its ServiceAccount, which the managers of the test
 // run as, the metrics-reader ClusterRole of config/rbac, and bearer tokens of ServiceAccounts with and without it.
 type servingPlane struct {
 	cp *env.ControlPlane
-	// manager is the manager's identity: only the generated manager-role.
+	// manager is the manager's identity: the provider's ServiceAccount (env.ProviderConfig).
 	manager *rest.Config
 	// readerToken is the token of a ServiceAccount bound to metrics-reader; otherToken of one bound to nothing.
 	readerToken, otherToken string
@@ -80,18 +79,17 @@ func startServingPlane(t *testing.T, g *WithT) *servingPlane {
 		}, metav1.CreateOptions{})
 		g.Expect(err).NotTo(HaveOccurred())
 	}
-	for _, file := range []string{"role.yaml", "metrics_reader_role.yaml"} {
-		data, err := os.ReadFile(filepath.Join(cp.RootDir, "config", "rbac", file))
-		g.Expect(err).NotTo(HaveOccurred())
-		role := &rbacv1.ClusterRole{}
-		g.Expect(yaml.Unmarshal(data, role)).To(Succeed(), file)
-		_, err = admin.RbacV1().ClusterRoles().Create(ctx, role, metav1.CreateOptions{})
-		g.Expect(err).NotTo(HaveOccurred(), file)
-	}
-
-	user, err := cp.AddUser(envtest.User{Name: "capz-manager"}, nil)
+	data, err := os.ReadFile(filepath.Join(cp.RootDir, "config", "rbac", "metrics_reader_role.yaml"))
 	g.Expect(err).NotTo(HaveOccurred())
-	bind("manager-role", rbacv1.UserKind, "capz-manager", "")
+	role := &rbacv1.ClusterRole{}
+	g.Expect(yaml.Unmarshal(data, role)).To(Succeed())
+	_, err = admin.RbacV1().ClusterRoles().Create(ctx, role, metav1.CreateOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+
+	// The managers run as the provider's ServiceAccount, bound to its generated roles only.
+	g.Expect(cp.InstallProviderRBAC(ctx)).To(Succeed())
+	manager, err := env.ProviderConfig(cp.Config)
+	g.Expect(err).NotTo(HaveOccurred())
 
 	token := func(name string) string {
 		_, err := admin.CoreV1().ServiceAccounts("default").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
@@ -100,7 +98,7 @@ func startServingPlane(t *testing.T, g *WithT) *servingPlane {
 		g.Expect(err).NotTo(HaveOccurred())
 		return tr.Status.Token
 	}
-	p := &servingPlane{cp: cp, manager: user.Config(), readerToken: token("prometheus"), otherToken: token("someone")}
+	p := &servingPlane{cp: cp, manager: manager, readerToken: token("prometheus"), otherToken: token("someone")}
 	bind("metrics-reader", rbacv1.ServiceAccountKind, "prometheus", "default")
 	return p
 }

@@ -45,6 +45,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/exp/controllers/azuremachinepool"
 	"github.com/capzaso/cluster-api-provider-azure/exp/controllers/azuremachinepoolmachine"
 	"github.com/capzaso/cluster-api-provider-azure/feature"
+	"github.com/capzaso/cluster-api-provider-azure/internal/identities"
 )
 
 // Options configure the controllers.
@@ -192,6 +193,10 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		return fmt.Errorf("failed to create the adoption cache: %w", err)
 	}
 	if err := mgr.Add(adoptionCache); err != nil {
+		return err
+	}
+	// The cluster controllers find the users of an identity, and the identities of a Secret, through these indexes.
+	if err := identities.AddIndexes(ctx, mgr); err != nil {
 		return err
 	}
 	controllers := []namedController{

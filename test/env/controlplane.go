@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -59,6 +60,10 @@ type ControlPlaneOptions struct {
 	// Output receives what kube-apiserver and etcd print. Nil discards it, unless
 	// KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true sends it to stdout/stderr.
 	Output io.Writer
+
+	// APIServerFlags are extra kube-apiserver flags, by name without dashes (for
+	// example audit-log-path for test/bench); they override envtest's defaults.
+	APIServerFlags map[string]string
 }
 
 // ControlPlane is a running kube-apiserver and etcd with the CRDs installed.
@@ -73,6 +78,11 @@ type ControlPlane struct {
 	env      *envtest.Environment
 	stopOnce sync.Once
 	stopErr  error
+
+	// usage records the provider's requests when RBACUsageDirEnvVar is set; rbacInstalled tells whether the
+	// provider's RBAC was installed (InstallProviderRBAC), so that its requests are worth a usage file.
+	usage         *usageRecorder
+	rbacInstalled atomic.Bool
 }
 
 // StartControlPlane starts kube-apiserver and etcd from hack/tools/bin, installs
@@ -110,6 +120,21 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 		},
 		WebhookInstallOptions: envtest.WebhookInstallOptions{LocalServingHost: "127.0.0.1"},
 	}
+	// Every control plane records the requests of the provider's ServiceAccount for test/rbaccheck, unless the caller
+	// keeps an audit log of its own (test/bench).
+	var usage *usageRecorder
+	if _, own := opts.APIServerFlags["audit-log-path"]; !own {
+		var auditFlags map[string]string
+		if usage, auditFlags, err = newUsageRecorder(); err != nil {
+			return nil, fmt.Errorf("failed to prepare the audit log of the provider's requests: %w", err)
+		}
+		for name, value := range auditFlags {
+			te.ControlPlane.APIServer.Configure().Set(name, value)
+		}
+	}
+	for name, value := range opts.APIServerFlags {
+		te.ControlPlane.APIServer.Configure().Set(name, value)
+	}
 	if opts.InstallWebhooks {
 		manifest := filepath.Join(root, webhookManifest)
 		if _, err := os.Stat(manifest); err == nil {
@@ -124,13 +149,14 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 
 	if _, err := te.Start(); err != nil {
 		// Start may fail half-way, with processes running.
-		return nil, kerrors.NewAggregate([]error{fmt.Errorf("failed to start the control plane: %w", err), te.Stop()})
+		return nil, kerrors.NewAggregate([]error{fmt.Errorf("failed to start the control plane: %w", err), te.Stop(), usage.discard()})
 	}
 	return &ControlPlane{
 		Config:     te.Config,
 		KubeConfig: te.KubeConfig,
 		RootDir:    root,
 		env:        te,
+		usage:      usage,
 	}, nil
 }
 
@@ -138,7 +164,16 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 // It is safe to call more than once and from several goroutines.
 func (c *ControlPlane) Stop() error {
 	c.stopOnce.Do(func() {
-		c.stopErr = c.env.Stop()
+		forgetProviderRBAC(c)
+		errs := []error{c.env.Stop()}
+		// The audit log is complete once the API server has stopped. A control plane without the provider's RBAC
+		// (a workload cluster) saw no request of the provider worth a file.
+		if c.rbacInstalled.Load() {
+			errs = append(errs, c.usage.finish())
+		} else {
+			errs = append(errs, c.usage.discard())
+		}
+		c.stopErr = kerrors.NewAggregate(errs)
 	})
 	return c.stopErr
 }

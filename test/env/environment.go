@@ -55,25 +55,36 @@ type Options struct {
 
 	// ManagerOptions may change the manager's options before it is created.
 	ManagerOptions func(*ctrl.Options)
+
+	// AdminManager runs the manager as an admin. By default it runs as the provider's ServiceAccount
+	// (ProviderConfig), bound to the provider's generated roles, so that the controllers and webhooks
+	// under test fail on a missing rule. A suite whose manager runs Cluster API's reconcilers sets it, and runs the
+	// provider's controllers in a manager of their own with Environment.ProviderConfig (see test/plane).
+	AdminManager bool
 }
 
 // Environment is a running control plane with a started manager.
 type Environment struct {
-	// Client is the manager's client: reads come from its cache.
+	// Client is the tests' client. With AdminManager it is the manager's client, which reads from its cache;
+	// otherwise it is an admin client that reads from the API server (the manager's cache, which runs as the
+	// provider, holds only what the provider may read).
 	client.Client
 
 	// Config is an admin client configuration for the API server.
 	Config *rest.Config
+	// ProviderConfig authenticates as the provider's ServiceAccount (see ProviderConfig).
+	ProviderConfig *rest.Config
 	// Manager is the started manager.
 	Manager ctrl.Manager
 	// ControlPlane is the API server and etcd (kubeconfig, extra users).
 	ControlPlane *ControlPlane
 
-	cancel   context.CancelFunc
-	mgrDone  chan struct{}
-	mgrErr   error
-	stopOnce sync.Once
-	stopErr  error
+	adminManager bool
+	cancel       context.CancelFunc
+	mgrDone      chan struct{}
+	mgrErr       error
+	stopOnce     sync.Once
+	stopErr      error
 }
 
 // Start starts the control plane (see StartControlPlane), creates a manager,
@@ -91,6 +102,9 @@ func Start(ctx context.Context, opts Options) (*Environment, error) {
 		return nil, err
 	}
 
+	if err := cp.InstallProviderRBAC(ctx); err != nil {
+		return nil, kerrors.NewAggregate([]error{err, cp.Stop()})
+	}
 	e, err := startManager(ctx, cp, opts)
 	if err != nil {
 		return nil, kerrors.NewAggregate([]error{err, cp.Stop()})
@@ -108,19 +122,35 @@ func startManager(ctx context.Context, cp *ControlPlane, opts Options) (*Environ
 	if opts.ManagerOptions != nil {
 		opts.ManagerOptions(&mgrOpts)
 	}
-	mgr, err := ctrl.NewManager(cp.Config, mgrOpts)
+	providerConfig, err := ProviderConfig(cp.Config)
+	if err != nil {
+		return nil, err
+	}
+	mgrConfig := providerConfig
+	if opts.AdminManager {
+		mgrConfig = cp.Config
+	}
+	mgr, err := ctrl.NewManager(mgrConfig, mgrOpts)
 	if err != nil {
 		return nil, fmt.Errorf("failed to create the manager: %w", err)
+	}
+	c := mgr.GetClient()
+	if !opts.AdminManager {
+		if c, err = client.New(cp.Config, client.Options{Scheme: opts.Scheme, Mapper: mgr.GetRESTMapper()}); err != nil {
+			return nil, fmt.Errorf("failed to create the admin client: %w", err)
+		}
 	}
 
 	mgrCtx, cancel := context.WithCancel(ctx)
 	e := &Environment{
-		Client:       mgr.GetClient(),
-		Config:       cp.Config,
-		Manager:      mgr,
-		ControlPlane: cp,
-		cancel:       cancel,
-		mgrDone:      make(chan struct{}),
+		Client:         c,
+		Config:         cp.Config,
+		ProviderConfig: providerConfig,
+		Manager:        mgr,
+		ControlPlane:   cp,
+		adminManager:   opts.AdminManager,
+		cancel:         cancel,
+		mgrDone:        make(chan struct{}),
 	}
 
 	if opts.SetupWebhooks != nil {
@@ -196,9 +226,12 @@ func (e *Environment) Stop() error {
 	return e.stopErr
 }
 
-// GetAPIReader returns a client that reads from the API server, not the cache.
+// GetAPIReader returns a client that reads from the API server, not the cache, as an admin.
 func (e *Environment) GetAPIReader() client.Reader {
-	return e.Manager.GetAPIReader()
+	if e.adminManager {
+		return e.Manager.GetAPIReader()
+	}
+	return e.Client
 }
 
 // CreateNamespace creates a namespace named generateName plus a random suffix.

@@ -76,7 +76,7 @@ func managementCluster(sim **asosim.Simulator) env.Options {
 		},
 		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
 			var err error
-			if *sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{Scheme: scheme.New(), Azure: azure}); err != nil {
+			if *sim, err = asosim.Start(ctx, env.AdminConfig(mgr.GetConfig()), asosim.Options{Scheme: scheme.New(), Azure: azure}); err != nil {
 				return err
 			}
 			return setup.Controllers(ctx, mgr, setup.Options{})

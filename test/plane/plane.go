@@ -21,11 +21,10 @@ import (
 	"fmt"
 	"time"
 
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"github.com/go-logr/logr"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
@@ -76,7 +75,8 @@ func New(opts Options) *Plane {
 }
 
 // EnvOptions are the test environment's options: the provider's webhooks, Cluster API's reconcilers and the ASO
-// simulator in its manager, and the provider in its own, started with the environment.
+// simulator in its manager (an admin), and the provider in its own (as the provider's ServiceAccount), started with
+// the environment.
 func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 	// The workload cluster's API server starts while the management cluster's does.
 	p.Workload = StartWorkload(ctx, p.opts.KubeadmInitialized)
@@ -85,6 +85,8 @@ func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 		SetupWebhooks:    setup.Webhooks,
 		ManagerOptions:   capiplane.ManagerOptions,
 		SetupReconcilers: p.setup,
+		// Cluster API and the simulator run as admins; the provider runs as its ServiceAccount (setup).
+		AdminManager: true,
 	}
 }
 
@@ -104,19 +106,11 @@ func (p *Plane) setup(ctx context.Context, mgr ctrl.Manager) error {
 	if err != nil {
 		return err
 	}
-	cfg := rest.CopyConfig(mgr.GetConfig())
-	cfg.UserAgent = "cluster-api-provider-azure-aso-manager"
-	if p.opts.ProviderConfig != nil {
-		cfg = p.opts.ProviderConfig(cfg)
-	}
-	p.Provider = NewProvider(cfg)
-	// The provider starts with the manager (the webhooks it writes through must be served), and stops before it.
-	return mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
-		if err := p.Provider.Start(ctx); err != nil {
-			return err
-		}
-		<-ctx.Done()
+	// The provider runs as its ServiceAccount, bound to its generated roles: a missing rule fails the suite. It
+	// stops before the manager, then Cluster API's connections and the workload cluster.
+	p.Provider, err = RunWith(mgr, logr.Logger{}, p.opts.ProviderConfig, func() error {
 		capiplane.Shutdown(clusterCache)
-		return kerrors.NewAggregate([]error{p.Provider.Stop(), p.Workload.Stop()})
-	}))
+		return p.Workload.Stop()
+	})
+	return err
 }

@@ -23,15 +23,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
 // syncTimeout bounds the wait for a started provider's caches.
@@ -41,6 +44,9 @@ const syncTimeout = time.Minute
 // without webhooks (the test environment's manager serves them). Stop and Start again make a fresh process: new
 // caches, new work queues, nothing remembered.
 type Provider struct {
+	// Logger, when set before Start, is the logger of the provider's manager.
+	Logger logr.Logger
+
 	config *rest.Config
 
 	mu     sync.Mutex
@@ -54,6 +60,34 @@ func NewProvider(cfg *rest.Config) *Provider {
 	return &Provider{config: cfg}
 }
 
+// RunWith creates a provider for the API server of mgr that runs as the provider's ServiceAccount (see
+// env.ProviderConfig), with the configuration changed by configure when it is set, and runs it with mgr: it starts
+// once mgr has started (mgr serves the webhooks the provider writes through) and stops before mgr, which then calls
+// stopped, when set.
+func RunWith(mgr ctrl.Manager, logger logr.Logger, configure func(*rest.Config) *rest.Config, stopped func() error) (*Provider, error) {
+	cfg, err := env.ProviderConfig(mgr.GetConfig())
+	if err != nil {
+		return nil, err
+	}
+	cfg.UserAgent = "cluster-api-provider-azure-aso-manager"
+	if configure != nil {
+		cfg = configure(cfg)
+	}
+	p := NewProvider(cfg)
+	p.Logger = logger
+	return p, mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
+		if err := p.Start(ctx); err != nil {
+			return err
+		}
+		<-ctx.Done()
+		errs := []error{p.Stop()}
+		if stopped != nil {
+			errs = append(errs, stopped())
+		}
+		return errors.Join(errs...)
+	}))
+}
+
 // Start starts the provider's manager and waits until its caches have synced.
 func (p *Provider) Start(ctx context.Context) error {
 	p.mu.Lock()
@@ -63,6 +97,7 @@ func (p *Provider) Start(ctx context.Context) error {
 	}
 	mgr, err := ctrl.NewManager(p.config, ctrl.Options{
 		Scheme:                 scheme.New(),
+		Logger:                 p.Logger,
 		Cache:                  setup.CacheOptions(nil, ""),
 		Client:                 setup.ClientOptions(),
 		Metrics:                metricsserver.Options{BindAddress: "0"},

@@ -26,7 +26,6 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
@@ -34,6 +33,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
+	"github.com/capzaso/cluster-api-provider-azure/test/plane"
 )
 
 var (
@@ -48,8 +48,9 @@ var (
 	logs = logcapture.New()
 )
 
-// TestMain runs the provider with Cluster API's own Cluster, MachinePool and Machine reconcilers (and the rest of
-// core) in one manager, on a real API server, with the ASO simulator playing ASO.
+// TestMain runs the provider (in a manager of its own, as its ServiceAccount) with Cluster API's own Cluster,
+// MachinePool and Machine reconcilers (and the rest of core), on a real API server, with the ASO simulator playing
+// ASO.
 func TestMain(m *testing.M) {
 	ctx := context.Background()
 	var err error
@@ -78,16 +79,16 @@ func TestMain(m *testing.M) {
 			if err != nil {
 				return err
 			}
-			// The ClusterCache's connections to the workload cluster outlive the manager otherwise.
-			if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
-				<-ctx.Done()
+			// The provider runs in a manager of its own, as its ServiceAccount. The ClusterCache's connections to the
+			// workload cluster outlive the manager otherwise.
+			_, err = plane.RunWith(mgr, logs.Logger(), nil, func() error {
 				capiplane.Shutdown(clusterCache)
 				return nil
-			})); err != nil {
-				return err
-			}
-			return setup.Controllers(ctx, mgr, setup.Options{ClusterCache: clusterCache})
+			})
+			return err
 		},
+		// Cluster API's reconcilers run as an admin.
+		AdminManager: true,
 	})
 	if err := workload.Stop(); err != nil {
 		fmt.Fprintf(os.Stderr, "failed to stop the workload cluster: %v\n", err)

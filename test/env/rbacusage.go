@@ -1,0 +1,237 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package env
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// RBACUsageDirEnvVar names an environment variable: when it names a directory, StartControlPlane turns on the API
+// server's audit log for the provider's ServiceAccount, and Stop of a control plane with the provider's RBAC installed
+// writes the requests the provider made, aggregated, to a new rbac-usage-*.json file (an RBACUsage) there. `make test` sets it for every package and then checks with
+// test/rbaccheck that the provider used every rule of its roles and was never denied.
+const RBACUsageDirEnvVar = "CAPZASO_RBAC_USAGE_DIR"
+
+// RBACRequest is one kind of request of the provider, as the API server authorized it.
+type RBACRequest struct {
+	Verb        string `json:"verb"`
+	APIGroup    string `json:"apiGroup,omitempty"`
+	Resource    string `json:"resource"`
+	Subresource string `json:"subresource,omitempty"`
+	// Namespace is set for requests in the provider's own namespace (where its Role applies), Name for requests
+	// on cluster-scoped objects: neither matters for the ClusterRole's rules (which do not name namespaced objects),
+	// and the tests' namespaces and objects have random names.
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
+	// Created is set for a patch (server-side apply) that created the object: the API server authorized it as a
+	// create too.
+	Created bool `json:"created,omitempty"`
+	// Forbidden is set when the API server denied the request (403).
+	Forbidden bool `json:"forbidden,omitempty"`
+}
+
+// RBACUsage is the content of a usage file.
+type RBACUsage struct {
+	// Source is the working directory of the test binary that wrote it: its package.
+	Source string `json:"source"`
+	// Requests are the distinct requests, sorted, with how often each was made.
+	Requests []RBACRequestCount `json:"requests"`
+}
+
+// RBACRequestCount is a request and how often the provider made it.
+type RBACRequestCount struct {
+	RBACRequest
+	Count int `json:"count"`
+}
+
+// rbacAuditPolicy logs the provider's resource requests at Metadata level (who, which verb, which object, the
+// response code): when a response completes, and when a watch starts.
+const rbacAuditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+- level: None
+  nonResourceURLs: ["*"]
+- level: Metadata
+  users: ["` + ProviderUser + `"]
+- level: None
+`
+
+// usageRecorder holds the audit log of one control plane while it runs.
+type usageRecorder struct {
+	outDir  string
+	tmpDir  string
+	logPath string
+}
+
+// newUsageRecorder returns nil, nil when RBACUsageDirEnvVar is not set; otherwise a recorder and the
+// kube-apiserver flags that turn the audit log on.
+func newUsageRecorder() (*usageRecorder, map[string]string, error) {
+	outDir := os.Getenv(RBACUsageDirEnvVar)
+	if outDir == "" {
+		return nil, nil, nil
+	}
+	tmp, err := os.MkdirTemp("", "capzaso-rbac-audit-")
+	if err != nil {
+		return nil, nil, err
+	}
+	policy := filepath.Join(tmp, "policy.yaml")
+	if err := os.WriteFile(policy, []byte(rbacAuditPolicy), 0o600); err != nil {
+		return nil, nil, errors.Join(err, os.RemoveAll(tmp))
+	}
+	r := &usageRecorder{outDir: outDir, tmpDir: tmp, logPath: filepath.Join(tmp, "audit.log")}
+	return r, map[string]string{
+		"audit-policy-file": policy,
+		"audit-log-path":    r.logPath,
+		// One file, never rotated (the default rotates at 100 MB).
+		"audit-log-maxsize": "1000000",
+	}, nil
+}
+
+// discard removes the audit log; a nil recorder does nothing.
+func (r *usageRecorder) discard() error {
+	if r == nil {
+		return nil
+	}
+	return os.RemoveAll(r.tmpDir)
+}
+
+// finish reads the audit log (the API server has stopped), writes the usage file and removes the log; a nil
+// recorder does nothing.
+func (r *usageRecorder) finish() error {
+	if r == nil {
+		return nil
+	}
+	defer os.RemoveAll(r.tmpDir)
+	f, err := os.Open(r.logPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return r.write(nil) // the provider made no request
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	counts, err := parseRBACAudit(f)
+	if err != nil {
+		return fmt.Errorf("failed to read the audit log %s: %w", r.logPath, err)
+	}
+	return r.write(counts)
+}
+
+func (r *usageRecorder) write(counts map[RBACRequest]int) error {
+	wd, _ := os.Getwd()
+	usage := RBACUsage{Source: wd, Requests: []RBACRequestCount{}}
+	for req, n := range counts {
+		usage.Requests = append(usage.Requests, RBACRequestCount{RBACRequest: req, Count: n})
+	}
+	sort.Slice(usage.Requests, func(i, j int) bool {
+		a, b := usage.Requests[i], usage.Requests[j]
+		return fmt.Sprint(a.RBACRequest) < fmt.Sprint(b.RBACRequest)
+	})
+	data, err := json.MarshalIndent(usage, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(r.outDir, 0o755); err != nil {
+		return err
+	}
+	out, err := os.CreateTemp(r.outDir, "rbac-usage-*.json")
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(data)
+	return errors.Join(err, out.Close())
+}
+
+// auditEvent holds the fields of an audit.k8s.io/v1 Event that the usage needs.
+type auditEvent struct {
+	Stage string `json:"stage"`
+	Verb  string `json:"verb"`
+	User  struct {
+		Username string `json:"username"`
+	} `json:"user"`
+	ObjectRef *struct {
+		Resource    string `json:"resource"`
+		Namespace   string `json:"namespace"`
+		Name        string `json:"name"`
+		APIGroup    string `json:"apiGroup"`
+		Subresource string `json:"subresource"`
+	} `json:"objectRef"`
+	ResponseStatus *struct {
+		Code int `json:"code"`
+	} `json:"responseStatus"`
+}
+
+// parseRBACAudit counts the provider's resource requests in an audit log: one event per request (a watch when it
+// starts, anything else when it completes).
+func parseRBACAudit(r io.Reader) (map[RBACRequest]int, error) {
+	counts := map[RBACRequest]int{}
+	br := bufio.NewReaderSize(r, 1<<20)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			var e auditEvent
+			if jsonErr := json.Unmarshal(line, &e); jsonErr != nil {
+				if err == nil { // a last line cut short by the API server's stop is not an error
+					return nil, jsonErr
+				}
+			} else if req, ok := rbacRequestOf(e); ok {
+				counts[req]++
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return counts, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+func rbacRequestOf(e auditEvent) (RBACRequest, bool) {
+	if e.ObjectRef == nil || e.User.Username != ProviderUser {
+		return RBACRequest{}, false
+	}
+	want := "ResponseComplete"
+	if e.Verb == "watch" {
+		want = "ResponseStarted"
+	}
+	if e.Stage != want {
+		return RBACRequest{}, false
+	}
+	req := RBACRequest{
+		Verb: e.Verb, APIGroup: e.ObjectRef.APIGroup, Resource: e.ObjectRef.Resource, Subresource: e.ObjectRef.Subresource,
+	}
+	switch e.ObjectRef.Namespace {
+	case ProviderNamespace:
+		req.Namespace = ProviderNamespace
+	case "":
+		req.Name = e.ObjectRef.Name
+	}
+	if e.ResponseStatus != nil {
+		req.Forbidden = e.ResponseStatus.Code == 403
+		req.Created = e.Verb == "patch" && e.ResponseStatus.Code == 201
+	}
+	return req, true
+}
