@@ -25,7 +25,9 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/selection"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -52,6 +54,9 @@ type Options struct {
 	// Azure is the fake Azure the simulator works on; defaults to a new, empty one. Simulators given the same one
 	// (one per management cluster, as for clusterctl move) see the same resources and record into one log.
 	Azure *Azure
+	// IgnoreLabel, when set, hides objects carrying this label key from the simulator: ASO never sees them (the
+	// copies test/bench applies to measure the API server's own rate).
+	IgnoreLabel string
 }
 
 // Azure is a fake Azure: its resources and the log of the operations on them.
@@ -114,12 +119,20 @@ func Start(ctx context.Context, cfg *rest.Config, opts Options) (*Simulator, err
 	if opts.Azure == nil {
 		opts.Azure = NewAzure()
 	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+	mgrOpts := ctrl.Options{
 		Scheme:                 opts.Scheme,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		Controller:             controllerOptions(),
-	})
+	}
+	if opts.IgnoreLabel != "" {
+		ignored, err := labels.NewRequirement(opts.IgnoreLabel, selection.DoesNotExist, nil)
+		if err != nil {
+			return nil, fmt.Errorf("invalid IgnoreLabel: %w", err)
+		}
+		mgrOpts.Cache.DefaultLabelSelector = labels.NewSelector().Add(*ignored)
+	}
+	mgr, err := ctrl.NewManager(cfg, mgrOpts)
 	if err != nil {
 		return nil, fmt.Errorf("failed to create the ASO simulator's manager: %w", err)
 	}

@@ -59,6 +59,10 @@ type ControlPlaneOptions struct {
 	// Output receives what kube-apiserver and etcd print. Nil discards it, unless
 	// KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true sends it to stdout/stderr.
 	Output io.Writer
+
+	// APIServerFlags are extra kube-apiserver flags, by name without dashes (for
+	// example audit-log-path for test/bench); they override envtest's defaults.
+	APIServerFlags map[string]string
 }
 
 // ControlPlane is a running kube-apiserver and etcd with the CRDs installed.
@@ -109,6 +113,9 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 			Etcd:      &envtest.Etcd{Path: etcdPath, DataDir: opts.EtcdDataDir, Out: opts.Output, Err: opts.Output},
 		},
 		WebhookInstallOptions: envtest.WebhookInstallOptions{LocalServingHost: "127.0.0.1"},
+	}
+	for name, value := range opts.APIServerFlags {
+		te.ControlPlane.APIServer.Configure().Set(name, value)
 	}
 	if opts.InstallWebhooks {
 		manifest := filepath.Join(root, webhookManifest)
