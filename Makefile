@@ -230,6 +230,17 @@ clean-tools: ## Remove hack/tools/bin (the per-user tool cache stays).
 test: test-tools ## Run all tests, including the ones on a real API server.
 	go test $(GO_TEST_FLAGS) -timeout $(TEST_TIMEOUT) ./...
 
+# BENCH_ARGS are the flags of make bench (BENCH_ARGS=--help lists them; --smoke runs the small variant).
+BENCH_ARGS ?=
+
+.PHONY: bench
+bench: test-tools ## Run the scale benchmark (test/bench; over an hour at full scale on 2 cores): prints the results table and writes out/bench/<time>/results.{json,md} (BENCH_ARGS=--help for its flags).
+	go run ./test/bench/cmd/bench $(BENCH_ARGS)
+
+.PHONY: bench-micro
+bench-micro: test-tools ## Run the Go micro-benchmarks (translation, the engine's no-op pass, watch latency).
+	go test -run '^$$' -bench . -benchmem ./azure/...
+
 .PHONY: crd-coverage
 crd-coverage: ## Print how many CAPZ v1beta1 spec fields each CRD accepts.
 	go test ./api/v1beta1 -run TestCRDCoverage -v -count=1 | grep -E 'spec fields|total|FAIL|ok'

@@ -28,6 +28,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	toolscache "k8s.io/client-go/tools/cache"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
@@ -50,6 +52,9 @@ type latencyTracker struct {
 	// pending are the objects ASO reported Ready whose owner does not show it yet, since when.
 	pending map[objectID]time.Time
 	samples []latencySample
+	// seen and readyAt are when each owner was first seen and first seen Ready: how long the provider took per
+	// unit, apart from how long Cluster API took to create the units.
+	seen, readyAt map[objectID]time.Time
 }
 
 // objectID names an ASO object.
@@ -97,9 +102,16 @@ func resourcesOf(obj any) []infrav1.ResourceStatus {
 	return nil
 }
 
+func newLatencyTracker() *latencyTracker {
+	return &latencyTracker{
+		ready: map[objectID]bool{}, ownerReady: map[objectID]bool{}, pending: map[objectID]time.Time{},
+		seen: map[objectID]time.Time{}, readyAt: map[objectID]time.Time{},
+	}
+}
+
 // startLatencyTracker registers the tracker's handlers with the observer's informers.
 func startLatencyTracker(ctx context.Context, c cache.Cache, s *runtime.Scheme) (*latencyTracker, error) {
-	t := &latencyTracker{ready: map[objectID]bool{}, ownerReady: map[objectID]bool{}, pending: map[objectID]time.Time{}}
+	t := newLatencyTracker()
 	for _, obj := range aso.Kinds() {
 		gvk, err := apiutil.GVKForObject(obj, s)
 		if err != nil {
@@ -163,6 +175,15 @@ func (t *latencyTracker) observeOwner(o any) {
 	now := time.Now()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	self := objectID{kind: fmt.Sprintf("%T", o), namespace: owner.GetNamespace(), name: owner.GetName()}
+	if _, ok := t.seen[self]; !ok {
+		t.seen[self] = now
+	}
+	if getter, ok := o.(conditions.Getter); ok && conditions.IsTrue(getter, clusterv1.ReadyCondition) {
+		if _, ok := t.readyAt[self]; !ok {
+			t.readyAt[self] = now
+		}
+	}
 	for _, r := range resourcesOf(o) {
 		id := objectID{r.Resource.Group, r.Resource.Kind, owner.GetNamespace(), r.Resource.Name}
 		t.ownerReady[id] = r.Ready
@@ -174,6 +195,52 @@ func (t *latencyTracker) observeOwner(o any) {
 			delete(t.pending, id)
 		}
 	}
+}
+
+// Provisioning summarises, for the units of a kind first seen in a phase, when the last of them appeared
+// (Cluster API creates them) and how long each took from appearing to Ready (the provider and ASO).
+type Provisioning struct {
+	Units int `json:"units"`
+	// LastCreatedSeconds is when the last unit appeared, from the phase's start.
+	LastCreatedSeconds float64 `json:"lastCreatedSeconds"`
+	// Ready* are from a unit's appearance to its Ready condition; NotReady counts those never Ready.
+	ReadyP50Seconds float64 `json:"readyP50Seconds"`
+	ReadyP99Seconds float64 `json:"readyP99Seconds"`
+	NotReady        int     `json:"notReady,omitempty"`
+}
+
+// provisioning summarises the owners of a kind (as fmt's %T names it) first seen in [from, to).
+func (t *latencyTracker) provisioning(kind string, from, to time.Time) *Provisioning {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := &Provisioning{}
+	var took []time.Duration
+	for id, seen := range t.seen {
+		if id.kind != kind || seen.Before(from) || !seen.Before(to) {
+			continue
+		}
+		p.Units++
+		p.LastCreatedSeconds = max(p.LastCreatedSeconds, seen.Sub(from).Seconds())
+		if ready, ok := t.readyAt[id]; ok {
+			took = append(took, ready.Sub(seen))
+		} else {
+			p.NotReady++
+		}
+	}
+	if p.Units == 0 {
+		return nil
+	}
+	if len(took) > 0 {
+		sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
+		p.ReadyP50Seconds, p.ReadyP99Seconds = quantile(took, 0.5).Seconds(), quantile(took, 0.99).Seconds()
+	}
+	return p
+}
+
+// quantile is the q-quantile of sorted durations (nearest rank).
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	i := int(math.Ceil(q*float64(len(sorted)))) - 1
+	return sorted[max(i, 0)]
 }
 
 // Latency summarises the ASO Ready → owner status latencies of a phase.
@@ -199,9 +266,6 @@ func (t *latencyTracker) between(from, to time.Time) *Latency {
 		return nil
 	}
 	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
-	ms := func(q float64) float64 {
-		i := int(math.Ceil(q*float64(len(took)))) - 1
-		return float64(took[max(i, 0)].Microseconds()) / 1000
-	}
+	ms := func(q float64) float64 { return float64(quantile(took, q).Microseconds()) / 1000 }
 	return &Latency{Samples: len(took), P50MS: ms(0.50), P90MS: ms(0.90), P99MS: ms(0.99), MaxMS: ms(1)}
 }

@@ -83,6 +83,9 @@ type Phase struct {
 
 	// Latency is from ASO reporting an object Ready to its owner's status showing it.
 	Latency *Latency `json:"latency,omitempty"`
+	// Provisioning is, for the phase's units, when Cluster API had created the last one and how long each took
+	// from creation to Ready.
+	Provisioning *Provisioning `json:"provisioning,omitempty"`
 	// Changes explain the writes of the per-unit objects (AzureMachine, AzureMachinePoolMachine,
 	// AzureManagedMachinePool): which field manager changed which fields, how many times.
 	Changes []ChangeCount `json:"changes,omitempty"`
@@ -227,6 +230,12 @@ func (r *Results) Markdown() string {
 		w("\nTranslation (`%s`): %.1f µs, %.0f allocations per AzureMachine.", t.Name, t.NsPerOp/1000, t.AllocsPerOp)
 	}
 	w("\n")
+	w("\nUnits per phase: when Cluster API had created the last one, and how long each took from creation to Ready:\n\n| phase | units seen | last created s | creation → Ready p50 / p99 s | never Ready |\n|---|---|---|---|---|\n")
+	for _, p := range r.Phases {
+		if v := p.Provisioning; v != nil {
+			w("| %s | %d | %.0f | %.1f / %.1f | %d |\n", p.Name, v.Units, v.LastCreatedSeconds, v.ReadyP50Seconds, v.ReadyP99Seconds, v.NotReady)
+		}
+	}
 
 	if len(r.Goals) > 0 {
 		w("\n### Goals (issue #14)\n\n| goal | target | measured | met |\n|---|---|---|---|\n")

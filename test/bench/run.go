@@ -29,6 +29,9 @@ import (
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 )
 
 const (
@@ -148,6 +151,8 @@ type phaseSpec struct {
 	progress func(ctx context.Context) (progress, error)
 	steady   time.Duration
 	rawFloor bool
+	// unitKind is the Go type of the provider's object per unit (as %T names it), for Provisioning.
+	unitKind string
 }
 
 type runner struct {
@@ -164,6 +169,7 @@ func (r *runner) machinesCreate() phaseSpec {
 	want := cfg.MachineClusters * cfg.MachinesPerCluster
 	return phaseSpec{
 		name: PhaseMachinesCreate, unit: "machine", units: want, namespaces: names, rawFloor: cfg.RawFloor,
+		unitKind: fmt.Sprintf("%T", &infrav1.AzureMachine{}),
 		act: func(ctx context.Context) error {
 			for _, name := range names {
 				objs := clusterBase(name, r.p.workload.KubeConfig, true)
@@ -209,6 +215,7 @@ func (r *runner) aksCreate() phaseSpec {
 	want := cfg.AKSClusters * cfg.AKSPools
 	return phaseSpec{
 		name: PhaseAKSCreate, unit: "pool", units: want, namespaces: names, rawFloor: cfg.RawFloor,
+		unitKind: fmt.Sprintf("%T", &infrav1.AzureManagedMachinePool{}),
 		act: func(ctx context.Context) error {
 			for _, name := range names {
 				objs := append(clusterBase(name, nil, false), aksCluster(name, cfg.AKSPools, cfg.AKSNodes)...)
@@ -228,6 +235,7 @@ func (r *runner) flexCreate() phaseSpec {
 	want := cfg.FlexClusters * cfg.FlexPools * cfg.FlexInstances
 	return phaseSpec{
 		name: PhaseFlexCreate, unit: "instance", units: want, namespaces: names, rawFloor: cfg.RawFloor,
+		unitKind: fmt.Sprintf("%T", &infrav1exp.AzureMachinePoolMachine{}),
 		act: func(ctx context.Context) error {
 			for _, name := range names {
 				objs := clusterBase(name, r.p.workload.KubeConfig, true)
@@ -300,7 +308,7 @@ func (r *runner) run(ctx context.Context, spec phaseSpec) *Phase {
 		end = r.waitQuiet(ctx, start.Add(max(converged, nodes)))
 	}
 	after := r.snapshot(ctx)
-	r.measure(ph, start, end, before, after)
+	r.measure(ph, spec, start, end, before, after)
 	r.cfg.logf("Phase %s: %s", spec.name, summary(ph))
 	if spec.rawFloor && ph.Error == "" {
 		qps, burst, workers := r.cfg.managerLimits()
@@ -379,7 +387,7 @@ func (r *runner) waitQuiet(ctx context.Context, convergedAt time.Time) time.Time
 }
 
 // measure fills a phase's figures for [start, end).
-func (r *runner) measure(ph *Phase, start, end time.Time, before, after snapshot) {
+func (r *runner) measure(ph *Phase, spec phaseSpec, start, end time.Time, before, after snapshot) {
 	if err := r.p.audit.sync(); err != nil {
 		r.note(fmt.Sprintf("The audit log could not be read: %v", err))
 	}
@@ -395,6 +403,9 @@ func (r *runner) measure(ph *Phase, start, end time.Time, before, after snapshot
 	ph.WritesByActor = writesByActor(reqs)
 	ph.Latency = r.latency.between(start, end)
 	ph.Changes = r.changes.between(start, end)
+	if spec.unitKind != "" {
+		ph.Provisioning = r.latency.provisioning(spec.unitKind, start, end)
+	}
 	ph.Manager = r.p.sampler.stats("manager", start, end)
 	ph.APIServer = r.p.sampler.stats("apiserver", start, end)
 	ph.Etcd = r.p.sampler.stats("etcd", start, end)
