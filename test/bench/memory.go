@@ -47,24 +47,42 @@ func (r *runner) memory(ctx context.Context, atPhase string) (*Memory, error) {
 		m.RSSMB = s.RSSEndMB
 	}
 	for _, uri := range providerListURIs(reqs) {
-		objects, size, err := listSize(ctx, httpClient, r.p.adminConfig.Host, uri)
+		objects, size, err := listSize(ctx, httpClient, r.p.adminConfig.Host, uri, "application/json")
 		if err != nil {
 			return nil, err
 		}
-		m.Caches = append(m.Caches, CacheSize{List: uri, Objects: objects, JSONMB: float64(size) / (1 << 20)})
-		m.TotalJSONMB += float64(size) / (1 << 20)
+		_, metaSize, err := listSize(ctx, httpClient, r.p.adminConfig.Host, uri, partialMetadataList)
+		if err != nil {
+			return nil, err
+		}
+		c := CacheSize{List: uri, Objects: objects, JSONMB: float64(size) / (1 << 20), MetadataMB: float64(metaSize) / (1 << 20)}
+		c.MetadataOnly = metadataOnlyLists[uri]
+		if c.MetadataOnly {
+			m.TotalJSONMB += c.MetadataMB
+		} else {
+			m.TotalJSONMB += c.JSONMB
+		}
+		m.Caches = append(m.Caches, c)
 	}
 	sort.Slice(m.Caches, func(i, j int) bool { return m.Caches[i].JSONMB > m.Caches[j].JSONMB })
 	return m, nil
 }
 
-// listSize GETs a list and returns its items' number and JSON size without managedFields.
-func listSize(ctx context.Context, c *http.Client, host, uri string) (int, int, error) {
+// partialMetadataList asks the API server for the metadata of a list's objects only, as metadata informers do.
+const partialMetadataList = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"
+
+// metadataOnlyLists are the provider's lists of metadata only (the audit log does not tell a metadata watch from a
+// full one): the asocrd controller watches CustomResourceDefinitions with builder.OnlyMetadata.
+var metadataOnlyLists = map[string]bool{"/apis/apiextensions.k8s.io/v1/customresourcedefinitions": true}
+
+// listSize GETs a list (or its objects' metadata, by accept) and returns its items' number and JSON size without
+// managedFields.
+func listSize(ctx context.Context, c *http.Client, host, uri, accept string) (int, int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(host, "/")+uri, nil)
 	if err != nil {
 		return 0, 0, err
 	}
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", accept)
 	resp, err := c.Do(req)
 	if err != nil {
 		return 0, 0, err

@@ -97,10 +97,8 @@ type Phase struct {
 	ManagerHeapPeakMB float64                     `json:"managerHeapPeakMB,omitempty"`
 	Controllers       map[string]*ControllerStats `json:"controllers,omitempty"`
 	ManagerGauges     map[string]float64          `json:"managerGauges,omitempty"`
-	// ClientRequests are the manager's requests by HTTP method (its client's metrics), ClientThrottleSeconds
-	// the time they waited in its client-side rate limiter (--kube-api-qps/burst).
-	ClientRequests        map[string]float64 `json:"clientRequests,omitempty"`
-	ClientThrottleSeconds float64            `json:"clientThrottleSeconds,omitempty"`
+	// ClientRequests are the manager's requests by HTTP method and response code (its client's metrics).
+	ClientRequests map[string]float64 `json:"clientRequests,omitempty"`
 	// APIServer, Etcd and Bench (Cluster API, the simulators and this harness) are the other processes.
 	APIServer *ProcessStats `json:"apiServer,omitempty"`
 	Etcd      *ProcessStats `json:"etcd,omitempty"`
@@ -130,11 +128,14 @@ type Memory struct {
 	RSSMB       float64     `json:"rssMB"`
 }
 
-// CacheSize is one list of the provider's.
+// CacheSize is one list of the provider's: its objects' JSON size, whole and metadata only. MetadataOnly says the
+// provider watches only the metadata (the total counts that size).
 type CacheSize struct {
-	List    string  `json:"list"`
-	Objects int     `json:"objects"`
-	JSONMB  float64 `json:"jsonMB"`
+	List         string  `json:"list"`
+	Objects      int     `json:"objects"`
+	JSONMB       float64 `json:"jsonMB"`
+	MetadataMB   float64 `json:"metadataMB"`
+	MetadataOnly bool    `json:"metadataOnly,omitempty"`
 }
 
 // GoBenchmark is the result of a Go benchmark (the median of its runs).
@@ -295,7 +296,7 @@ func (r *Results) Markdown() string {
 			w("| %s | %s | %.0f | %s | %.0f | %.0f | %.0f |\n", p.Name, k, c.Reconciles, per, c.Errors, c.AvgReconcileMS, c.AvgQueueWaitMS)
 		}
 	}
-	w("\nThe manager's client (manager metrics):\n\n| phase | requests by method | waited in the client-side rate limiter |\n|---|---|---|\n")
+	w("\nThe manager's requests by method and response code (its client's metrics; 409 is a conflict, 429 API priority and fairness throttling):\n\n| phase | requests |\n|---|---|\n")
 	for _, p := range r.Phases {
 		if p.ClientRequests == nil {
 			continue
@@ -304,7 +305,7 @@ func (r *Results) Markdown() string {
 		for _, k := range sortedKeys(p.ClientRequests) {
 			parts = append(parts, fmt.Sprintf("%s %.0f", k, p.ClientRequests[k]))
 		}
-		w("| %s | %s | %.1f s |\n", p.Name, strings.Join(parts, ", "), p.ClientThrottleSeconds)
+		w("| %s | %s |\n", p.Name, strings.Join(parts, ", "))
 	}
 
 	w("\n### CPU seconds by process\n\n| phase | manager | kube-apiserver | etcd | Cluster API + simulators + harness |\n|---|---|---|---|---|\n")
@@ -314,10 +315,17 @@ func (r *Results) Markdown() string {
 
 	if m := r.Memory; m != nil {
 		w("\n### Memory of the provider's caches (after %s)\n\n", m.AtPhase)
-		w("Manager RSS %.0f MB, live heap %.0f MB; the objects its informers listed, as JSON without managedFields, %.1f MB:\n\n", m.RSSMB, m.HeapLiveMB, m.TotalJSONMB)
-		w("| list | objects | JSON MB |\n|---|---|---|\n")
+		w("Manager RSS %.0f MB, live heap %.0f MB; the objects its informers listed, as JSON without managedFields, %.1f MB (decoded Go objects take two to three times their JSON):\n\n", m.RSSMB, m.HeapLiveMB, m.TotalJSONMB)
+		w("| list | objects | JSON MB | metadata only MB |\n|---|---|---|---|\n")
 		for _, c := range m.Caches {
-			w("| `%s` | %d | %.2f |\n", c.List, c.Objects, c.JSONMB)
+			if c.Objects == 0 {
+				continue
+			}
+			meta := fmt.Sprintf("%.2f", c.MetadataMB)
+			if c.MetadataOnly {
+				meta += " (watched as metadata)"
+			}
+			w("| `%s` | %d | %.2f | %s |\n", c.List, c.Objects, c.JSONMB, meta)
 		}
 	}
 	if len(r.Translation) > 0 {

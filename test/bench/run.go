@@ -416,10 +416,7 @@ func (r *runner) measure(ph *Phase, spec phaseSpec, start, end time.Time, before
 	}
 	if before.manager != nil && after.manager != nil {
 		ph.Controllers = controllerStats(before.manager, after.manager)
-		ph.ClientRequests = delta(before.manager.sum("rest_client_requests_total", "method"), after.manager.sum("rest_client_requests_total", "method"))
-		bs, _ := before.manager.histogram("rest_client_rate_limiter_duration_seconds", "")
-		as, _ := after.manager.histogram("rest_client_rate_limiter_duration_seconds", "")
-		ph.ClientThrottleSeconds = as[""] - bs[""]
+		ph.ClientRequests = delta(before.manager.sum("rest_client_requests_total", "method", "code"), after.manager.sum("rest_client_requests_total", "method", "code"))
 		ph.ManagerGauges = map[string]float64{}
 		for _, name := range []string{"go_memstats_heap_alloc_bytes", "go_memstats_heap_inuse_bytes", "go_memstats_sys_bytes", "process_resident_memory_bytes"} {
 			ph.ManagerGauges[strings.TrimSuffix(name, "_bytes")+"_mb"] = after.manager.value(name) / (1 << 20)
