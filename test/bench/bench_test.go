@@ -17,6 +17,7 @@ limitations under the License.
 package bench
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,11 +37,15 @@ func TestSmoke(t *testing.T) {
 	// The logs of Cluster API and the simulators go to a file, kept when the test fails.
 	logFile, err := os.Create(filepath.Join(out, "bench.log"))
 	g.Expect(err).NotTo(HaveOccurred())
-	klog.LogToStderr(false)
+	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(klogFlags)
+	for name, value := range map[string]string{"logtostderr": "false", "stderrthreshold": "FATAL", "one_output": "true"} {
+		g.Expect(klogFlags.Set(name, value)).To(Succeed())
+	}
 	klog.SetOutput(logFile)
 	ctrl.SetLogger(klog.Background())
 	t.Cleanup(func() {
-		klog.LogToStderr(true)
+		_ = klogFlags.Set("logtostderr", "true")
 		_ = logFile.Close()
 		if t.Failed() {
 			t.Logf("The run's logs, results and audit log are in %s", out)

@@ -256,12 +256,16 @@ func machinePool(cluster, name string, replicas int, bootstrapSecret, kind, grou
 }
 
 // progress is how far a phase got: how many of its units the provider reports ready (infra) and how many
-// Cluster API reports with their Nodes (nodes).
+// Cluster API reports with their Nodes (nodes); scaling down, how many of each are gone.
 type progress struct {
 	infra, nodes, want int
+	gone               bool
 }
 
 func (p progress) String() string {
+	if p.gone {
+		return fmt.Sprintf("%d/%d AzureMachines gone, %d/%d Machines gone", p.infra, p.want, p.nodes, p.want)
+	}
 	return fmt.Sprintf("%d/%d ready, %d/%d with Nodes", p.infra, p.want, p.nodes, p.want)
 }
 
@@ -293,7 +297,7 @@ func machinesProgress(ctx context.Context, r client.Reader, namespaces []string,
 
 // goneProgress counts the AzureMachines and Machines that are gone from namespaces, out of want.
 func goneProgress(ctx context.Context, r client.Reader, namespaces []string, want int) (progress, error) {
-	p := progress{want: want, infra: want, nodes: want}
+	p := progress{want: want, infra: want, nodes: want, gone: true}
 	for _, ns := range namespaces {
 		ams := &infrav1.AzureMachineList{}
 		if err := r.List(ctx, ams, client.InNamespace(ns)); err != nil {
