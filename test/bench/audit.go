@@ -140,6 +140,9 @@ func (a *auditLog) sync() error {
 		return err
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Size() < a.offset {
+		return fmt.Errorf("the audit log %s shrank (rotated?): requests after offset %d are lost", a.path, a.offset)
+	}
 	if _, err := f.Seek(a.offset, io.SeekStart); err != nil {
 		return err
 	}

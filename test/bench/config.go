@@ -87,6 +87,21 @@ func SmokeConfig() Config {
 	}
 }
 
+// scenarios returns the cluster name prefixes of the scenarios the run has.
+func (c *Config) scenarios() []string {
+	var out []string
+	if c.MachineClusters > 0 {
+		out = append(out, machinesPrefix)
+	}
+	if c.AKSClusters > 0 {
+		out = append(out, aksPrefix)
+	}
+	if c.FlexClusters > 0 {
+		out = append(out, flexPrefix)
+	}
+	return out
+}
+
 func (c *Config) logf(format string, args ...any) {
 	if c.Logf != nil {
 		c.Logf(format, args...)

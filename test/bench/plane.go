@@ -25,6 +25,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -65,11 +66,15 @@ const (
 
 // plane is the management cluster of a run: its API server (with the audit log) and etcd; the provider's manager
 // in its own process under its generated RBAC role; Cluster API's reconcilers, the ASO simulator and the
-// simulated kubelets in this process, each under a user of its own; and an API server playing every workload
-// cluster.
+// simulated kubelets in this process, each under a user of its own; and, per scenario, an API server playing
+// every workload cluster of the scenario.
 type plane struct {
-	management, workload *env.ControlPlane
-	audit                *auditLog
+	management *env.ControlPlane
+	// workloads are the workload API servers by scenario (its cluster name prefix). Every cluster of a scenario
+	// shares one: each cluster's Node caches (Cluster API's, the provider's) hold the Nodes of its whole scenario,
+	// not those of every scenario.
+	workloads map[string]*env.ControlPlane
+	audit     *auditLog
 	// admin writes the scenarios' objects; observer reads them through a cache of its own.
 	admin       client.Client
 	adminConfig *rest.Config
@@ -81,8 +86,9 @@ type plane struct {
 	metrics      *metricsScraper
 	sampler      *sampler
 	sim          *asosim.Simulator
-	kubelets     *kubeletsim.Simulator
+	kubelets     []*kubeletsim.Simulator
 	clusterCache clustercache.ClusterCache
+	logf         func(format string, args ...any)
 	// cancel stops Cluster API's manager and the observer; done is closed when they have stopped.
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -90,7 +96,7 @@ type plane struct {
 
 // startPlane starts everything; on error, the returned plane holds what started, for stop.
 func startPlane(ctx context.Context, cfg *Config, out string) (*plane, error) {
-	p := &plane{scheme: capiplane.Scheme(), audit: &auditLog{path: filepath.Join(out, "audit.log")}}
+	p := &plane{scheme: capiplane.Scheme(), audit: &auditLog{path: filepath.Join(out, "audit.log")}, workloads: map[string]*env.ControlPlane{}, logf: cfg.logf}
 	policy := filepath.Join(out, "audit-policy.yaml")
 	if err := os.WriteFile(policy, []byte(auditPolicy), 0o600); err != nil {
 		return p, err
@@ -100,21 +106,35 @@ func startPlane(ctx context.Context, cfg *Config, out string) (*plane, error) {
 		return p, err
 	}
 	type started struct {
-		cp  *env.ControlPlane
-		err error
+		scenario string
+		cp       *env.ControlPlane
+		err      error
 	}
-	workloadStarted := make(chan started, 1)
-	go func() {
-		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Output: io.Discard})
-		workloadStarted <- started{cp, err}
-	}()
+	scenarios := cfg.scenarios()
+	workloadStarted := make(chan started, len(scenarios))
+	for _, scenario := range scenarios {
+		go func() {
+			cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Output: io.Discard})
+			workloadStarted <- started{scenario, cp, err}
+		}()
+	}
 	p.management, err = env.StartControlPlane(ctx, env.ControlPlaneOptions{
 		Scheme: scheme.New(), InstallWebhooks: true, Output: apiLog,
-		APIServerFlags: map[string]string{"audit-policy-file": policy, "audit-log-path": p.audit.path},
+		APIServerFlags: map[string]string{
+			"audit-policy-file": policy, "audit-log-path": p.audit.path,
+			// Never rotate (the default rotates at 100 MB): the harness reads the one file as it grows.
+			"audit-log-maxsize": "1000000",
+		},
 	})
-	w := <-workloadStarted
-	p.workload = w.cp
-	if err := errors.Join(err, w.err); err != nil {
+	errs := []error{err}
+	for range scenarios {
+		w := <-workloadStarted
+		if w.cp != nil {
+			p.workloads[w.scenario] = w.cp
+		}
+		errs = append(errs, w.err)
+	}
+	if err := errors.Join(errs...); err != nil {
 		return p, err
 	}
 	cfg.logf("API servers started; starting the ASO simulator, Cluster API and the provider's manager")
@@ -152,8 +172,14 @@ func startPlane(ctx context.Context, cfg *Config, out string) (*plane, error) {
 	p.cancel = cancel
 	p.sim, err = asosim.Start(runCtx, users[ASOUser], asosim.Options{
 		Scheme: scheme.New(), SubscriptionID: SubscriptionID, DeleteDelay: asoDeleteDelay, IgnoreLabel: rawLabel,
-		// Every AKS cluster's kubeconfig reaches the workload API server.
-		Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) { return p.workload.KubeConfig, nil },
+		// An AKS cluster's kubeconfig reaches its scenario's workload API server.
+		Kubeconfig: func(_ context.Context, mc client.Object, _ string) ([]byte, error) {
+			w, err := p.workloadOf(mc.GetNamespace())
+			if err != nil {
+				return nil, err
+			}
+			return w.KubeConfig, nil
+		},
 	})
 	if err != nil {
 		return p, fmt.Errorf("failed to start the ASO simulator: %w", err)
@@ -161,14 +187,6 @@ func startPlane(ctx context.Context, cfg *Config, out string) (*plane, error) {
 	if err := p.startCAPI(runCtx, users[CAPIUser]); err != nil {
 		return p, err
 	}
-	workloadClient, err := client.New(p.workload.Config, client.Options{Scheme: clientgoscheme.Scheme})
-	if err != nil {
-		return p, err
-	}
-	p.kubelets = kubeletsim.Start(kubeletsim.Options{
-		Management: p.observer, Workload: workloadClient, SubscriptionID: SubscriptionID, Interval: kubeletInterval,
-		Logf: cfg.logf,
-	})
 
 	binary := cfg.ManagerBinary
 	if binary == "" {
@@ -198,6 +216,32 @@ func startPlane(ctx context.Context, cfg *Config, out string) (*plane, error) {
 		"bench":     os.Getpid(),
 	})
 	return p, nil
+}
+
+// workloadOf returns the workload API server of a cluster's namespace (the cluster's name): its scenario's.
+func (p *plane) workloadOf(namespace string) (*env.ControlPlane, error) {
+	prefix, _, _ := strings.Cut(namespace, "-")
+	if w := p.workloads[prefix]; w != nil {
+		return w, nil
+	}
+	return nil, fmt.Errorf("no workload API server for namespace %s", namespace)
+}
+
+// startKubelets plays the kubelets of a cluster's namespace in its scenario's workload API server.
+func (p *plane) startKubelets(namespace string) error {
+	w, err := p.workloadOf(namespace)
+	if err != nil {
+		return err
+	}
+	c, err := client.New(w.Config, client.Options{Scheme: clientgoscheme.Scheme})
+	if err != nil {
+		return err
+	}
+	p.kubelets = append(p.kubelets, kubeletsim.Start(kubeletsim.Options{
+		Management: p.observer, Workload: c, Namespace: namespace, SubscriptionID: SubscriptionID,
+		Interval: kubeletInterval, Logf: p.logf,
+	}))
+	return nil
 }
 
 // etcdURL is the client URL of a control plane's etcd, as its command line has it.
@@ -277,8 +321,8 @@ func (p *plane) stop() error {
 	if p.sampler != nil {
 		p.sampler.close()
 	}
-	if p.kubelets != nil {
-		p.kubelets.Stop()
+	for _, k := range p.kubelets {
+		k.Stop()
 	}
 	if p.cancel != nil {
 		p.cancel()
@@ -292,8 +336,8 @@ func (p *plane) stop() error {
 	if p.sim != nil {
 		errs = append(errs, p.sim.Stop())
 	}
-	if p.workload != nil {
-		errs = append(errs, p.workload.Stop())
+	for _, w := range p.workloads {
+		errs = append(errs, w.Stop())
 	}
 	if p.management != nil {
 		errs = append(errs, p.management.Stop())

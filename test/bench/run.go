@@ -172,7 +172,10 @@ func (r *runner) machinesCreate() phaseSpec {
 		unitKind: fmt.Sprintf("%T", &infrav1.AzureMachine{}),
 		act: func(ctx context.Context) error {
 			for _, name := range names {
-				objs := clusterBase(name, r.p.workload.KubeConfig, true)
+				objs, err := r.clusterBase(name, true)
+				if err != nil {
+					return err
+				}
 				objs = append(objs, selfManagedCluster(name)...)
 				objs = append(objs, machineDeployment(name, cfg.MachinesPerCluster)...)
 				if err := createAll(ctx, r.p.admin, objs...); err != nil {
@@ -218,7 +221,11 @@ func (r *runner) aksCreate() phaseSpec {
 		unitKind: fmt.Sprintf("%T", &infrav1.AzureManagedMachinePool{}),
 		act: func(ctx context.Context) error {
 			for _, name := range names {
-				objs := append(clusterBase(name, nil, false), aksCluster(name, cfg.AKSPools, cfg.AKSNodes)...)
+				objs, err := r.clusterBase(name, false)
+				if err != nil {
+					return err
+				}
+				objs = append(objs, aksCluster(name, cfg.AKSPools, cfg.AKSNodes)...)
 				if err := createAll(ctx, r.p.admin, objs...); err != nil {
 					return err
 				}
@@ -238,7 +245,10 @@ func (r *runner) flexCreate() phaseSpec {
 		unitKind: fmt.Sprintf("%T", &infrav1exp.AzureMachinePoolMachine{}),
 		act: func(ctx context.Context) error {
 			for _, name := range names {
-				objs := clusterBase(name, r.p.workload.KubeConfig, true)
+				objs, err := r.clusterBase(name, true)
+				if err != nil {
+					return err
+				}
 				objs = append(objs, selfManagedCluster(name)...)
 				objs = append(objs, flexPools(name, cfg.FlexPools, cfg.FlexInstances)...)
 				if err := createAll(ctx, r.p.admin, objs...); err != nil {
@@ -249,6 +259,23 @@ func (r *runner) flexCreate() phaseSpec {
 		},
 		progress: func(ctx context.Context) (progress, error) { return flexProgress(ctx, r.p.observer, names, want) },
 	}
+}
+
+// clusterBase starts the kubelets of a cluster's namespace and returns the objects its namespace holds before
+// its Cluster; selfManaged clusters get a kubeconfig Secret (AKS clusters get theirs from ASO) and bootstrap data.
+func (r *runner) clusterBase(name string, selfManaged bool) ([]client.Object, error) {
+	if err := r.p.startKubelets(name); err != nil {
+		return nil, err
+	}
+	var kubeconfig []byte
+	if selfManaged {
+		w, err := r.p.workloadOf(name)
+		if err != nil {
+			return nil, err
+		}
+		kubeconfig = w.KubeConfig
+	}
+	return clusterBase(name, kubeconfig, selfManaged), nil
 }
 
 // snapshot is what the benchmark reads from metrics endpoints at a phase's edges.
