@@ -241,6 +241,19 @@ bench: test-tools ## Run the scale benchmark (test/bench; over an hour at full s
 bench-micro: test-tools ## Run the Go micro-benchmarks (translation, the engine's no-op pass, watch latency).
 	go test -run '^$$' -bench . -benchmem ./azure/...
 
+# The crash suite's long run (make chaos): restarts per scenario, the seed of their moments, and the workers of the
+# scale scenario. make test runs it with 3 restarts and 5 workers.
+CHAOS_RESTARTS ?= 100
+CHAOS_SEED ?= 1
+CHAOS_SCALE ?= 50
+
+.PHONY: chaos
+chaos: test-tools ## Restart the provider CHAOS_RESTARTS times (default 100) in each crash scenario (create, scale 0→50→0, upgrade, pause for a move, delete); prints a line per scenario.
+	@mkdir -p out
+	@status=0; go test ./test/chaos -run TestCrash -count=1 -v -timeout 120m \
+		-args -chaos.restarts=$(CHAOS_RESTARTS) -chaos.seed=$(CHAOS_SEED) -chaos.scale=$(CHAOS_SCALE) > out/chaos.log 2>&1 || status=$$?; \
+	grep -E '^(crash: |--- |ok|FAIL)' out/chaos.log || true; echo "make chaos: the full log is in out/chaos.log"; exit $$status
+
 .PHONY: crd-coverage
 crd-coverage: ## Print how many CAPZ v1beta1 spec fields each CRD accepts.
 	go test ./api/v1beta1 -run TestCRDCoverage -v -count=1 | grep -E 'spec fields|total|FAIL|ok'

@@ -36,7 +36,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/capzaso/cluster-api-provider-azure/feature"
@@ -54,19 +53,20 @@ type flags struct {
 	leaseDuration         time.Duration
 	renewDeadline         time.Duration
 	retryPeriod           time.Duration
-	metricsAddr           string
 	healthAddr            string
-	webhookPort           int
-	webhookCertDir        string
+	serving               setup.ServingOptions
 	syncPeriod            time.Duration
 	kubeAPIQPS            float32
 	kubeAPIBurst          int
 	gracefulShutdownDelay time.Duration
 	concurrency           map[string]*int
+	identityCertDirs      []string
 }
 
 func (f *flags) addTo(fs *pflag.FlagSet) {
 	fs.StringVar(&f.namespace, "namespace", "", "Namespace to watch; empty watches all namespaces.")
+	fs.StringSliceVar(&f.identityCertDirs, "identity-cert-dirs", nil,
+		"Directories of the manager's filesystem from which an AzureClusterIdentity's spec.certPath may be read; none refuses certPath.")
 	fs.StringVar(&f.watchFilter, "watch-filter", "", "Only reconcile objects labelled cluster.x-k8s.io/watch-filter=<value>.")
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "Elect a leader, so that only one replica reconciles.")
 	fs.StringVar(&f.leaderElectionNS, "leader-election-namespace", "", "Namespace of the leader election lease; defaults to the manager's namespace.")
@@ -74,10 +74,8 @@ func (f *flags) addTo(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long non-leaders wait before taking over.")
 	fs.DurationVar(&f.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps retrying to renew its lease.")
 	fs.DurationVar(&f.retryPeriod, "leader-elect-retry-period", 2*time.Second, "How long clients wait between leader election attempts.")
-	fs.StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", "Address of the Prometheus metrics endpoint; 0 disables it.")
 	fs.StringVar(&f.healthAddr, "health-addr", ":9440", "Address of the health (/healthz) and readiness (/readyz) probes.")
-	fs.IntVar(&f.webhookPort, "webhook-port", 9443, "Port of the admission webhook server.")
-	fs.StringVar(&f.webhookCertDir, "webhook-cert-dir", "/tmp/k8s-webhook-server/serving-certs/", "Directory with the webhook server's tls.crt and tls.key.")
+	f.serving.AddFlags(fs)
 	fs.DurationVar(&f.syncPeriod, "sync-period", 10*time.Minute, "How often every watched object is reconciled even without changes.")
 	fs.Float32Var(&f.kubeAPIQPS, "kube-api-qps", 100, "Maximum queries per second to the management cluster's API server.")
 	fs.IntVar(&f.kubeAPIBurst, "kube-api-burst", 200, "Maximum burst of queries to the management cluster's API server.")
@@ -98,12 +96,16 @@ func main() {
 	fs.AddGoFlagSet(flag.CommandLine)
 	pflag.Parse()
 
+	capped := setup.CapLogVerbosity(logOptions)
 	if err := logsv1.ValidateAndApply(logOptions, nil); err != nil {
 		fmt.Fprintf(os.Stderr, "Invalid logging flags: %v\n", err)
 		os.Exit(1)
 	}
-	ctrl.SetLogger(klog.Background())
+	ctrl.SetLogger(setup.Logger(klog.Background()))
 	log := ctrl.Log.WithName("setup")
+	for _, warning := range capped {
+		log.Info("Lowering the log verbosity", "reason", warning)
+	}
 
 	if err := run(ctrl.SetupSignalHandler(), f); err != nil {
 		log.Error(err, "Manager stopped with an error")
@@ -112,6 +114,10 @@ func main() {
 }
 
 func run(ctx context.Context, f *flags) error {
+	metrics, webhookOptions, err := f.serving.Servers()
+	if err != nil {
+		return err
+	}
 	restConfig, err := ctrl.GetConfig()
 	if err != nil {
 		return fmt.Errorf("failed to load the kubeconfig: %w", err)
@@ -139,9 +145,9 @@ func run(ctx context.Context, f *flags) error {
 		LeaseDuration:              &f.leaseDuration,
 		RenewDeadline:              &f.renewDeadline,
 		RetryPeriod:                &f.retryPeriod,
-		Metrics:                    metricsserver.Options{BindAddress: f.metricsAddr},
+		Metrics:                    metrics,
 		HealthProbeBindAddress:     f.healthAddr,
-		WebhookServer:              webhook.NewServer(webhook.Options{Port: f.webhookPort, CertDir: f.webhookCertDir}),
+		WebhookServer:              webhook.NewServer(webhookOptions),
 		GracefulShutdownTimeout:    &f.gracefulShutdownDelay,
 	})
 	if err != nil {
@@ -154,7 +160,7 @@ func run(ctx context.Context, f *flags) error {
 	for name, n := range f.concurrency {
 		concurrency[name] = *n
 	}
-	if err := setup.Controllers(ctx, mgr, setup.Options{WatchFilterValue: f.watchFilter, Concurrency: concurrency}); err != nil {
+	if err := setup.Controllers(ctx, mgr, setup.Options{WatchFilterValue: f.watchFilter, Concurrency: concurrency, IdentityCertDirs: f.identityCertDirs}); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {

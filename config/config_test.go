@@ -65,6 +65,10 @@ const (
 	managerImage      = "ghcr.io/capzaso/cluster-api-azure-controller:dev"
 	managerRole       = "capz-manager-role"
 	managerCert       = "capz-serving-cert"
+	// managerMetricsService and metricsReaderRole are for Prometheus: the Service in front of the manager's metrics,
+	// and the ClusterRole a scraper's ServiceAccount is bound to.
+	managerMetricsService = "capz-controller-manager-metrics-service"
+	metricsReaderRole     = "capz-metrics-reader"
 
 	asoModule         = "github.com/Azure/azure-service-operator/v2"
 	asoDeployment     = "azureserviceoperator-controller-manager"
@@ -312,6 +316,18 @@ func TestComponents_ManagerDeployment(t *testing.T) {
 	g.Expect(c.ReadinessProbe.HTTPGet.Path).To(Equal("/readyz"))
 	g.Expect(port(c.ReadinessProbe)).To(BeEquivalentTo(9440))
 
+	// Metrics: HTTPS with authentication and authorization on the diagnostics address (no --insecure-diagnostics),
+	// behind a Service for Prometheus.
+	diagnosticsAddr, ok := arg(c.Args, "--diagnostics-address")
+	g.Expect(ok).To(BeTrue())
+	g.Expect(diagnosticsAddr).To(Equal(":8443"))
+	g.Expect(c.Args).NotTo(ContainElement(HavePrefix("--insecure-diagnostics")))
+	g.Expect(c.Args).NotTo(ContainElement(HavePrefix("--enable-http2")))
+	g.Expect(c.Ports).To(ContainElement(And(HaveField("Name", "metrics"), HaveField("ContainerPort", BeEquivalentTo(8443)))))
+	metricsService := convert[corev1.Service](t, find(objs, "Service", managerMetricsService))
+	g.Expect(matches(metricsService.Spec.Selector, d.Spec.Template.Labels)).To(BeTrue())
+	g.Expect(metricsService.Spec.Ports).To(ConsistOf(And(HaveField("Port", BeEquivalentTo(8443)), HaveField("TargetPort.StrVal", "metrics"))))
+
 	// The webhook server's certificate: the Secret cert-manager writes is mounted where the manager reads it.
 	certDir, ok := arg(c.Args, "--webhook-cert-dir")
 	g.Expect(ok).To(BeTrue())
@@ -396,6 +412,14 @@ func TestComponents_RBAC(t *testing.T) {
 		managerRole:    {"create", "get", "list", "patch", "update", "watch"},
 		asoManagerRole: {"create", "delete", "get", "list", "patch", "update", "watch"},
 	}))
+
+	// The manager's metrics filter reviews tokens and access; metrics-reader grants exactly GET /metrics.
+	g.Expect(roles[managerRole].rules).To(ContainElements(
+		rbacv1.PolicyRule{APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}, Verbs: []string{"create"}},
+		rbacv1.PolicyRule{APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}, Verbs: []string{"create"}},
+	))
+	g.Expect(roles).To(HaveKey(metricsReaderRole))
+	g.Expect(roles[metricsReaderRole]).To(Equal(role{kind: "ClusterRole", rules: []rbacv1.PolicyRule{{NonResourceURLs: []string{"/metrics"}, Verbs: []string{"get"}}}}))
 
 	// Every binding refers to a role and service accounts of the components.
 	for _, kind := range []string{"ClusterRoleBinding", "RoleBinding"} {

@@ -112,6 +112,11 @@ func (c *AzureASOManagedCluster) SetConditions(conditions []metav1.Condition) {
 	c.Status.Conditions = conditions
 }
 
+// SetResourceStatuses sets the state of the AzureASOManagedCluster's ASO objects (status.resources).
+func (c *AzureASOManagedCluster) SetResourceStatuses(resources []ResourceStatus) {
+	c.Status.Resources = resources
+}
+
 func init() {
 	objectTypes = append(objectTypes, &AzureASOManagedCluster{}, &AzureASOManagedClusterList{})
 }

@@ -133,6 +133,11 @@ func (c *AzureASOManagedControlPlane) SetConditions(conditions []metav1.Conditio
 	c.Status.Conditions = conditions
 }
 
+// SetResourceStatuses sets the state of the AzureASOManagedControlPlane's ASO objects (status.resources).
+func (c *AzureASOManagedControlPlane) SetResourceStatuses(resources []ResourceStatus) {
+	c.Status.Resources = resources
+}
+
 func init() {
 	objectTypes = append(objectTypes, &AzureASOManagedControlPlane{}, &AzureASOManagedControlPlaneList{})
 }

@@ -128,6 +128,11 @@ func (p *AzureASOManagedMachinePool) SetConditions(conditions []metav1.Condition
 	p.Status.Conditions = conditions
 }
 
+// SetResourceStatuses sets the state of the AzureASOManagedMachinePool's ASO objects (status.resources).
+func (p *AzureASOManagedMachinePool) SetResourceStatuses(resources []ResourceStatus) {
+	p.Status.Resources = resources
+}
+
 func init() {
 	objectTypes = append(objectTypes, &AzureASOManagedMachinePool{}, &AzureASOManagedMachinePoolList{})
 }

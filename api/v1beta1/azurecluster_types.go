@@ -134,6 +134,11 @@ func (c *AzureCluster) GetConditions() []metav1.Condition { return c.Status.Cond
 // SetConditions sets the conditions of the AzureCluster.
 func (c *AzureCluster) SetConditions(conditions []metav1.Condition) { c.Status.Conditions = conditions }
 
+// SetResourceStatuses sets the state of the AzureCluster's ASO objects (status.resources).
+func (c *AzureCluster) SetResourceStatuses(resources []ResourceStatus) {
+	c.Status.Resources = resources
+}
+
 func init() {
 	objectTypes = append(objectTypes, &AzureCluster{}, &AzureClusterList{})
 }

@@ -40,6 +40,10 @@ const (
 	UserAssignedIdentityCredential IdentityType = "UserAssignedIdentityCredential"
 )
 
+// AllowedIdentitiesAnnotation on a Secret lets AzureClusterIdentities of other namespaces use it as their
+// clientSecret: a comma-separated list of <namespace>/<name>. The owner of the Secret opts in, per identity.
+const AllowedIdentitiesAnnotation = "azure.infrastructure.cluster.x-k8s.io/allowed-identities"
+
 // AzureClusterIdentitySpec is the desired state of an AzureClusterIdentity.
 type AzureClusterIdentitySpec struct {
 	// type of the credential.
@@ -57,11 +61,14 @@ type AzureClusterIdentitySpec struct {
 
 	// clientSecret references the Secret holding the service principal's secret under the key clientSecret
 	// (ServicePrincipal, ManualServicePrincipal), or its certificate under certificate and password
-	// (ServicePrincipalCertificate).
+	// (ServicePrincipalCertificate). A Secret in another namespace than the identity's is used only if it names
+	// the identity in its azure.infrastructure.cluster.x-k8s.io/allowed-identities annotation.
 	// +optional
 	ClientSecret corev1.SecretReference `json:"clientSecret,omitempty,omitzero"`
 
-	// certPath is the path of a certificate file on the manager's filesystem (ServicePrincipalCertificate).
+	// certPath is the path of a certificate file mounted into the manager's pod (ServicePrincipalCertificate). The
+	// manager reads it only inside the directories of its --identity-cert-dirs flag (none by default, which refuses
+	// certPath); prefer clientSecret.
 	// +optional
 	CertPath string `json:"certPath,omitempty"`
 

@@ -18,6 +18,7 @@ package v1beta1
 
 import (
 	"context"
+	"path/filepath"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -67,6 +68,9 @@ func (i *AzureClusterIdentity) validate() field.ErrorList {
 		if i.Spec.UserAssignedIdentityCredentialsPath == "" {
 			errs = append(errs, field.Required(spec.Child("userAssignedIdentityCredentialsPath"), "the path of the credentials file"))
 		}
+	}
+	if p := i.Spec.CertPath; p != "" && (!filepath.IsAbs(p) || filepath.Clean(p) != p) {
+		errs = append(errs, field.Invalid(spec.Child("certPath"), p, "must be an absolute path without . or .. elements"))
 	}
 	if i.Spec.Type != ServicePrincipalCertificate && i.Spec.CertPath != "" {
 		errs = append(errs, field.Forbidden(spec.Child("certPath"), "only for type ServicePrincipalCertificate"))

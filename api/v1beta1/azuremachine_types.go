@@ -234,6 +234,11 @@ func (m *AzureMachine) GetConditions() []metav1.Condition { return m.Status.Cond
 // SetConditions sets the conditions of the AzureMachine.
 func (m *AzureMachine) SetConditions(conditions []metav1.Condition) { m.Status.Conditions = conditions }
 
+// SetResourceStatuses sets the state of the AzureMachine's ASO objects (status.resources).
+func (m *AzureMachine) SetResourceStatuses(resources []ResourceStatus) {
+	m.Status.Resources = resources
+}
+
 func init() {
 	objectTypes = append(objectTypes, &AzureMachine{}, &AzureMachineList{})
 }

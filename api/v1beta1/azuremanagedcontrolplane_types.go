@@ -166,6 +166,11 @@ func (c *AzureManagedControlPlane) SetConditions(conditions []metav1.Condition) 
 	c.Status.Conditions = conditions
 }
 
+// SetResourceStatuses sets the state of the AzureManagedControlPlane's ASO objects (status.resources).
+func (c *AzureManagedControlPlane) SetResourceStatuses(resources []ResourceStatus) {
+	c.Status.Resources = resources
+}
+
 func init() {
 	objectTypes = append(objectTypes, &AzureManagedControlPlane{}, &AzureManagedControlPlaneList{})
 }

@@ -121,6 +121,11 @@ func (p *AzureManagedMachinePool) SetConditions(conditions []metav1.Condition) {
 	p.Status.Conditions = conditions
 }
 
+// SetResourceStatuses sets the state of the AzureManagedMachinePool's ASO objects (status.resources).
+func (p *AzureManagedMachinePool) SetResourceStatuses(resources []ResourceStatus) {
+	p.Status.Resources = resources
+}
+
 func init() {
 	objectTypes = append(objectTypes, &AzureManagedMachinePool{}, &AzureManagedMachinePoolList{})
 }

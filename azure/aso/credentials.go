@@ -18,16 +18,22 @@ package aso
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
+	"strings"
 
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	asoconfig "github.com/Azure/azure-service-operator/v2/pkg/common/config"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
@@ -60,38 +66,25 @@ type Credentials struct {
 	Reason, Message string
 }
 
-// CredentialsInput names what EnsureCredentials needs from the owner.
+// CredentialsInput names what EnsureCredentials and ClusterCredentials need from the owner.
 type CredentialsInput struct {
 	ClusterName    string
 	SubscriptionID string
 	IdentityRef    *corev1.ObjectReference
+	// Kinds are the ASO kinds the owner may own: when the identity no longer allows the owner's namespace, their
+	// credential-from annotation is removed.
+	Kinds []schema.GroupVersionKind
 }
 
 // EnsureCredentials turns the owner's AzureClusterIdentity into the secret ASO reads, <cluster>-aso-secret in the
-// owner's namespace, owned by the owner. The identity may only be used from the namespaces it allows. A secret of
-// that name the user created (without the provider's label) is used as it is. Secret values are never logged.
+// owner's namespace, owned by the owner. The identity may only be used from the namespaces it allows: when it does
+// not allow the owner's, the secret the provider wrote is deleted and credential-from is removed from the owner's
+// ASO objects (revocation). A secret of that name the user created (without the provider's label) is used as it is.
+// Secret values are never logged.
 func (e *Engine) EnsureCredentials(ctx context.Context, owner client.Object, in CredentialsInput) (Credentials, error) {
-	if in.IdentityRef == nil {
-		return Credentials{Ready: true, Reason: CredentialsReadyReason}, nil
-	}
-	identity := &infrav1.AzureClusterIdentity{}
-	key := client.ObjectKey{Namespace: in.IdentityRef.Namespace, Name: in.IdentityRef.Name}
-	if key.Namespace == "" {
-		key.Namespace = owner.GetNamespace()
-	}
-	if err := e.APIReader.Get(ctx, key, identity); err != nil {
-		if apierrors.IsNotFound(err) {
-			return Credentials{Reason: IdentityNotFoundReason, Message: fmt.Sprintf("AzureClusterIdentity %s not found", key)}, nil
-		}
-		return Credentials{}, fmt.Errorf("failed to get AzureClusterIdentity %s: %w", key, err)
-	}
-	ns := &corev1.Namespace{}
-	if err := e.APIReader.Get(ctx, client.ObjectKey{Name: owner.GetNamespace()}, ns); err != nil {
-		return Credentials{}, fmt.Errorf("failed to get Namespace %s: %w", owner.GetNamespace(), err)
-	}
-	if !NamespaceAllowed(identity.Spec.AllowedNamespaces, ns) {
-		return Credentials{Reason: infrav1.NamespaceNotAllowedReason, Message: fmt.Sprintf(
-			"AzureClusterIdentity %s does not allow namespace %s in spec.allowedNamespaces", key, ns.Name)}, nil
+	creds, identity, err := e.resolveIdentity(ctx, owner, in)
+	if err != nil || identity == nil || !creds.Ready {
+		return creds, err
 	}
 	if in.SubscriptionID == "" {
 		return Credentials{Reason: SubscriptionMissingReason, Message: "spec.subscriptionID is required to use an AzureClusterIdentity"}, nil
@@ -103,11 +96,94 @@ func (e *Engine) EnsureCredentials(ctx context.Context, owner client.Object, in 
 	if problem != "" {
 		return Credentials{Reason: IdentitySecretInvalidReason, Message: problem}, nil
 	}
-	name := CredentialSecretName(in.ClusterName)
-	if err := e.writeCredentialSecret(ctx, owner, in.ClusterName, name, data); err != nil {
+	if err := e.writeCredentialSecret(ctx, owner, in.ClusterName, creds.SecretName, data); err != nil {
 		return Credentials{}, err
 	}
-	return Credentials{SecretName: name, Ready: true, Reason: CredentialsReadyReason}, nil
+	return creds, nil
+}
+
+// ClusterCredentials is EnsureCredentials for the owners of a cluster's machines: it checks that the cluster's
+// identity may be used from the owner's namespace and names the cluster's credential secret (which the cluster's
+// controller writes). When the identity does not allow the namespace, credential-from is removed from the owner's
+// ASO objects.
+func (e *Engine) ClusterCredentials(ctx context.Context, owner client.Object, in CredentialsInput) (Credentials, error) {
+	creds, _, err := e.resolveIdentity(ctx, owner, in)
+	return creds, err
+}
+
+// resolveIdentity reads the owner's identity and checks that it allows the owner's namespace, revoking the
+// credentials when it does not. A nil identity with ready credentials means ASO's default credential.
+func (e *Engine) resolveIdentity(ctx context.Context, owner client.Object, in CredentialsInput) (Credentials, *infrav1.AzureClusterIdentity, error) {
+	if in.IdentityRef == nil {
+		return Credentials{Ready: true, Reason: CredentialsReadyReason}, nil, nil
+	}
+	identity := &infrav1.AzureClusterIdentity{}
+	key := client.ObjectKey{Namespace: in.IdentityRef.Namespace, Name: in.IdentityRef.Name}
+	if key.Namespace == "" {
+		key.Namespace = owner.GetNamespace()
+	}
+	if err := e.APIReader.Get(ctx, key, identity); err != nil {
+		if apierrors.IsNotFound(err) {
+			return Credentials{Reason: IdentityNotFoundReason, Message: fmt.Sprintf("AzureClusterIdentity %s not found", key)}, nil, nil
+		}
+		return Credentials{}, nil, fmt.Errorf("failed to get AzureClusterIdentity %s: %w", key, err)
+	}
+	ns := &corev1.Namespace{}
+	if err := e.APIReader.Get(ctx, client.ObjectKey{Name: owner.GetNamespace()}, ns); err != nil {
+		return Credentials{}, nil, fmt.Errorf("failed to get Namespace %s: %w", owner.GetNamespace(), err)
+	}
+	if !NamespaceAllowed(identity.Spec.AllowedNamespaces, ns) {
+		revoked, err := e.revokeCredentials(ctx, owner, in)
+		if err != nil {
+			return Credentials{}, nil, err
+		}
+		message := fmt.Sprintf("AzureClusterIdentity %s does not allow namespace %s in spec.allowedNamespaces", key, ns.Name)
+		if revoked {
+			message += "; the cluster's credential secret and ASO's credential-from annotations were removed"
+		}
+		return Credentials{Reason: infrav1.NamespaceNotAllowedReason, Message: message}, nil, nil
+	}
+	return Credentials{SecretName: CredentialSecretName(in.ClusterName), Ready: true, Reason: CredentialsReadyReason}, identity, nil
+}
+
+// revokeCredentials removes the cluster's credential secret from the owner's ASO objects' credential-from
+// annotation and deletes the secret when the owner controls it (a user's own secret of that name stays). It
+// reports whether it changed anything. The identity was read and does not allow the namespace: an explicit intent.
+func (e *Engine) revokeCredentials(ctx context.Context, owner client.Object, in CredentialsInput) (bool, error) {
+	name := CredentialSecretName(in.ClusterName)
+	objs, err := e.owned(ctx, owner, in.ClusterName, in.Kinds)
+	if err != nil {
+		return false, err
+	}
+	changed := false
+	for _, obj := range objs {
+		if obj.GetAnnotations()[asoannotations.PerResourceSecret] != name {
+			continue
+		}
+		path := "/metadata/annotations/" + strings.ReplaceAll(asoannotations.PerResourceSecret, "/", "~1")
+		ops, err := json.Marshal([]map[string]any{{"op": "test", "path": path, "value": name}, {"op": "remove", "path": path}})
+		if err != nil {
+			return changed, err
+		}
+		if err := e.Client.Patch(ctx, obj, client.RawPatch(types.JSONPatchType, ops), client.FieldOwner(FieldManager)); client.IgnoreNotFound(err) != nil {
+			return changed, fmt.Errorf("failed to remove the credential of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
+		}
+		changed = true
+	}
+	secret := &corev1.Secret{}
+	err = e.APIReader.Get(ctx, client.ObjectKey{Namespace: owner.GetNamespace(), Name: name}, secret)
+	switch {
+	case apierrors.IsNotFound(err):
+		return changed, nil
+	case err != nil:
+		return changed, fmt.Errorf("failed to get Secret %s/%s: %w", owner.GetNamespace(), name, err)
+	case secret.Labels[infrav1.OwnedByLabel] == "" || !isControlledBy(secret, owner):
+		return changed, nil
+	}
+	if err := e.Client.Delete(ctx, secret, client.Preconditions{UID: ptr.To(secret.UID)}); client.IgnoreNotFound(err) != nil {
+		return changed, fmt.Errorf("failed to delete Secret %s/%s: %w", secret.Namespace, secret.Name, err)
+	}
+	return true, nil
 }
 
 // NamespaceAllowed applies CAPZ's tenancy rules: no allowedNamespaces allows no namespace, an empty one ({})
@@ -154,9 +230,9 @@ func (e *Engine) credentialData(ctx context.Context, identity *infrav1.AzureClus
 		data[asoconfig.AzureClientSecret] = value
 	case infrav1.ServicePrincipalCertificate:
 		if identity.Spec.CertPath != "" {
-			cert, err := os.ReadFile(identity.Spec.CertPath)
-			if err != nil {
-				return nil, fmt.Sprintf("cannot read certPath %s: %v", identity.Spec.CertPath, errors.Unwrap(err)), nil
+			cert, problem := e.readCertPath(identity.Spec.CertPath)
+			if problem != "" {
+				return nil, problem, nil
 			}
 			data[asoconfig.AzureClientCertificate] = cert
 			break
@@ -185,7 +261,9 @@ func (e *Engine) credentialData(ctx context.Context, identity *infrav1.AzureClus
 	return data, "", nil
 }
 
-// identitySecret reads the Secret an identity references.
+// identitySecret reads the Secret an identity references. A Secret in another namespace than the identity's is
+// only used when it names the identity in its AllowedIdentitiesAnnotation: whoever can create an identity must not
+// be able to copy any Secret of the management cluster into their namespace.
 func (e *Engine) identitySecret(ctx context.Context, identity *infrav1.AzureClusterIdentity) (*corev1.Secret, string, error) {
 	key := client.ObjectKey{Namespace: identity.Spec.ClientSecret.Namespace, Name: identity.Spec.ClientSecret.Name}
 	if key.Namespace == "" {
@@ -198,7 +276,59 @@ func (e *Engine) identitySecret(ctx context.Context, identity *infrav1.AzureClus
 		}
 		return nil, "", fmt.Errorf("failed to get Secret %s: %w", key, err)
 	}
+	if key.Namespace != identity.Namespace && !allowsIdentity(secret, identity) {
+		return nil, fmt.Sprintf("Secret %s is in another namespace than AzureClusterIdentity %s/%s and does not name it in its %s annotation",
+			key, identity.Namespace, identity.Name, infrav1.AllowedIdentitiesAnnotation), nil
+	}
 	return secret, "", nil
+}
+
+// allowsIdentity reports whether a Secret names the identity (namespace/name) in its AllowedIdentitiesAnnotation.
+func allowsIdentity(secret *corev1.Secret, identity *infrav1.AzureClusterIdentity) bool {
+	for _, entry := range strings.Split(secret.Annotations[infrav1.AllowedIdentitiesAnnotation], ",") {
+		if strings.TrimSpace(entry) == identity.Namespace+"/"+identity.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// maxCertificateSize bounds what readCertPath reads.
+const maxCertificateSize = 1 << 20
+
+// readCertPath reads an identity's certPath, a file mounted into the manager's pod. Only files in the directories
+// the manager was given (IdentityCertDirs) are read, after resolving links: certPath must not reach the manager's
+// own files, such as its service account token.
+func (e *Engine) readCertPath(certPath string) ([]byte, string) {
+	if len(e.IdentityCertDirs) == 0 {
+		return nil, "spec.certPath is refused: the manager reads certificate files only from the directories of its " +
+			"--identity-cert-dirs flag, and none is set; put the certificate in the Secret of spec.clientSecret"
+	}
+	resolved, err := filepath.EvalSymlinks(filepath.Clean(certPath))
+	if err != nil || !filepath.IsAbs(certPath) {
+		return nil, fmt.Sprintf("cannot read certPath %s: no such file in the manager's pod", certPath)
+	}
+	inside := false
+	for _, dir := range e.IdentityCertDirs {
+		if base, err := filepath.EvalSymlinks(dir); err == nil {
+			if rel, err := filepath.Rel(base, resolved); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				inside = true
+				break
+			}
+		}
+	}
+	if !inside {
+		return nil, fmt.Sprintf("spec.certPath %s is outside the directories the manager may read certificates from (--identity-cert-dirs)", certPath)
+	}
+	info, err := os.Stat(resolved)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxCertificateSize {
+		return nil, fmt.Sprintf("cannot read certPath %s: not a regular file of at most %d bytes", certPath, maxCertificateSize)
+	}
+	cert, err := os.ReadFile(resolved)
+	if err != nil {
+		return nil, fmt.Sprintf("cannot read certPath %s: %v", certPath, errors.Unwrap(err))
+	}
+	return cert, ""
 }
 
 // writeCredentialSecret creates or updates the credential secret, unless the user owns one of that name.

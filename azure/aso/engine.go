@@ -57,6 +57,9 @@ type Engine struct {
 	APIReader client.Reader
 	// Checks are the post-reconcile checks by ASO kind; nil means DefaultChecks().
 	Checks map[schema.GroupKind]Check
+	// IdentityCertDirs are the directories of the manager's filesystem an AzureClusterIdentity's certPath may name;
+	// none means certPath is refused.
+	IdentityCertDirs []string
 }
 
 // Resource is one object a controller wants; see azure.Resource.

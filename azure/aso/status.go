@@ -185,22 +185,37 @@ func (r *Result) Terminal() bool {
 	return false
 }
 
-// FirstNotReady returns the first object that is not ready, failures first, or nil.
+// FirstNotReady returns the first object that is not ready, the most severe first: a terminal failure, then an
+// object that could not be written, then any other; nil when every object is ready.
 func (r *Result) FirstNotReady() *infrav1.ResourceStatus {
-	var first *infrav1.ResourceStatus
-	for _, s := range r.states {
-		if s.ready {
-			continue
-		}
-		st := s.status()
-		if s.terminal {
-			return &st
-		}
-		if first == nil {
-			first = &st
+	first := firstNotReady(r.states)
+	if first == nil {
+		return nil
+	}
+	st := first.status()
+	return &st
+}
+
+// firstNotReady returns the most severe state that is not ready, the first of its severity.
+func firstNotReady(states []resourceState) *resourceState {
+	var first *resourceState
+	for i := range states {
+		if !states[i].ready && (first == nil || states[i].severity() > first.severity()) {
+			first = &states[i]
 		}
 	}
 	return first
+}
+
+// severity orders not-ready states: terminal failures, then failed writes, then the rest.
+func (s *resourceState) severity() int {
+	switch {
+	case s.terminal:
+		return 2
+	case s.writeFailed:
+		return 1
+	}
+	return 0
 }
 
 // Statuses returns the state of every object, for status.resources.
@@ -260,19 +275,15 @@ func (r *Result) Conditions() []metav1.Condition {
 }
 
 func summarize(conditionType string, states []resourceState) metav1.Condition {
-	var first *resourceState
-	notReady := 0
-	for i := range states {
-		if states[i].ready {
-			continue
-		}
-		notReady++
-		if first == nil || (states[i].terminal && !first.terminal) {
-			first = &states[i]
-		}
-	}
+	first := firstNotReady(states)
 	if first == nil {
 		return metav1.Condition{Type: conditionType, Status: metav1.ConditionTrue, Reason: infrav1.ReadyReason}
+	}
+	notReady := 0
+	for i := range states {
+		if !states[i].ready {
+			notReady++
+		}
 	}
 	message := fmt.Sprintf("%s %s: %s", first.gvk.Kind, first.name, first.message)
 	if notReady > 1 {

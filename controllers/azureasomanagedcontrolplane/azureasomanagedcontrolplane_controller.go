@@ -22,14 +22,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	"k8s.io/klog/v2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
-	"sigs.k8s.io/cluster-api/util"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/finalizers"
-	"sigs.k8s.io/cluster-api/util/patch"
-	"sigs.k8s.io/cluster-api/util/paused"
 	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -39,6 +33,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azureasomanagedcontrolplanes;azureasomanagedcontrolplanes/status;azureasomanagedcontrolplanes/finalizers,verbs=get;list;watch;update;patch
@@ -65,78 +60,39 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		return fmt.Errorf("client, API reader and engine are required")
 	}
 	log := ctrl.LoggerFrom(ctx)
-	toControlPlane := func(_ context.Context, o client.Object) []ctrl.Request {
-		cluster, ok := o.(*clusterv1.Cluster)
-		if !ok || cluster.Spec.ControlPlaneRef.Kind != "AzureASOManagedControlPlane" {
-			return nil
-		}
-		return []ctrl.Request{{NamespacedName: client.ObjectKey{Namespace: cluster.Namespace, Name: cluster.Spec.ControlPlaneRef.Name}}}
-	}
-	poolToControlPlane := func(ctx context.Context, o client.Object) []ctrl.Request {
-		cluster, err := util.GetClusterFromMetadata(ctx, r.Client, metaOf(o))
-		if err != nil {
-			return nil
-		}
-		return toControlPlane(ctx, cluster)
-	}
-	return capicontroller.NewControllerManagedBy(mgr, log).
+	b := capicontroller.NewControllerManagedBy(mgr, log).
 		For(&infrav1.AzureASOManagedControlPlane{}).
 		WithOptions(options).
 		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
-		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(toControlPlane), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
+		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(managed.ClusterToControlPlane("AzureASOManagedControlPlane")), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
 		// A new machine pool may be the system pool the managed cluster waits for.
-		Watches(&infrav1.AzureASOManagedMachinePool{}, handler.EnqueueRequestsFromMapFunc(poolToControlPlane)).
-		Owns(managedClusterObject()).
-		Complete(ctx, r)
+		Watches(&infrav1.AzureASOManagedMachinePool{}, handler.EnqueueRequestsFromMapFunc(managed.MemberToControlPlane(r.Client, "AzureASOManagedControlPlane")))
+	// The raw objects may be of any ASO kind the manager caches: a change of one brings its owner back.
+	for _, obj := range aso.Kinds() {
+		b = b.Owns(obj)
+	}
+	return b.Complete(ctx, r)
 }
 
 // Reconcile makes the control plane's ASO objects match spec.resources.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
-	cp := &infrav1.AzureASOManagedControlPlane{}
-	if err := r.Client.Get(ctx, req.NamespacedName, cp); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	log := ctrl.LoggerFrom(ctx)
-	cluster, err := util.GetOwnerCluster(ctx, r.Client, cp.ObjectMeta)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if cluster == nil {
-		log.Info("Waiting for the Cluster controller to set an owner reference on the AzureASOManagedControlPlane")
-		return ctrl.Result{}, nil
-	}
-	log = log.WithValues("Cluster", klog.KObj(cluster))
-	ctx = ctrl.LoggerInto(ctx, log)
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1.AzureASOManagedControlPlane, scope]{
+		New:       func() *infrav1.AzureASOManagedControlPlane { return &infrav1.AzureASOManagedControlPlane{} },
+		Finalizer: infrav1.ASOManagedControlPlaneFinalizer,
+		Owners:    lifecycle.ClusterOwner,
+		Scope: func(cp *infrav1.AzureASOManagedControlPlane, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, controlPlane: cp, kinds: managed.RecordedKinds(cp)}
+		},
+		PauseKinds: managed.RecordedKinds,
+		Normal:     r.reconcileNormal,
+		Delete:     r.reconcileDelete,
+		Status:     updateStatus,
+	}, req)
+}
 
-	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, cp, infrav1.ASOManagedControlPlaneFinalizer); err != nil || added {
-		return ctrl.Result{}, err
-	}
-	patchHelper, err := patch.NewHelper(cp, r.Client)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	s := &scope{cluster: cluster, controlPlane: cp, kinds: managed.RecordedKinds(cp)}
-	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, cp); err != nil || isPaused || requeue {
-		if err != nil || requeue || !isPaused {
-			return ctrl.Result{}, err
-		}
-		return ctrl.Result{}, r.reconcilePaused(ctx, s, patchHelper)
-	}
-
-	defer func() {
-		updateStatus(s)
-		options := []patch.Option{patch.WithOwnedConditions{Conditions: ownedConditions()}}
-		if reterr == nil {
-			options = append(options, patch.WithStatusObservedGeneration{})
-		}
-		if err := patchHelper.Patch(ctx, cp, options...); err != nil {
-			reterr = kerrors.NewAggregate([]error{reterr, err})
-		}
-	}()
-
-	if !cp.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, r.reconcileDelete(ctx, s)
-	}
+// reconcileNormal applies the raw objects, reads the managed cluster's state, and re-reads the kubeconfig ASO
+// rotates.
+func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
 	if err := r.reconcileResources(ctx, s); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -149,23 +105,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 	return ctrl.Result{}, nil
 }
 
-// reconcilePaused sets reconcile-policy skip on every ASO object of the control plane and lifts the block on
-// clusterctl move once that is done.
-func (r *Reconciler) reconcilePaused(ctx context.Context, s *scope, patchHelper *patch.Helper) error {
-	done, _, err := r.Engine.Pause(ctx, s.controlPlane, s.cluster.Name, s.kinds)
-	if err != nil || !done {
-		return err
-	}
-	aso.SetBlockMove(s.controlPlane, false)
-	return patchHelper.Patch(ctx, s.controlPlane)
-}
-
 // scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
 type scope struct {
-	// cluster and controlPlane are read by Reconcile.
+	// cluster and controlPlane are read by the lifecycle.
 	cluster      *clusterv1.Cluster
 	controlPlane *infrav1.AzureASOManagedControlPlane
-	// kinds are the recorded kinds of the control plane's raw objects: read by Reconcile, extended by reconcileResources.
+	// kinds are the recorded kinds of the control plane's raw objects: read by the lifecycle, extended by
+	// reconcileResources.
 	kinds []schema.GroupVersionKind
 
 	// invalid is set by reconcileResources when spec.resources cannot be applied as given (a value contradicting

@@ -23,15 +23,12 @@ import (
 
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
@@ -40,7 +37,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
 )
 
-// managedClusterObject is the typed ManagedCluster the controller watches and reads status from.
+// managedClusterObject is the typed ManagedCluster the controller reads status from.
 func managedClusterObject() *asocontainerservice.ManagedCluster {
 	return &asocontainerservice.ManagedCluster{}
 }
@@ -48,15 +45,10 @@ func managedClusterObject() *asocontainerservice.ManagedCluster {
 // deleteOrder deletes the managed cluster before the other raw objects (e.g. its resource group).
 var deleteOrder = [][]schema.GroupKind{{{Group: "containerservice.azure.com", Kind: asomanaged.ManagedClusterKind}}}
 
-func metaOf(o client.Object) metav1.ObjectMeta {
-	return metav1.ObjectMeta{Namespace: o.GetNamespace(), Labels: o.GetLabels()}
-}
-
 // reconcileResources fills in what Cluster API owns on the raw objects, applies them, and writes Cluster API's
 // kubeconfig secret once ASO has written one.
 func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	cp := s.controlPlane
-	aso.SetBlockMove(cp, true)
 	objs, err := asomanaged.Parse(cp.Spec.Resources)
 	if err != nil {
 		s.invalid = err.Error()
@@ -182,16 +174,11 @@ func (r *Reconciler) reconcileManagedClusterStatus(ctx context.Context, s *scope
 	return nil
 }
 
-// reconcileDelete deletes the control plane's ASO objects, the managed cluster first, and releases the finalizer
-// once ASO has deleted them all.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
+// reconcileDelete deletes the control plane's ASO objects, the managed cluster first; done once ASO has deleted
+// them all.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
 	s.deleting = true
 	done, result, err := r.Engine.Delete(ctx, s.controlPlane, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: s.kinds, Order: deleteOrder})
 	s.result = result
-	if err != nil || !done {
-		return err
-	}
-	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every ASO object of the control plane is gone")
-	controllerutil.RemoveFinalizer(s.controlPlane, infrav1.ASOManagedControlPlaneFinalizer)
-	return nil
+	return done, err
 }

@@ -17,8 +17,6 @@ limitations under the License.
 package azureasomanagedcontrolplane
 
 import (
-	"fmt"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
@@ -26,33 +24,22 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // Conditions and reasons of the control plane.
 const (
 	// KubeconfigReadyCondition is True once Cluster API's kubeconfig secret is written from ASO's.
 	KubeconfigReadyCondition = "KubeconfigReady"
-	// InvalidResourcesReason means spec.resources cannot be applied as given.
-	InvalidResourcesReason = "InvalidResources"
 	// WaitingForMachinePoolsReason means the managed cluster waits for its system pool.
 	WaitingForMachinePoolsReason = "WaitingForMachinePools"
 )
 
-func ownedConditions() []string {
-	return []string{clusterv1.ReadyCondition, clusterv1.PausedCondition, infrav1.ResourcesReadyCondition,
-		infrav1.PatchesAppliedCondition, managed.ResourcesFamily + "Ready", KubeconfigReadyCondition}
-}
-
-// updateStatus turns what the phases learned into the control plane's status and conditions.
-func updateStatus(s *scope) {
+// updateStatus turns what the phases learned, and the pass's error, into the control plane's status and
+// conditions; it returns the conditions it owns.
+func updateStatus(s *scope, err error) []string {
 	cp := s.controlPlane
 	cp.Status.ExternalManagedControlPlane = ptr.To(true)
-	if s.result != nil {
-		cp.Status.Resources = s.result.Statuses()
-		for _, c := range s.result.Conditions() {
-			conditions.Set(cp, c)
-		}
-	}
 	kubeconfig := metav1.Condition{Type: KubeconfigReadyCondition, Status: metav1.ConditionFalse, Reason: infrav1.ProvisioningReason,
 		Message: "waiting for ASO to write the managed cluster's kubeconfig"}
 	switch {
@@ -61,33 +48,25 @@ func updateStatus(s *scope) {
 	case s.kubeconfigMissing != "":
 		kubeconfig.Reason, kubeconfig.Message = "NoKubeconfig", s.kubeconfigMissing
 	}
-	if !s.deleting {
+	if !s.deleting && s.result != nil {
 		conditions.Set(cp, kubeconfig)
 	}
 
-	ready := metav1.Condition{Type: clusterv1.ReadyCondition, Status: metav1.ConditionFalse}
-	var first *infrav1.ResourceStatus
-	if s.result != nil {
-		first = s.result.FirstNotReady()
-	}
+	facts := lifecycle.Facts{Err: err, Result: s.result, Families: []string{managed.ResourcesFamily}}
 	switch {
 	case s.deleting:
-		ready.Reason, ready.Message = infrav1.DeletingReason, "deleting the control plane's Azure resources"
+		facts.Deleting = "the control plane's Azure resources"
 	case s.invalid != "":
-		ready.Reason, ready.Message = InvalidResourcesReason, s.invalid
+		facts.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: s.invalid}
 	case s.waiting != "":
-		ready.Reason, ready.Message = WaitingForMachinePoolsReason, s.waiting
-	case s.result == nil:
-		return
-	case first != nil:
-		ready.Reason, ready.Message = first.Reason, fmt.Sprintf("%s %s: %s", first.Resource.Kind, first.Resource.Name, first.Message)
-	case !s.kubeconfigWritten:
-		ready.Reason, ready.Message = kubeconfig.Reason, kubeconfig.Message
-	default:
-		ready.Status, ready.Reason = metav1.ConditionTrue, infrav1.ReadyReason
+		facts.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: s.waiting}
 	}
-	conditions.Set(cp, ready)
-	if ready.Status == metav1.ConditionTrue {
+	if !s.kubeconfigWritten {
+		facts.Pending = lifecycle.Wait{Reason: kubeconfig.Reason, Message: kubeconfig.Message}
+	}
+	owned := append(lifecycle.SetConditions(cp, facts), KubeconfigReadyCondition)
+	if conditions.IsTrue(cp, clusterv1.ReadyCondition) {
 		cp.Status.Initialization.ControlPlaneInitialized = ptr.To(true)
 	}
+	return owned
 }

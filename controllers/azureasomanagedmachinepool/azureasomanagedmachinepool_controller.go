@@ -20,30 +20,21 @@ import (
 	"context"
 	"fmt"
 
-	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	"k8s.io/klog/v2"
-	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/util"
-	"sigs.k8s.io/cluster-api/util/conditions"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/finalizers"
-	"sigs.k8s.io/cluster-api/util/patch"
-	"sigs.k8s.io/cluster-api/util/paused"
 	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/asomanaged"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azureasomanagedmachinepools;azureasomanagedmachinepools/status;azureasomanagedmachinepools/finalizers,verbs=get;list;watch;update;patch
@@ -58,9 +49,8 @@ type Reconciler struct {
 	// WatchFilterValue is the label value used to filter events prior to reconciliation.
 	WatchFilterValue string
 
-	// controller and poolsOfCluster are set by SetupWithManager, for the watch of the workload cluster's nodes.
-	controller     capicontroller.Controller
-	poolsOfCluster handler.MapFunc
+	// nodes is set by SetupWithManager.
+	nodes *managed.NodeReporter
 }
 
 // SetupWithManager sets up the controller with the manager.
@@ -73,101 +63,69 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 	if err != nil {
 		return err
 	}
-	c, err := capicontroller.NewControllerManagedBy(mgr, log).
+	name := "azureasomanagedmachinepool"
+	b := capicontroller.NewControllerManagedBy(mgr, log).
 		For(&infrav1.AzureASOManagedMachinePool{}).
 		WithOptions(options).
 		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
 		Watches(&clusterv1.MachinePool{},
 			handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1.GroupVersion.WithKind("AzureASOManagedMachinePool")))).
 		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(clusterToPools), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
-		WatchesRawSource(r.ClusterCache.GetClusterSource("azureasomanagedmachinepool", clusterToPools)).
-		Owns(&asocontainerservice.ManagedClustersAgentPool{}).
-		Build(ctx, r)
-	r.controller = c
-	r.poolsOfCluster = clusterToPools
+		WatchesRawSource(r.ClusterCache.GetClusterSource(name, clusterToPools))
+	// The raw objects may be of any ASO kind the manager caches: a change of one brings its owner back.
+	for _, obj := range aso.Kinds() {
+		b = b.Owns(obj)
+	}
+	c, err := b.Build(ctx, r)
+	r.nodes = &managed.NodeReporter{Client: r.Client, ClusterCache: r.ClusterCache, Controller: c, Name: name, PoolsOfCluster: clusterToPools}
 	return err
 }
 
 // Reconcile applies the pool's raw ASO objects and reports its nodes.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
-	pool := &infrav1.AzureASOManagedMachinePool{}
-	if err := r.Client.Get(ctx, req.NamespacedName, pool); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	log := ctrl.LoggerFrom(ctx)
-	machinePool, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if machinePool == nil {
-		log.Info("Waiting for the MachinePool controller to set an owner reference on the AzureASOManagedMachinePool")
-		return ctrl.Result{}, nil
-	}
-	cluster, err := util.GetClusterFromMetadata(ctx, r.Client, machinePool.ObjectMeta)
-	if err != nil {
-		log.Info("Waiting for the MachinePool's Cluster", "reason", err.Error())
-		return ctrl.Result{}, nil
-	}
-	ctx = ctrl.LoggerInto(ctx, log.WithValues("MachinePool", klog.KObj(machinePool), "Cluster", klog.KObj(cluster)))
-
-	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, pool, infrav1.ASOManagedMachinePoolFinalizer); err != nil || added {
-		return ctrl.Result{}, err
-	}
-	patchHelper, err := patch.NewHelper(pool, r.Client)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	kinds := managed.RecordedKinds(pool)
-	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, pool); err != nil || isPaused || requeue {
-		if err != nil || requeue || !isPaused {
-			return ctrl.Result{}, err
-		}
-		done, _, err := r.Engine.Pause(ctx, pool, cluster.Name, kinds)
-		if err != nil || !done {
-			return ctrl.Result{}, err
-		}
-		aso.SetBlockMove(pool, false)
-		return ctrl.Result{}, patchHelper.Patch(ctx, pool)
-	}
-
-	s := &scope{}
-	defer func() {
-		setStatus(pool, s, !pool.DeletionTimestamp.IsZero())
-		options := []patch.Option{patch.WithOwnedConditions{Conditions: []string{clusterv1.ReadyCondition, clusterv1.PausedCondition,
-			infrav1.ResourcesReadyCondition, infrav1.PatchesAppliedCondition, managed.ResourcesFamily + "Ready"}}}
-		if reterr == nil {
-			options = append(options, patch.WithStatusObservedGeneration{})
-		}
-		if err := patchHelper.Patch(ctx, pool, options...); err != nil {
-			reterr = kerrors.NewAggregate([]error{reterr, err})
-		}
-	}()
-
-	if !pool.DeletionTimestamp.IsZero() {
-		done, result, err := r.Engine.Delete(ctx, pool, aso.DeleteOptions{ClusterName: cluster.Name, Kinds: kinds})
-		s.result = result
-		if err == nil && done {
-			controllerutil.RemoveFinalizer(pool, infrav1.ASOManagedMachinePoolFinalizer)
-		}
-		return ctrl.Result{}, err
-	}
-	aso.SetBlockMove(pool, true)
-	if err := r.reconcileResources(ctx, s, pool, machinePool, cluster.Name); err != nil {
-		return ctrl.Result{}, err
-	}
-	return ctrl.Result{}, r.reconcileNodes(ctx, s, pool, machinePool, cluster)
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1.AzureASOManagedMachinePool, scope]{
+		New:       func() *infrav1.AzureASOManagedMachinePool { return &infrav1.AzureASOManagedMachinePool{} },
+		Finalizer: infrav1.ASOManagedMachinePoolFinalizer,
+		Owners:    lifecycle.MachinePoolOwner,
+		Scope: func(pool *infrav1.AzureASOManagedMachinePool, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
+		},
+		PauseKinds: managed.RecordedKinds,
+		Normal: func(ctx context.Context, s *scope) (ctrl.Result, error) {
+			if err := r.reconcileResources(ctx, s); err != nil {
+				return ctrl.Result{}, err
+			}
+			return ctrl.Result{}, r.reconcileNodes(ctx, s)
+		},
+		Delete: func(ctx context.Context, s *scope) (bool, error) {
+			s.deleting = true
+			done, result, err := r.Engine.Delete(ctx, s.pool, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: managed.RecordedKinds(s.pool)})
+			s.result = result
+			return done, err
+		},
+		Status: updateStatus,
+	}, req)
 }
 
-// scope holds what one reconciliation learns.
+// scope holds what one reconciliation learns; updateStatus turns it into status and conditions.
 type scope struct {
-	// result is the state of every ASO object.
+	// cluster, machinePool and pool are read by the lifecycle.
+	cluster     *clusterv1.Cluster
+	machinePool *clusterv1.MachinePool
+	pool        *infrav1.AzureASOManagedMachinePool
+
+	// result is set by reconcileResources and the deletion: the state of every ASO object.
 	result *aso.Result
-	// agentPool is the name of the agent pool object; invalid says why the resources cannot be applied.
+	// agentPool is set by reconcileResources: the name of the agent pool object; invalid says why the resources
+	// cannot be applied.
 	agentPool, invalid string
+	// deleting is set while the pool's ASO objects are deleted.
+	deleting bool
 }
 
 // reconcileResources sets what the MachinePool owns on the agent pool and applies the raw objects.
-func (r *Reconciler) reconcileResources(ctx context.Context, s *scope, pool *infrav1.AzureASOManagedMachinePool, mp *clusterv1.MachinePool, clusterName string) error {
+func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
+	pool, mp := s.pool, s.machinePool
 	objs, err := asomanaged.Parse(pool.Spec.Resources)
 	if err != nil {
 		s.invalid = err.Error()
@@ -190,78 +148,22 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope, pool *inf
 	if err != nil {
 		return err
 	}
-	s.result, err = r.Engine.Reconcile(ctx, pool, managed.Resources(objs), aso.Options{ClusterName: clusterName, Kinds: kinds})
+	s.result, err = r.Engine.Reconcile(ctx, pool, managed.Resources(objs), aso.Options{ClusterName: s.cluster.Name, Kinds: kinds})
 	return err
 }
 
 // reconcileNodes reads the agent pool's nodes from the workload cluster into providerIDList, and the pool's
 // size into status.replicas.
-func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope, pool *infrav1.AzureASOManagedMachinePool, mp *clusterv1.MachinePool, cluster *clusterv1.Cluster) error {
+func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
 	if s.agentPool == "" {
 		return nil
 	}
-	live := &asocontainerservice.ManagedClustersAgentPool{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: pool.Namespace, Name: s.agentPool}, live); err != nil {
-		return client.IgnoreNotFound(err)
+	count, ids, err := r.nodes.Report(ctx, s.cluster, s.machinePool, client.ObjectKey{Namespace: s.pool.Namespace, Name: s.agentPool})
+	if count != nil {
+		s.pool.Status.Replicas = int32(*count)
 	}
-	pool.Status.Replicas = int32(ptr.Deref(live.Status.Count, 0))
-	if err := managed.FollowAutoscaler(ctx, r.Client, mp, live.Status.Count); err != nil {
-		return err
+	if ids != nil {
+		s.pool.Spec.ProviderIDList = ids
 	}
-	nodeResourceGroup := ""
-	if live.Spec.Owner != nil {
-		mc := &asocontainerservice.ManagedCluster{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: pool.Namespace, Name: live.Spec.Owner.Name}, mc); err == nil {
-			nodeResourceGroup = ptr.Deref(mc.Status.NodeResourceGroup, "")
-		}
-	}
-	// Until the workload cluster is reachable, its nodes are unknown; the cluster cache's source requeues the
-	// pool once it connects.
-	if err := managed.WatchNodes(ctx, r.ClusterCache, r.controller, "azureasomanagedmachinepool", cluster, r.poolsOfCluster); err != nil {
-		return managed.IgnoreNotConnected(err)
-	}
-	reader, err := r.ClusterCache.GetReader(ctx, client.ObjectKeyFromObject(cluster))
-	if err != nil {
-		return managed.IgnoreNotConnected(err)
-	}
-	name := live.Spec.AzureName
-	if name == "" {
-		name = live.Name
-	}
-	ids, err := managed.PoolProviderIDs(ctx, reader, name, nodeResourceGroup)
-	if err != nil {
-		return err
-	}
-	pool.Spec.ProviderIDList = ids
-	return nil
-}
-
-// setStatus summarises the pool's state: Ready, status.ready and status.initialization.provisioned.
-func setStatus(pool *infrav1.AzureASOManagedMachinePool, s *scope, deleting bool) {
-	var first *infrav1.ResourceStatus
-	if s.result != nil {
-		pool.Status.Resources = s.result.Statuses()
-		for _, c := range s.result.Conditions() {
-			conditions.Set(pool, c)
-		}
-		first = s.result.FirstNotReady()
-	}
-	ready := metav1.Condition{Type: clusterv1.ReadyCondition, Status: metav1.ConditionFalse}
-	switch {
-	case deleting:
-		ready.Reason, ready.Message = infrav1.DeletingReason, "deleting the pool's Azure resources"
-	case s.invalid != "":
-		ready.Reason, ready.Message = "InvalidResources", s.invalid
-	case s.result == nil:
-		return
-	case first != nil:
-		ready.Reason, ready.Message = first.Reason, fmt.Sprintf("%s %s: %s", first.Resource.Kind, first.Resource.Name, first.Message)
-	default:
-		ready.Status, ready.Reason = metav1.ConditionTrue, infrav1.ReadyReason
-	}
-	conditions.Set(pool, ready)
-	pool.Status.Ready = ready.Status == metav1.ConditionTrue
-	if pool.Status.Ready {
-		pool.Status.Initialization.Provisioned = ptr.To(true)
-	}
+	return err
 }

@@ -21,15 +21,9 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	"k8s.io/klog/v2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
-	"sigs.k8s.io/cluster-api/util/annotations"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/finalizers"
-	"sigs.k8s.io/cluster-api/util/patch"
-	"sigs.k8s.io/cluster-api/util/paused"
 	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -38,6 +32,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azureclusters;azureclusters/status;azureclusters/finalizers,verbs=get;list;watch;update;patch
@@ -84,62 +79,24 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 }
 
 // Reconcile makes the AzureCluster's Azure infrastructure match its spec.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
-	azureCluster := &infrav1.AzureCluster{}
-	if err := r.Client.Get(ctx, req.NamespacedName, azureCluster); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	log := ctrl.LoggerFrom(ctx)
-
-	cluster, err := util.GetOwnerCluster(ctx, r.Client, azureCluster.ObjectMeta)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if cluster == nil {
-		log.Info("Waiting for the Cluster controller to set an owner reference on the AzureCluster")
-		return ctrl.Result{}, nil
-	}
-	log = log.WithValues("Cluster", klog.KObj(cluster))
-	ctx = ctrl.LoggerInto(ctx, log)
-
-	if annotations.IsExternallyManaged(azureCluster) {
-		log.V(4).Info("Skipping an externally managed AzureCluster")
-		return ctrl.Result{}, nil
-	}
-	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, azureCluster, infrav1.ClusterFinalizer); err != nil || added {
-		return ctrl.Result{}, err
-	}
-	patchHelper, err := patch.NewHelper(azureCluster, r.Client)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	s := &scope{cluster: cluster, azureCluster: azureCluster}
-	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, azureCluster); err != nil || isPaused || requeue {
-		if err != nil || requeue || !isPaused {
-			return ctrl.Result{}, err
-		}
-		return ctrl.Result{}, r.reconcilePaused(ctx, s, patchHelper)
-	}
-
-	defer func() {
-		updateStatus(s)
-		options := []patch.Option{patch.WithOwnedConditions{Conditions: ownedConditions(s)}}
-		if reterr == nil {
-			options = append(options, patch.WithStatusObservedGeneration{})
-		}
-		if err := patchHelper.Patch(ctx, azureCluster, options...); err != nil {
-			reterr = kerrors.NewAggregate([]error{reterr, err})
-		}
-	}()
-
-	if !azureCluster.DeletionTimestamp.IsZero() {
-		return r.reconcileDelete(ctx, s)
-	}
-	return ctrl.Result{}, r.reconcileNormal(ctx, s)
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1.AzureCluster, scope]{
+		New:               func() *infrav1.AzureCluster { return &infrav1.AzureCluster{} },
+		Finalizer:         infrav1.ClusterFinalizer,
+		Owners:            lifecycle.ClusterOwner,
+		ExternallyManaged: true,
+		Scope: func(ac *infrav1.AzureCluster, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, azureCluster: ac}
+		},
+		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
+		Normal:     r.reconcileNormal,
+		Delete:     r.reconcileDelete,
+		Status:     updateStatus,
+	}, req)
 }
 
 // reconcileNormal runs the phases of a live AzureCluster.
-func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) error {
+func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
 	for _, phase := range []func(context.Context, *scope) error{
 		r.reconcileCredentials,
 		r.reconcileResources,
@@ -147,30 +104,18 @@ func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) error {
 		r.reconcileFailureDomains,
 	} {
 		if err := phase(ctx, s); err != nil {
-			return err
+			return ctrl.Result{}, err
 		}
 		if s.stop {
-			return nil
+			return ctrl.Result{}, nil
 		}
 	}
-	return nil
-}
-
-// reconcilePaused sets reconcile-policy skip on every ASO object of the cluster, so that nothing changes in Azure
-// while the Cluster is paused (clusterctl move relies on it), and lifts the block on clusterctl move once that is
-// done everywhere.
-func (r *Reconciler) reconcilePaused(ctx context.Context, s *scope, patchHelper *patch.Helper) error {
-	done, _, err := r.Engine.Pause(ctx, s.azureCluster, s.cluster.Name, r.kinds)
-	if err != nil || !done {
-		return err
-	}
-	aso.SetBlockMove(s.azureCluster, false)
-	return patchHelper.Patch(ctx, s.azureCluster)
+	return ctrl.Result{}, nil
 }
 
 // scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
 type scope struct {
-	// cluster and azureCluster are read by Reconcile.
+	// cluster and azureCluster are read by the lifecycle.
 	cluster      *clusterv1.Cluster
 	azureCluster *infrav1.AzureCluster
 

@@ -26,7 +26,6 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
@@ -79,6 +78,7 @@ func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
 		ClusterName:    s.cluster.Name,
 		SubscriptionID: s.azureCluster.Spec.SubscriptionID,
 		IdentityRef:    s.azureCluster.Spec.IdentityRef,
+		Kinds:          r.kinds,
 	})
 	if err != nil {
 		return err
@@ -94,7 +94,6 @@ func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
 // reconcileResources translates the AzureCluster and hands the objects to the engine.
 func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	ac := s.azureCluster
-	aso.SetBlockMove(ac, true)
 	c := azure.Cluster{
 		Name:             s.cluster.Name,
 		SubscriptionID:   ac.Spec.SubscriptionID,
@@ -201,23 +200,22 @@ func (r *Reconciler) reconcileFailureDomains(_ context.Context, s *scope) error 
 	return nil
 }
 
-// reconcileDelete deletes the cluster's ASO objects and releases the finalizer once ASO has deleted them all.
-// A resource group the cluster owns is deleted as a whole; otherwise the resources are deleted deepest first.
-// Objects the cluster does not own (a brought resource group or network, someone else's ASO objects) stay.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (ctrl.Result, error) {
+// reconcileDelete deletes the cluster's ASO objects; done once ASO has deleted them all. A resource group the
+// cluster owns is deleted as a whole; otherwise the resources are deleted deepest first. Objects the cluster does
+// not own (a brought resource group or network, someone else's ASO objects) stay.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
 	ac := s.azureCluster
 	s.deleting = true
 	order := deleteOrder
 	rg := &asoresources.ResourceGroup{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: azure.ObjectName(ac.Spec.ResourceGroup)}, rg); err == nil && aso.IsManaged(rg, ac) {
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: azure.ObjectName(ac.Spec.ResourceGroup)}, rg)
+	switch {
+	case err == nil && aso.IsManaged(rg, ac):
 		order = deleteOrderOwnedGroup
+	case client.IgnoreNotFound(err) != nil:
+		return false, err
 	}
 	done, result, err := r.Engine.Delete(ctx, ac, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: order})
 	s.result = result
-	if err != nil || !done {
-		return ctrl.Result{}, err
-	}
-	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every ASO object of the cluster is gone")
-	controllerutil.RemoveFinalizer(ac, infrav1.ClusterFinalizer)
-	return ctrl.Result{}, nil
+	return done, err
 }

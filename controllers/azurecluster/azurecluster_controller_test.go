@@ -29,15 +29,18 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
 )
 
 const timeout = 60 * time.Second
@@ -295,7 +298,10 @@ func TestReconcile_DeleteOwnedResourceGroup(t *testing.T) {
 	g.Expect(rgs.Items).To(BeEmpty())
 }
 
-func TestReconcile_IdentityTenancy(t *testing.T) {
+// TestReconcile_IdentityAllowedAndRevoked follows an identity's allowedNamespaces, without any other event: nothing
+// is applied while the identity refuses the namespace; allowing it lets the cluster proceed with ASO reading the
+// cluster's credential secret; revoking it deletes that secret and removes credential-from from every ASO object.
+func TestReconcile_IdentityAllowedAndRevoked(t *testing.T) {
 	g := NewWithT(t)
 	spec := baseSpec()
 	spec.SubscriptionID = sim.SubscriptionID()
@@ -307,37 +313,106 @@ func TestReconcile_IdentityTenancy(t *testing.T) {
 			ClientID: "66666666-7777-8888-9999-000000000000", AllowedNamespaces: &infrav1.AllowedNamespaces{NamespaceList: []string{"other"}}},
 	}
 	g.Expect(env.Env.Create(ctx, identity)).To(Succeed())
-	g.Eventually(func(g Gomega) {
-		live := &infrav1.AzureCluster{}
-		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
-		c := conditions.Get(live, infrav1.CredentialsReadyCondition)
-		g.Expect(c).NotTo(BeNil())
-		g.Expect(c.Reason).To(Equal(infrav1.NamespaceNotAllowedReason))
-		g.Expect(conditions.Get(live, clusterv1.ReadyCondition)).To(HaveField("Reason", infrav1.NamespaceNotAllowedReason))
-	}, timeout).Should(Succeed())
+	expectCredentials := func(reason string) {
+		g.Eventually(func(g Gomega) {
+			live := &infrav1.AzureCluster{}
+			g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+			g.Expect(conditions.Get(live, infrav1.CredentialsReadyCondition)).To(HaveField("Reason", reason))
+		}, timeout).Should(Succeed())
+	}
+	setAllowed := func(allowed *infrav1.AllowedNamespaces) {
+		g.Eventually(func() error {
+			i := &infrav1.AzureClusterIdentity{}
+			if err := env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(identity), i); err != nil {
+				return err
+			}
+			i.Spec.AllowedNamespaces = allowed
+			return env.Env.Update(ctx, i)
+		}, timeout).Should(Succeed())
+	}
+	credentialSecret := client.ObjectKey{Namespace: ac.Namespace, Name: "tenancy-aso-secret"}
+
+	expectCredentials(infrav1.NamespaceNotAllowedReason)
 	rgs := &asoresources.ResourceGroupList{}
 	g.Expect(env.Env.List(ctx, rgs, client.InNamespace(ac.Namespace))).To(Succeed())
 	g.Expect(rgs.Items).To(BeEmpty(), "nothing is applied with an identity the namespace may not use")
+	g.Expect(env.Env.GetAPIReader().Get(ctx, credentialSecret, &corev1.Secret{})).To(MatchError(ContainSubstring("not found")))
 
 	// Allowing the namespace lets the cluster proceed, with ASO reading the cluster's credential secret.
-	g.Eventually(func() error {
-		i := &infrav1.AzureClusterIdentity{}
-		if err := env.Env.Get(ctx, client.ObjectKeyFromObject(identity), i); err != nil {
-			return err
-		}
-		i.Spec.AllowedNamespaces = &infrav1.AllowedNamespaces{}
-		return env.Env.Update(ctx, i)
-	}, timeout).Should(Succeed())
+	setAllowed(&infrav1.AllowedNamespaces{})
+	waitReady(ctx, g, ac)
+	g.Expect(env.Env.GetAPIReader().Get(ctx, credentialSecret, &corev1.Secret{})).To(Succeed())
+	for _, o := range asoObjects(ctx, g, ac.Namespace) {
+		g.Expect(o.GetAnnotations()).To(HaveKeyWithValue(asoannotations.PerResourceSecret, credentialSecret.Name), "%T %s", o, o.GetName())
+	}
+
+	// Revoking it removes the credential secret and ASO's credential-from, and says so.
+	setAllowed(&infrav1.AllowedNamespaces{NamespaceList: []string{"other"}})
+	expectCredentials(infrav1.NamespaceNotAllowedReason)
 	g.Eventually(func(g Gomega) {
-		// The identity is not watched: touch the AzureCluster, as a resync would.
+		g.Expect(env.Env.GetAPIReader().Get(ctx, credentialSecret, &corev1.Secret{})).To(MatchError(ContainSubstring("not found")))
+		objs := asoObjects(ctx, g, ac.Namespace)
+		g.Expect(objs).NotTo(BeEmpty(), "revoking deletes no ASO object")
+		for _, o := range objs {
+			g.Expect(o.GetAnnotations()).NotTo(HaveKey(asoannotations.PerResourceSecret), "%T %s", o, o.GetName())
+			g.Expect(o.GetDeletionTimestamp().IsZero()).To(BeTrue())
+		}
 		live := &infrav1.AzureCluster{}
 		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
-		live.Labels["touched"] = time.Now().Format("150405.000")
-		g.Expect(env.Env.Update(ctx, live)).To(Succeed())
-		rg := &asoresources.ResourceGroup{}
-		g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: "tenancy"}, rg)).To(Succeed())
-		g.Expect(rg.Annotations).To(HaveKeyWithValue(asoannotations.PerResourceSecret, "tenancy-aso-secret"))
+		g.Expect(conditions.Get(live, infrav1.CredentialsReadyCondition)).To(HaveField("Message", ContainSubstring("were removed")))
 	}, timeout).Should(Succeed())
+}
+
+// TestReconcile_IdentitySecretCreatedAndRotated creates a service principal's secret after its cluster, then
+// rotates it: both reach the cluster's credential secret through the watch on secrets, without any other event.
+func TestReconcile_IdentitySecretCreatedAndRotated(t *testing.T) {
+	g := NewWithT(t)
+	spec := baseSpec()
+	spec.SubscriptionID = sim.SubscriptionID()
+	spec.IdentityRef = &corev1.ObjectReference{Kind: "AzureClusterIdentity", Name: "sp"}
+	ctx, _, ac := newCluster(t, g, "rotation", spec, nil)
+	g.Expect(env.Env.Create(ctx, &infrav1.AzureClusterIdentity{
+		ObjectMeta: metav1.ObjectMeta{Name: "sp", Namespace: ac.Namespace},
+		Spec: infrav1.AzureClusterIdentitySpec{Type: infrav1.ServicePrincipal, TenantID: "11111111-2222-3333-4444-555555555555",
+			ClientID: "66666666-7777-8888-9999-000000000000", ClientSecret: corev1.SecretReference{Name: "sp-secret"},
+			AllowedNamespaces: &infrav1.AllowedNamespaces{}},
+	})).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		live := &infrav1.AzureCluster{}
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		g.Expect(conditions.Get(live, infrav1.CredentialsReadyCondition)).To(HaveField("Reason", "IdentitySecretInvalid"))
+	}, timeout).Should(Succeed())
+
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "sp-secret", Namespace: ac.Namespace}, StringData: map[string]string{"clientSecret": "first"}}
+	g.Expect(env.Env.Create(ctx, secret)).To(Succeed())
+	expectClientSecret := func(want string) {
+		g.Eventually(func(g Gomega) {
+			written := &corev1.Secret{}
+			g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: "rotation-aso-secret"}, written)).To(Succeed())
+			g.Expect(string(written.Data["AZURE_CLIENT_SECRET"])).To(Equal(want))
+		}, timeout).Should(Succeed())
+	}
+	expectClientSecret("first")
+	waitReady(ctx, g, ac)
+
+	secret.StringData = map[string]string{"clientSecret": "rotated"}
+	g.Expect(env.Env.Update(ctx, secret)).To(Succeed())
+	expectClientSecret("rotated")
+}
+
+// asoObjects lists the ASO objects of an AzureCluster's kinds in a namespace, from the API server.
+func asoObjects(ctx context.Context, g Gomega, namespace string) []client.Object {
+	var out []client.Object
+	for _, list := range []client.ObjectList{&asoresources.ResourceGroupList{}, &asonetwork.VirtualNetworkList{}, &asonetwork.VirtualNetworksSubnetList{},
+		&asonetwork.NetworkSecurityGroupList{}, &asonetwork.LoadBalancerList{}, &asonetwork.PublicIPAddressList{}, &asonetwork.NatGatewayList{}} {
+		g.Expect(env.Env.GetAPIReader().List(ctx, list, client.InNamespace(namespace))).To(Succeed())
+		items, err := meta.ExtractList(list)
+		g.Expect(err).NotTo(HaveOccurred())
+		for _, item := range items {
+			out = append(out, item.(client.Object))
+		}
+	}
+	return out
 }
 
 // TestReconcile_ExistingNetworkByName names an existing network (no id) in the cluster's resource group: the engine
@@ -376,4 +451,47 @@ func TestReconcile_ExistingNetworkByName(t *testing.T) {
 	for _, e := range sim.Events() {
 		g.Expect(e.ID).NotTo(HavePrefix(vnetID), "nothing in the user's network was touched: %s %s", e.Op, e.ID)
 	}
+}
+
+// TestReconcile_CredentialsNeverLogged provisions a cluster with a service principal identity, with the manager
+// logging at every verbosity, and checks that the client secret, which the provider copies into the cluster's ASO
+// credential Secret, never reached the logs, while an uncapped logger did see it (in client-go's request and
+// response bodies).
+func TestReconcile_CredentialsNeverLogged(t *testing.T) {
+	g := NewWithT(t)
+	clientSecret := []byte("client-secret-" + util.RandomString(32))
+	logs.Watch(clientSecret)
+	spec := baseSpec()
+	spec.SubscriptionID = sim.SubscriptionID()
+	spec.IdentityRef = &corev1.ObjectReference{Kind: "AzureClusterIdentity", Name: "sp-identity"}
+	ctx, _, ac := newCluster(t, g, "sp", spec, nil)
+	secret := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: "sp-identity-secret", Namespace: ac.Namespace},
+		Data:       map[string][]byte{"clientSecret": clientSecret},
+	}
+	g.Expect(env.Env.Create(ctx, secret)).To(Succeed())
+	identity := &infrav1.AzureClusterIdentity{
+		ObjectMeta: metav1.ObjectMeta{Name: "sp-identity", Namespace: ac.Namespace},
+		Spec: infrav1.AzureClusterIdentitySpec{Type: infrav1.ServicePrincipal, TenantID: "11111111-2222-3333-4444-555555555555",
+			ClientID: "66666666-7777-8888-9999-000000000000", ClientSecret: corev1.SecretReference{Name: secret.Name},
+			AllowedNamespaces: &infrav1.AllowedNamespaces{}},
+	}
+	g.Expect(env.Env.Create(ctx, identity)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		// The identity is not watched: touch the AzureCluster, as a resync would.
+		live := &infrav1.AzureCluster{}
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		live.Labels["touched"] = time.Now().Format("150405.000")
+		g.Expect(env.Env.Update(ctx, live)).To(Succeed())
+		g.Expect(conditions.IsTrue(live, infrav1.CredentialsReadyCondition)).To(BeTrue())
+	}, timeout).Should(Succeed())
+	waitReady(ctx, g, ac)
+	credentials := &corev1.Secret{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: "sp-aso-secret"}, credentials)).To(Succeed())
+	g.Expect(credentials.Data).To(ContainElement(Equal(clientSecret)), "ASO reads the client secret from the cluster's credential Secret")
+
+	logged := logs.Logged()
+	g.Expect(logged).To(ContainSubstring(`"AzureCluster"`), "the capture holds the controller's logs")
+	g.Expect(logcapture.Leaks(logged, clientSecret)).To(BeEmpty(), "the client secret was logged")
+	g.Expect(logs.SeenUncapped(clientSecret)).To(BeTrue(), "without the cap, the client secret would have been logged")
 }

@@ -28,10 +28,15 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
 )
 
-// sim plays ASO for every test of the package.
-var sim *asosim.Simulator
+var (
+	// sim plays ASO for every test of the package.
+	sim *asosim.Simulator
+	// logs records what the manager logs, at every verbosity, for TestReconcile_CredentialsNeverLogged.
+	logs = logcapture.New()
+)
 
 func TestMain(m *testing.M) {
 	os.Exit(env.Run(context.Background(), m, env.Options{
@@ -39,6 +44,7 @@ func TestMain(m *testing.M) {
 		SetupWebhooks: setup.Webhooks,
 		ManagerOptions: func(o *ctrl.Options) {
 			o.Cache = cache.Options{ByObject: setup.CacheByObject(), DefaultTransform: cache.TransformStripManagedFields()}
+			o.Logger = logs.Logger()
 		},
 		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
 			var err error

@@ -21,14 +21,9 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	"k8s.io/klog/v2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/finalizers"
-	"sigs.k8s.io/cluster-api/util/patch"
-	"sigs.k8s.io/cluster-api/util/paused"
 	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -38,6 +33,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachines;azuremachines/status;azuremachines/finalizers,verbs=get;list;watch;update;patch
@@ -92,59 +88,23 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 }
 
 // Reconcile makes the AzureMachine's VM match its spec.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
-	azureMachine := &infrav1.AzureMachine{}
-	if err := r.Client.Get(ctx, req.NamespacedName, azureMachine); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	log := ctrl.LoggerFrom(ctx)
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1.AzureMachine, scope]{
+		New:       func() *infrav1.AzureMachine { return &infrav1.AzureMachine{} },
+		Finalizer: infrav1.MachineFinalizer,
+		Owners:    lifecycle.MachineOwner,
+		Scope: func(am *infrav1.AzureMachine, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, machine: owners.Machine, azureMachine: am}
+		},
+		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
+		Normal:     r.reconcileNormal,
+		Delete:     r.reconcileDelete,
+		Status:     updateStatus,
+	}, req)
+}
 
-	machine, err := util.GetOwnerMachine(ctx, r.Client, azureMachine.ObjectMeta)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if machine == nil {
-		log.Info("Waiting for the Machine controller to set an owner reference on the AzureMachine")
-		return ctrl.Result{}, nil
-	}
-	log = log.WithValues("Machine", klog.KObj(machine))
-	cluster, err := util.GetClusterFromMetadata(ctx, r.Client, machine.ObjectMeta)
-	if err != nil {
-		log.Info("Waiting for the Machine's Cluster", "reason", err.Error())
-		return ctrl.Result{}, nil
-	}
-	log = log.WithValues("Cluster", klog.KObj(cluster))
-	ctx = ctrl.LoggerInto(ctx, log)
-
-	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, azureMachine, infrav1.MachineFinalizer); err != nil || added {
-		return ctrl.Result{}, err
-	}
-	patchHelper, err := patch.NewHelper(azureMachine, r.Client)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	s := &scope{cluster: cluster, machine: machine, azureMachine: azureMachine}
-	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, azureMachine); err != nil || isPaused || requeue {
-		if err != nil || requeue || !isPaused {
-			return ctrl.Result{}, err
-		}
-		return ctrl.Result{}, r.reconcilePaused(ctx, s, patchHelper)
-	}
-
-	defer func() {
-		updateStatus(s)
-		options := []patch.Option{patch.WithOwnedConditions{Conditions: ownedConditions()}}
-		if reterr == nil {
-			options = append(options, patch.WithStatusObservedGeneration{})
-		}
-		if err := patchHelper.Patch(ctx, azureMachine, options...); err != nil {
-			reterr = kerrors.NewAggregate([]error{reterr, err})
-		}
-	}()
-
-	if !azureMachine.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, r.reconcileDelete(ctx, s)
-	}
+// reconcileNormal runs the phases of a live AzureMachine.
+func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
 	for _, phase := range []func(context.Context, *scope) error{
 		r.reconcileClusterInfrastructure,
 		r.reconcileBootstrapData,
@@ -154,41 +114,32 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 		if err := phase(ctx, s); err != nil {
 			return ctrl.Result{}, err
 		}
-		if s.waiting != "" {
+		if s.waiting.Message != "" {
 			return ctrl.Result{}, nil
 		}
 	}
 	return ctrl.Result{}, nil
 }
 
-// reconcilePaused sets reconcile-policy skip on every ASO object of the machine and lifts the block on
-// clusterctl move once that is done.
-func (r *Reconciler) reconcilePaused(ctx context.Context, s *scope, patchHelper *patch.Helper) error {
-	done, _, err := r.Engine.Pause(ctx, s.azureMachine, s.cluster.Name, r.kinds)
-	if err != nil || !done {
-		return err
-	}
-	aso.SetBlockMove(s.azureMachine, false)
-	return patchHelper.Patch(ctx, s.azureMachine)
-}
-
 // scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
 type scope struct {
-	// cluster, machine and azureMachine are read by Reconcile.
+	// cluster, machine and azureMachine are read by the lifecycle.
 	cluster      *clusterv1.Cluster
 	machine      *clusterv1.Machine
 	azureMachine *infrav1.AzureMachine
 
 	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
 	infra *clusterinfra.Infrastructure
+	// credentials is set by reconcileClusterInfrastructure: whether the cluster's identity may be used here.
+	credentials aso.Credentials
 	// bootstrapData is set by reconcileBootstrapData while the VM does not exist yet; nil afterwards.
 	bootstrapData []byte
 	// vmCreated is set by reconcileBootstrapData: ASO has reported the VM created.
 	vmCreated bool
 	// result is set by reconcileResources and reconcileDelete: the state of every ASO object.
 	result *aso.Result
-	// waiting is set by a phase that must wait (for the cluster, the bootstrap data); it is the Ready message.
-	waiting, waitingReason string
+	// waiting is set by a phase that must wait (for the cluster, the bootstrap data).
+	waiting lifecycle.Wait
 	// deleting is set by reconcileDelete while ASO deletes the machine's resources.
 	deleting bool
 }

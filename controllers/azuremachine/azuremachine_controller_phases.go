@@ -29,15 +29,14 @@ import (
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 	"github.com/capzaso/cluster-api-provider-azure/internal/machinesecrets"
 )
 
@@ -68,10 +67,17 @@ func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKi
 func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scope) error {
 	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, s.cluster)
 	if err != nil || waiting != "" {
-		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason, waiting
+		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
 		return err
 	}
-	s.infra = infra
+	creds, err := infra.Credentials(ctx, r.Engine, s.azureMachine, s.cluster.Name, r.kinds)
+	if err != nil {
+		return err
+	}
+	s.infra, s.credentials = infra, creds
+	if !creds.Ready {
+		s.waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
+	}
 	return nil
 }
 
@@ -97,7 +103,7 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 	}
 	name := s.machine.Spec.Bootstrap.DataSecretName
 	if name == nil {
-		s.waitingReason, s.waiting = infrav1.WaitingForBootstrapDataReason, "waiting for the Machine's bootstrap data secret"
+		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the Machine's bootstrap data secret"}
 		return nil
 	}
 	data, err := machinesecrets.BootstrapData(ctx, r.APIReader, s.machine.Namespace, *name)
@@ -108,7 +114,6 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 // reconcileResources translates the AzureMachine and hands the objects to the engine.
 func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	am := s.azureMachine
-	aso.SetBlockMove(am, true)
 	controlPlane := util.IsControlPlaneMachine(s.machine)
 	in := compute.MachineInput{
 		Cluster:           s.infra.AzureCluster(s.cluster.Name),
@@ -128,7 +133,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: pool.LoadBalancer, Pool: pool.Pool})
 	}
 	if am.Spec.Image == nil && s.machine.Spec.Version == "" {
-		s.waitingReason, s.waiting = ImageUnknownReason, "the Machine has no spec.version to choose the default image for, and the AzureMachine no spec.image"
+		s.waiting = lifecycle.Wait{Reason: ImageUnknownReason, Message: "the Machine has no spec.version to choose the default image for, and the AzureMachine no spec.image"}
 		return nil
 	}
 	if am.Spec.OSDisk.OSType == "Windows" {
@@ -139,7 +144,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		in.WindowsAdminPassword = password
 	}
 	result, err := r.Engine.Reconcile(ctx, am, compute.MachineResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: s.infra.CredentialSecret(s.cluster.Name),
+		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName,
 		Kinds: r.kinds, Patches: aso.UserPatches(am.Spec.ASOPatches),
 	})
 	s.result = result
@@ -192,15 +197,10 @@ func (r *Reconciler) reconcileMachineStatus(ctx context.Context, s *scope) error
 	return nil
 }
 
-// reconcileDelete deletes the machine's ASO objects and releases the finalizer once ASO has deleted them all.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
+// reconcileDelete deletes the machine's ASO objects; done once ASO has deleted them all.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
 	s.deleting = true
 	done, result, err := r.Engine.Delete(ctx, s.azureMachine, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: deleteOrder})
 	s.result = result
-	if err != nil || !done {
-		return err
-	}
-	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every ASO object of the machine is gone")
-	controllerutil.RemoveFinalizer(s.azureMachine, infrav1.MachineFinalizer)
-	return nil
+	return done, err
 }

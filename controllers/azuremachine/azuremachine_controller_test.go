@@ -33,11 +33,14 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
 )
 
 const timeout = 60 * time.Second
@@ -47,6 +50,9 @@ type fixture struct {
 	ctx       context.Context
 	namespace string
 	cluster   *clusterv1.Cluster
+	// bootstrapData is the value of the bootstrap data Secrets newMachine makes; a kubeadm join cloud-config
+	// when nil.
+	bootstrapData []byte
 }
 
 // newFixture creates a namespace, a Cluster whose infrastructure is provisioned, and that infrastructure: an
@@ -90,6 +96,9 @@ func (f *fixture) newMachine(t *testing.T, g *WithT, name string, controlPlane b
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: name + "-bootstrap", Namespace: f.namespace, Labels: map[string]string{clusterv1.ClusterNameLabel: f.cluster.Name}},
 		Data:       map[string][]byte{"value": []byte("#cloud-config\nruncmd: [kubeadm join]\n"), "format": []byte("cloud-config")},
+	}
+	if f.bootstrapData != nil {
+		secret.Data["value"] = f.bootstrapData
 	}
 	g.Expect(env.Env.Create(f.ctx, secret)).To(Succeed())
 	labels := map[string]string{clusterv1.ClusterNameLabel: f.cluster.Name}
@@ -271,4 +280,39 @@ func TestReconcile_DeleteReleasesEverything(t *testing.T) {
 	g.Expect(env.Env.List(f.ctx, pips, client.InNamespace(f.namespace))).To(Succeed())
 	g.Expect(pips.Items).To(BeEmpty())
 	g.Expect(sim.Deleted()).To(ContainElement(fmt.Sprintf("/subscriptions/%s/resourceGroups/workload/providers/Microsoft.Compute/virtualMachines/gone", sim.SubscriptionID())))
+}
+
+// TestReconcile_SecretsNeverLogged creates a Linux and a Windows machine, with the manager logging at every
+// verbosity, and checks that neither their bootstrap data nor the Windows admin password ever reached the logs,
+// while an uncapped logger did see the bootstrap data (in client-go's request and response bodies).
+func TestReconcile_SecretsNeverLogged(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	marker := []byte("bootstrap-marker-" + util.RandomString(32))
+	f.bootstrapData = []byte("#cloud-config\nwrite_files:\n- path: /etc/marker\n  content: " + string(marker) + "\nruncmd: [kubeadm join]\n")
+	logs.Watch(marker)
+	logs.Watch(f.bootstrapData)
+
+	_, linux := f.newMachine(t, g, "linux-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	_, windows := f.newMachine(t, g, "windows-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", OSDisk: infrav1.OSDisk{OSType: "Windows"}})
+	waitProvisioned(f.ctx, g, linux)
+	waitProvisioned(f.ctx, g, windows)
+	// The VMs were made with the bootstrap data, and it left their specs once ASO created them.
+	g.Eventually(func(g Gomega) {
+		for _, name := range []string{"linux-0", "windows-0"} {
+			vm := &asocompute.VirtualMachine{}
+			g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: name}, vm)).To(Succeed())
+			g.Expect(vm.Spec.OsProfile.CustomData).To(BeNil(), name)
+		}
+	}, timeout).Should(Succeed())
+	password := &corev1.Secret{}
+	g.Expect(env.Env.GetAPIReader().Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: compute.WindowsPasswordSecretName("windows-0")}, password)).To(Succeed())
+	g.Expect(password.Data[compute.WindowsPasswordKey]).NotTo(BeEmpty())
+
+	logged := logs.Logged()
+	g.Expect(logged).To(ContainSubstring(`"AzureMachine"`), "the capture holds the controller's logs")
+	for name, secret := range map[string][]byte{"bootstrap marker": marker, "bootstrap data": f.bootstrapData, "Windows admin password": password.Data[compute.WindowsPasswordKey]} {
+		g.Expect(logcapture.Leaks(logged, secret)).To(BeEmpty(), "the %s was logged", name)
+	}
+	g.Expect(logs.SeenUncapped(f.bootstrapData)).To(BeTrue(), "without the cap, the bootstrap data would have been logged")
 }

@@ -37,6 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedclusters;azuremanagedclusters/status,verbs=get;list;watch;update;patch
@@ -59,13 +60,6 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		return fmt.Errorf("client is required")
 	}
 	log := ctrl.LoggerFrom(ctx)
-	controlPlaneToCluster := func(ctx context.Context, o client.Object) []ctrl.Request {
-		cluster, err := util.GetOwnerCluster(ctx, r.Client, metav1.ObjectMeta{Namespace: o.GetNamespace(), OwnerReferences: o.GetOwnerReferences()})
-		if err != nil || cluster == nil || cluster.Spec.InfrastructureRef.Kind != "AzureManagedCluster" {
-			return nil
-		}
-		return []ctrl.Request{{NamespacedName: client.ObjectKey{Namespace: cluster.Namespace, Name: cluster.Spec.InfrastructureRef.Name}}}
-	}
 	return capicontroller.NewControllerManagedBy(mgr, log).
 		For(&infrav1.AzureManagedCluster{}).
 		WithOptions(options).
@@ -73,7 +67,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Watches(&clusterv1.Cluster{},
 			handler.EnqueueRequestsFromMapFunc(util.ClusterToInfrastructureMapFunc(ctx, infrav1.GroupVersion.WithKind("AzureManagedCluster"), mgr.GetClient(), &infrav1.AzureManagedCluster{})),
 			predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
-		Watches(&infrav1.AzureManagedControlPlane{}, handler.EnqueueRequestsFromMapFunc(controlPlaneToCluster)).
+		Watches(&infrav1.AzureManagedControlPlane{}, handler.EnqueueRequestsFromMapFunc(managed.ControlPlaneToInfraCluster(r.Client, "AzureManagedCluster"))).
 		Complete(ctx, r)
 }
 

@@ -25,14 +25,8 @@ import (
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	"k8s.io/klog/v2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
-	"sigs.k8s.io/cluster-api/util"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/finalizers"
-	"sigs.k8s.io/cluster-api/util/patch"
-	"sigs.k8s.io/cluster-api/util/paused"
 	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -41,6 +35,8 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedcontrolplanes;azuremanagedcontrolplanes/status;azuremanagedcontrolplanes/finalizers,verbs=get;list;watch;update;patch
@@ -84,27 +80,13 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		return err
 	}
 	log := ctrl.LoggerFrom(ctx)
-	toControlPlane := func(_ context.Context, o client.Object) []ctrl.Request {
-		cluster, ok := o.(*clusterv1.Cluster)
-		if !ok || cluster.Spec.ControlPlaneRef.Kind != "AzureManagedControlPlane" {
-			return nil
-		}
-		return []ctrl.Request{{NamespacedName: client.ObjectKey{Namespace: cluster.Namespace, Name: cluster.Spec.ControlPlaneRef.Name}}}
-	}
-	poolToControlPlane := func(ctx context.Context, o client.Object) []ctrl.Request {
-		cluster, err := util.GetClusterFromMetadata(ctx, r.Client, metaOf(o))
-		if err != nil {
-			return nil
-		}
-		return toControlPlane(ctx, cluster)
-	}
 	b := capicontroller.NewControllerManagedBy(mgr, log).
 		For(&infrav1.AzureManagedControlPlane{}).
 		WithOptions(options).
 		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
-		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(toControlPlane), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
+		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(managed.ClusterToControlPlane("AzureManagedControlPlane")), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
 		// A new machine pool may be the system pool the managed cluster waits for.
-		Watches(&infrav1.AzureManagedMachinePool{}, handler.EnqueueRequestsFromMapFunc(poolToControlPlane))
+		Watches(&infrav1.AzureManagedMachinePool{}, handler.EnqueueRequestsFromMapFunc(managed.MemberToControlPlane(r.Client, "AzureManagedControlPlane")))
 	for _, obj := range OwnedKinds() {
 		b = b.Owns(obj)
 	}
@@ -112,56 +94,23 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 }
 
 // Reconcile makes the control plane's Azure resources match its spec.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
-	cp := &infrav1.AzureManagedControlPlane{}
-	if err := r.Client.Get(ctx, req.NamespacedName, cp); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	log := ctrl.LoggerFrom(ctx)
-	cluster, err := util.GetOwnerCluster(ctx, r.Client, cp.ObjectMeta)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if cluster == nil {
-		log.Info("Waiting for the Cluster controller to set an owner reference on the AzureManagedControlPlane")
-		return ctrl.Result{}, nil
-	}
-	ctx = ctrl.LoggerInto(ctx, log.WithValues("Cluster", klog.KObj(cluster)))
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1.AzureManagedControlPlane, scope]{
+		New:       func() *infrav1.AzureManagedControlPlane { return &infrav1.AzureManagedControlPlane{} },
+		Finalizer: infrav1.ManagedControlPlaneFinalizer,
+		Owners:    lifecycle.ClusterOwner,
+		Scope: func(cp *infrav1.AzureManagedControlPlane, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, controlPlane: cp}
+		},
+		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
+		Normal:     r.reconcileNormal,
+		Delete:     r.reconcileDelete,
+		Status:     updateStatus,
+	}, req)
+}
 
-	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, cp, infrav1.ManagedControlPlaneFinalizer); err != nil || added {
-		return ctrl.Result{}, err
-	}
-	patchHelper, err := patch.NewHelper(cp, r.Client)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	s := &scope{cluster: cluster, controlPlane: cp}
-	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, cp); err != nil || isPaused || requeue {
-		if err != nil || requeue || !isPaused {
-			return ctrl.Result{}, err
-		}
-		done, _, err := r.Engine.Pause(ctx, cp, cluster.Name, r.kinds)
-		if err != nil || !done {
-			return ctrl.Result{}, err
-		}
-		aso.SetBlockMove(cp, false)
-		return ctrl.Result{}, patchHelper.Patch(ctx, cp)
-	}
-
-	defer func() {
-		updateStatus(s)
-		options := []patch.Option{patch.WithOwnedConditions{Conditions: ownedConditions()}}
-		if reterr == nil {
-			options = append(options, patch.WithStatusObservedGeneration{})
-		}
-		if err := patchHelper.Patch(ctx, cp, options...); err != nil {
-			reterr = kerrors.NewAggregate([]error{reterr, err})
-		}
-	}()
-
-	if !cp.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, r.reconcileDelete(ctx, s)
-	}
+// reconcileNormal runs the phases of a live control plane, and re-reads the kubeconfig ASO rotates.
+func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
 	for _, phase := range []func(context.Context, *scope) error{
 		r.reconcileCredentials,
 		r.reconcileResources,
@@ -182,14 +131,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 
 // scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
 type scope struct {
-	// cluster and controlPlane are read by Reconcile.
+	// cluster and controlPlane are read by the lifecycle.
 	cluster      *clusterv1.Cluster
 	controlPlane *infrav1.AzureManagedControlPlane
 
 	// credentials is set by reconcileCredentials.
 	credentials aso.Credentials
-	// waiting is set by a phase that must wait (for a system pool, the subscription); it is the Ready message.
-	waiting, waitingReason string
+	// waiting is set by a phase that must wait (for a system pool, the subscription).
+	waiting lifecycle.Wait
 	// result is set by reconcileResources and reconcileDelete: the state of every ASO object.
 	result *aso.Result
 	// kubeconfigWritten is set by reconcileResources once Cluster API's kubeconfig secret is written;

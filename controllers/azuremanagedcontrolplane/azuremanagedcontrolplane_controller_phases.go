@@ -24,7 +24,6 @@ import (
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
@@ -32,13 +31,13 @@ import (
 	"sigs.k8s.io/cluster-api/util"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 var (
@@ -57,17 +56,13 @@ var (
 	deleteOrderOwnedGroup = [][]schema.GroupKind{{managedClusterKind}, {resourceGroupKind}}
 )
 
-// metaOf is the metadata util.GetClusterFromMetadata reads from an object.
-func metaOf(o client.Object) metav1.ObjectMeta {
-	return metav1.ObjectMeta{Namespace: o.GetNamespace(), Labels: o.GetLabels()}
-}
-
 // reconcileCredentials turns the control plane's identity into ASO's credential secret.
 func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
 	creds, err := r.Engine.EnsureCredentials(ctx, s.controlPlane, aso.CredentialsInput{
 		ClusterName:    s.cluster.Name,
 		SubscriptionID: s.controlPlane.Spec.SubscriptionID,
 		IdentityRef:    s.controlPlane.Spec.IdentityRef,
+		Kinds:          r.kinds,
 	})
 	if err != nil {
 		return err
@@ -84,7 +79,6 @@ func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
 // and hands the objects, with the Cluster API kubeconfig once ASO wrote AKS's, to the engine.
 func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	cp := s.controlPlane
-	aso.SetBlockMove(cp, true)
 	in := aks.ControlPlaneInput{
 		Cluster: azure.Cluster{
 			Name:           s.cluster.Name,
@@ -121,8 +115,8 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	case in.Cluster.SubscriptionID == "":
 		// Without the subscription the resource IDs between resources cannot be written yet: create the resource
 		// group first, ASO reports the subscription in its ID. Nothing else is touched meanwhile.
-		desired, opts.Kinds = desired[:1], nil
-		s.waiting, s.waitingReason = "waiting for the resource group's ID, which names the subscription", infrav1.ProvisioningReason
+		desired, opts.Incomplete = ofFamily(desired, aks.FamilyResourceGroup), true
+		s.waiting = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: "waiting for the resource group's ID, which names the subscription"}
 	case !exists || live.Status.Id == nil:
 		// AKS creates a cluster with its system pool(s) inline; afterwards the agent pools are their own objects.
 		if in.SystemPools, err = r.systemPools(ctx, s.cluster); err != nil {
@@ -132,14 +126,14 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 			desired = aks.ControlPlaneResources(in)
 			break
 		}
-		s.waiting, s.waitingReason = "waiting for an AzureManagedMachinePool of mode System: AKS creates the cluster with its system pool", WaitingForMachinePoolsReason
+		s.waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for an AzureManagedMachinePool of mode System: AKS creates the cluster with its system pool"}
 		if exists {
 			return nil // keep the cluster being created as it is
 		}
-		desired = desired[:len(desired)-1]
+		desired, opts.Incomplete = withoutFamily(desired, aks.FamilyManagedCluster), true
 	}
 
-	if s.waiting == "" {
+	if s.waiting.Message == "" {
 		// Without local accounts AKS has no admin kubeconfig: only the Entra ID user kubeconfig, whose exec plugin
 		// needs a token the provider does not mint.
 		source := managed.SecretRef{Name: aks.AdminKubeconfigSecretName(s.cluster.Name), Key: aks.KubeconfigSecretKey}
@@ -237,23 +231,44 @@ func autoUpgradeVersion(cp *infrav1.AzureManagedControlPlane, current string) st
 	return ""
 }
 
-// reconcileDelete deletes the control plane's ASO objects and releases the finalizer once ASO has deleted them all.
-// A resource group the cluster owns is deleted as a whole after the AKS cluster; objects the cluster does not own
-// (a brought resource group or network) stay.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
+// reconcileDelete deletes the control plane's ASO objects; done once ASO has deleted them all. A resource group
+// the cluster owns is deleted as a whole after the AKS cluster; objects the cluster does not own (a brought resource
+// group or network) stay.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
 	cp := s.controlPlane
 	s.deleting = true
 	order := deleteOrder
 	rg := &asoresources.ResourceGroup{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: cp.Namespace, Name: azure.ObjectName(cp.Spec.ResourceGroupName)}, rg); err == nil && aso.IsManaged(rg, cp) {
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: cp.Namespace, Name: azure.ObjectName(cp.Spec.ResourceGroupName)}, rg)
+	switch {
+	case err == nil && aso.IsManaged(rg, cp):
 		order = deleteOrderOwnedGroup
+	case client.IgnoreNotFound(err) != nil:
+		return false, err
 	}
 	done, result, err := r.Engine.Delete(ctx, cp, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: order})
 	s.result = result
-	if err != nil || !done {
-		return err
+	return done, err
+}
+
+// ofFamily keeps the resources of a family.
+func ofFamily(in []azure.Resource, family string) []azure.Resource {
+	var out []azure.Resource
+	for _, r := range in {
+		if r.Family == family {
+			out = append(out, r)
+		}
 	}
-	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every ASO object of the control plane is gone")
-	controllerutil.RemoveFinalizer(cp, infrav1.ManagedControlPlaneFinalizer)
-	return nil
+	return out
+}
+
+// withoutFamily drops the resources of a family.
+func withoutFamily(in []azure.Resource, family string) []azure.Resource {
+	var out []azure.Resource
+	for _, r := range in {
+		if r.Family != family {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -17,8 +17,6 @@ limitations under the License.
 package azuremanagedcontrolplane
 
 import (
-	"fmt"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
@@ -26,6 +24,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 const (
@@ -37,45 +36,14 @@ const (
 	WaitingForMachinePoolsReason = "WaitingForMachinePools"
 )
 
-// familyConditions are the conditions of the control plane's resource families.
-var familyConditions = []string{
-	aks.FamilyResourceGroup + "Ready", aks.FamilyVNet + "Ready", aks.FamilySubnets + "Ready",
-	aks.FamilyPrivateEndpoints + "Ready", aks.FamilyManagedCluster + "Ready",
-}
+// families are the resource families of the control plane, one <Family>Ready condition each.
+var families = []string{aks.FamilyResourceGroup, aks.FamilyVNet, aks.FamilySubnets, aks.FamilyPrivateEndpoints, aks.FamilyManagedCluster}
 
-// ownedConditions are the conditions this controller owns on the AzureManagedControlPlane, for the patch helper.
-func ownedConditions() []string {
-	return append([]string{clusterv1.ReadyCondition, clusterv1.PausedCondition, infrav1.CredentialsReadyCondition,
-		infrav1.ResourcesReadyCondition, infrav1.PatchesAppliedCondition, KubeconfigReadyCondition}, familyConditions...)
-}
-
-// updateStatus turns what the phases learned into conditions, status.initialization and externalManagedControlPlane.
-func updateStatus(s *scope) {
+// updateStatus turns what the phases learned, and the pass's error, into conditions, status.initialization and
+// externalManagedControlPlane; it returns the conditions it owns.
+func updateStatus(s *scope, err error) []string {
 	cp := s.controlPlane
 	cp.Status.ExternalManagedControlPlane = ptr.To(true)
-	if s.credentials.Reason != "" {
-		c := metav1.Condition{Type: infrav1.CredentialsReadyCondition, Status: metav1.ConditionTrue, Reason: s.credentials.Reason}
-		if !s.credentials.Ready {
-			c.Status, c.Message = metav1.ConditionFalse, s.credentials.Message
-		}
-		conditions.Set(cp, c)
-	}
-	var first *infrav1.ResourceStatus
-	if s.result != nil {
-		cp.Status.Resources = s.result.Statuses()
-		seen := map[string]bool{}
-		for _, c := range s.result.Conditions() {
-			conditions.Set(cp, c)
-			seen[c.Type] = true
-		}
-		for _, family := range familyConditions {
-			if !seen[family] {
-				conditions.Delete(cp, family)
-			}
-		}
-		first = s.result.FirstNotReady()
-	}
-
 	kubeconfig := metav1.Condition{Type: KubeconfigReadyCondition, Status: metav1.ConditionFalse, Reason: infrav1.ProvisioningReason,
 		Message: "waiting for ASO to write the AKS cluster's kubeconfig"}
 	switch {
@@ -94,30 +62,18 @@ func updateStatus(s *scope) {
 		conditions.Set(cp, kubeconfig)
 	}
 
-	ready := metav1.Condition{Type: clusterv1.ReadyCondition, Status: metav1.ConditionFalse}
-	switch {
-	case s.deleting:
-		ready.Reason, ready.Message = infrav1.DeletingReason, "deleting the control plane's Azure resources"
-		if first != nil {
-			ready.Message += fmt.Sprintf("; %s %s: %s", first.Resource.Kind, first.Resource.Name, first.Message)
-		}
-	case s.credentials.Reason != "" && !s.credentials.Ready:
-		ready.Reason, ready.Message = s.credentials.Reason, s.credentials.Message
-	case s.waiting != "":
-		ready.Reason, ready.Message = s.waitingReason, s.waiting
-	case s.result == nil:
-		return // the pass ended before the resources were reconciled (an error): keep the last condition
-	case first != nil:
-		ready.Reason, ready.Message = first.Reason, fmt.Sprintf("%s %s: %s", first.Resource.Kind, first.Resource.Name, first.Message)
-	case !s.kubeconfigWritten:
-		ready.Reason, ready.Message = kubeconfig.Reason, kubeconfig.Message
+	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Waiting: s.waiting, Result: s.result, Families: families}
+	if s.deleting {
+		facts.Deleting = "the control plane's Azure resources"
+	}
 	// With local accounts disabled the AKS cluster is ready although Cluster API cannot reach it: KubeconfigReady
 	// says why.
-	default:
-		ready.Status, ready.Reason = metav1.ConditionTrue, infrav1.ReadyReason
+	if !s.kubeconfigWritten {
+		facts.Pending = lifecycle.Wait{Reason: kubeconfig.Reason, Message: kubeconfig.Message}
 	}
-	conditions.Set(cp, ready)
-	if ready.Status == metav1.ConditionTrue {
+	owned := append(lifecycle.SetConditions(cp, facts), KubeconfigReadyCondition)
+	if conditions.IsTrue(cp, clusterv1.ReadyCondition) {
 		cp.Status.Initialization.ControlPlaneInitialized = ptr.To(true)
 	}
+	return owned
 }

@@ -23,23 +23,16 @@ import (
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/version"
-	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/util"
-	"sigs.k8s.io/cluster-api/util/conditions"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/finalizers"
-	"sigs.k8s.io/cluster-api/util/patch"
-	"sigs.k8s.io/cluster-api/util/paused"
 	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -47,6 +40,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedmachinepools;azuremanagedmachinepools/status;azuremanagedmachinepools/finalizers,verbs=get;list;watch;update;patch
@@ -67,10 +61,9 @@ type Reconciler struct {
 	// WatchFilterValue is the label value used to filter events prior to reconciliation.
 	WatchFilterValue string
 
-	// kinds, controller and poolsOfCluster are set by SetupWithManager.
-	kinds          []schema.GroupVersionKind
-	controller     capicontroller.Controller
-	poolsOfCluster handler.MapFunc
+	// kinds and nodes are set by SetupWithManager.
+	kinds []schema.GroupVersionKind
+	nodes *managed.NodeReporter
 }
 
 // SetupWithManager sets up the controller with the manager.
@@ -94,6 +87,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		}
 		return clusterToPools(ctx, cluster)
 	}
+	name := "azuremanagedmachinepool"
 	c, err := capicontroller.NewControllerManagedBy(mgr, log).
 		For(&infrav1.AzureManagedMachinePool{}).
 		WithOptions(options).
@@ -103,92 +97,51 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(clusterToPools), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
 		// The control plane's subscription and auto-upgrade version are the pool's too.
 		Watches(&infrav1.AzureManagedControlPlane{}, handler.EnqueueRequestsFromMapFunc(controlPlaneToPools)).
-		WatchesRawSource(r.ClusterCache.GetClusterSource("azuremanagedmachinepool", clusterToPools)).
+		WatchesRawSource(r.ClusterCache.GetClusterSource(name, clusterToPools)).
 		Owns(&asocontainerservice.ManagedClustersAgentPool{}).
 		Build(ctx, r)
-	r.controller = c
-	r.poolsOfCluster = clusterToPools
+	r.nodes = &managed.NodeReporter{Client: r.Client, ClusterCache: r.ClusterCache, Controller: c, Name: name, PoolsOfCluster: clusterToPools}
 	return err
 }
 
 // Reconcile makes the pool's agent pool match its spec and reports its nodes.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
-	pool := &infrav1.AzureManagedMachinePool{}
-	if err := r.Client.Get(ctx, req.NamespacedName, pool); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	log := ctrl.LoggerFrom(ctx)
-	machinePool, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if machinePool == nil {
-		log.Info("Waiting for the MachinePool controller to set an owner reference on the AzureManagedMachinePool")
-		return ctrl.Result{}, nil
-	}
-	cluster, err := util.GetClusterFromMetadata(ctx, r.Client, machinePool.ObjectMeta)
-	if err != nil {
-		log.Info("Waiting for the MachinePool's Cluster", "reason", err.Error())
-		return ctrl.Result{}, nil
-	}
-	ctx = ctrl.LoggerInto(ctx, log.WithValues("MachinePool", klog.KObj(machinePool), "Cluster", klog.KObj(cluster)))
-	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, pool, infrav1.ManagedMachinePoolFinalizer); err != nil || added {
-		return ctrl.Result{}, err
-	}
-	patchHelper, err := patch.NewHelper(pool, r.Client)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, pool); err != nil || isPaused || requeue {
-		if err != nil || requeue || !isPaused {
-			return ctrl.Result{}, err
-		}
-		done, _, err := r.Engine.Pause(ctx, pool, cluster.Name, r.kinds)
-		if err != nil || !done {
-			return ctrl.Result{}, err
-		}
-		aso.SetBlockMove(pool, false)
-		return ctrl.Result{}, patchHelper.Patch(ctx, pool)
-	}
-
-	s := &scope{cluster: cluster, machinePool: machinePool, pool: pool}
-	defer func() {
-		updateStatus(s)
-		options := []patch.Option{patch.WithOwnedConditions{Conditions: []string{clusterv1.ReadyCondition, clusterv1.PausedCondition,
-			infrav1.ResourcesReadyCondition, infrav1.PatchesAppliedCondition, aks.FamilyAgentPool + "Ready"}}}
-		if reterr == nil {
-			options = append(options, patch.WithStatusObservedGeneration{})
-		}
-		if err := patchHelper.Patch(ctx, pool, options...); err != nil {
-			reterr = kerrors.NewAggregate([]error{reterr, err})
-		}
-	}()
-
-	if !pool.DeletionTimestamp.IsZero() {
-		s.deleting = true
-		done, result, err := r.Engine.Delete(ctx, pool, aso.DeleteOptions{ClusterName: cluster.Name, Kinds: r.kinds})
-		s.result = result
-		if err == nil && done {
-			controllerutil.RemoveFinalizer(pool, infrav1.ManagedMachinePoolFinalizer)
-		}
-		return ctrl.Result{}, err
-	}
-	aso.SetBlockMove(pool, true)
-	if err := r.reconcileAgentPool(ctx, s); err != nil {
-		return ctrl.Result{}, err
-	}
-	return ctrl.Result{}, r.reconcileNodes(ctx, s)
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1.AzureManagedMachinePool, scope]{
+		New:       func() *infrav1.AzureManagedMachinePool { return &infrav1.AzureManagedMachinePool{} },
+		Finalizer: infrav1.ManagedMachinePoolFinalizer,
+		Owners:    lifecycle.MachinePoolOwner,
+		Scope: func(pool *infrav1.AzureManagedMachinePool, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
+		},
+		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
+		Normal: func(ctx context.Context, s *scope) (ctrl.Result, error) {
+			if err := r.reconcileAgentPool(ctx, s); err != nil {
+				return ctrl.Result{}, err
+			}
+			return ctrl.Result{}, r.reconcileNodes(ctx, s)
+		},
+		Delete: func(ctx context.Context, s *scope) (bool, error) {
+			s.deleting = true
+			done, result, err := r.Engine.Delete(ctx, s.pool, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds})
+			s.result = result
+			return done, err
+		},
+		Status: updateStatus,
+	}, req)
 }
 
 // scope holds what one reconciliation learns; updateStatus turns it into status and conditions.
 type scope struct {
+	// cluster, machinePool and pool are read by the lifecycle.
 	cluster     *clusterv1.Cluster
 	machinePool *clusterv1.MachinePool
 	pool        *infrav1.AzureManagedMachinePool
 
-	// waiting says why the agent pool cannot be applied yet.
+	// waiting is set by reconcileAgentPool: why the agent pool cannot be applied yet.
 	waiting string
-	// result is the state of the agent pool object.
+	// credentials is set by reconcileAgentPool: whether the control plane's identity may be used here.
+	credentials aso.Credentials
+	// result is set by reconcileAgentPool and the deletion: the state of the agent pool object.
 	result *aso.Result
 	// deleting is set while the pool is deleted.
 	deleting bool
@@ -243,13 +196,16 @@ func (r *Reconciler) reconcileAgentPool(ctx context.Context, s *scope) error {
 			return err
 		}
 	}
-	credentialSecret := ""
-	if cp.Spec.IdentityRef != nil {
-		credentialSecret = aso.CredentialSecretName(s.cluster.Name)
+	// The pool's objects use the control plane's identity, if it allows the pool's namespace.
+	creds, err := r.Engine.ClusterCredentials(ctx, pool, aso.CredentialsInput{ClusterName: s.cluster.Name, IdentityRef: cp.Spec.IdentityRef, Kinds: r.kinds})
+	if err != nil {
+		return err
 	}
-	var err error
+	if s.credentials = creds; !creds.Ready {
+		return nil
+	}
 	s.result, err = r.Engine.Reconcile(ctx, pool, aks.MachinePoolResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: credentialSecret, Kinds: r.kinds,
+		ClusterName: s.cluster.Name, CredentialSecret: creds.SecretName, Kinds: r.kinds,
 		Patches: append(aso.MergePatches("ManagedClustersAgentPool", "asoManagedClustersAgentPoolPatches", pool.Spec.ASOManagedClustersAgentPoolPatches),
 			aso.UserPatches(pool.Spec.ASOPatches)...),
 	})
@@ -272,66 +228,12 @@ func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
 	if s.result == nil {
 		return nil
 	}
-	pool := s.pool
-	live := &asocontainerservice.ManagedClustersAgentPool{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: pool.Namespace, Name: azure.ObjectName(pool.Name)}, live); err != nil {
-		return client.IgnoreNotFound(err)
+	count, ids, err := r.nodes.Report(ctx, s.cluster, s.machinePool, client.ObjectKey{Namespace: s.pool.Namespace, Name: azure.ObjectName(s.pool.Name)})
+	if count != nil {
+		s.pool.Status.Replicas = int32(*count)
 	}
-	pool.Status.Replicas = int32(ptr.Deref(live.Status.Count, 0))
-	if err := managed.FollowAutoscaler(ctx, r.Client, s.machinePool, live.Status.Count); err != nil {
-		return err
+	if ids != nil {
+		s.pool.Spec.ProviderIDList = ids
 	}
-	nodeResourceGroup := ""
-	if live.Spec.Owner != nil {
-		mc := &asocontainerservice.ManagedCluster{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: pool.Namespace, Name: live.Spec.Owner.Name}, mc); err == nil {
-			nodeResourceGroup = ptr.Deref(mc.Status.NodeResourceGroup, "")
-		}
-	}
-	// Until the workload cluster is reachable its nodes are unknown; the cluster cache's source requeues the
-	// pool once it connects.
-	if err := managed.WatchNodes(ctx, r.ClusterCache, r.controller, "azuremanagedmachinepool", s.cluster, r.poolsOfCluster); err != nil {
-		return managed.IgnoreNotConnected(err)
-	}
-	reader, err := r.ClusterCache.GetReader(ctx, client.ObjectKeyFromObject(s.cluster))
-	if err != nil {
-		return managed.IgnoreNotConnected(err)
-	}
-	ids, err := managed.PoolProviderIDs(ctx, reader, live.Spec.AzureName, nodeResourceGroup)
-	if err != nil {
-		return err
-	}
-	pool.Spec.ProviderIDList = ids
-	return nil
-}
-
-// updateStatus summarises the pool's state: Ready, status.ready and status.initialization.provisioned.
-func updateStatus(s *scope) {
-	pool := s.pool
-	var first *infrav1.ResourceStatus
-	if s.result != nil {
-		pool.Status.Resources = s.result.Statuses()
-		for _, c := range s.result.Conditions() {
-			conditions.Set(pool, c)
-		}
-		first = s.result.FirstNotReady()
-	}
-	ready := metav1.Condition{Type: clusterv1.ReadyCondition, Status: metav1.ConditionFalse}
-	switch {
-	case s.deleting:
-		ready.Reason, ready.Message = infrav1.DeletingReason, "deleting the agent pool"
-	case s.waiting != "":
-		ready.Reason, ready.Message = WaitingForControlPlaneReason, s.waiting
-	case s.result == nil:
-		return
-	case first != nil:
-		ready.Reason, ready.Message = first.Reason, fmt.Sprintf("%s %s: %s", first.Resource.Kind, first.Resource.Name, first.Message)
-	default:
-		ready.Status, ready.Reason = metav1.ConditionTrue, infrav1.ReadyReason
-	}
-	conditions.Set(pool, ready)
-	pool.Status.Ready = ready.Status == metav1.ConditionTrue
-	if pool.Status.Ready {
-		pool.Status.Initialization.Provisioned = ptr.To(true)
-	}
+	return err
 }

@@ -38,6 +38,8 @@ import (
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
 )
 
 // options are the command's flags.
@@ -77,7 +79,8 @@ func main() {
 	// One file for every severity: each message once, not again for each lower severity.
 	_ = flag.Set("one_output", "true")
 	flag.Parse()
-	ctrl.SetLogger(klog.Background())
+	// Capped like the manager's: above verbosity 7 client-go logs request bodies, bootstrap data and credentials among them.
+	ctrl.SetLogger(setup.Logger(klog.Background()))
 
 	for _, f := range strings.Split(flavors, ",") {
 		if f = strings.TrimSpace(f); f != "" && f != "none" && !slices.Contains(o.flavors, f) {

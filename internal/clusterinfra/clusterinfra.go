@@ -18,12 +18,16 @@ package clusterinfra
 
 import (
 	"context"
+
 	"fmt"
 	"slices"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/external"
@@ -50,8 +54,9 @@ type Infrastructure struct {
 	ExtendedLocation *infrav1.ExtendedLocationSpec
 	// AdditionalTags are the cluster's tags.
 	AdditionalTags map[string]string
-	// Identity is true when the cluster uses an AzureClusterIdentity, so ASO reads <cluster>-aso-secret.
-	Identity bool
+	// IdentityRef is the cluster's AzureClusterIdentity, if it uses one; machines check it allows their namespace
+	// before naming the cluster's credential secret (aso.Engine.ClusterCredentials).
+	IdentityRef *corev1.ObjectReference
 	// Network is the cluster's network.
 	Network infrav1.NetworkSpec
 }
@@ -101,7 +106,7 @@ func From(obj *unstructured.Unstructured) (*Infrastructure, error) {
 		Kind: obj.GetKind(), Name: obj.GetName(),
 		SubscriptionID: fields.SubscriptionID, Location: fields.Location, ResourceGroup: fields.ResourceGroup,
 		ExtendedLocation: fields.ExtendedLocation, AdditionalTags: fields.AdditionalTags,
-		Identity: fields.IdentityRef != nil, Network: fields.NetworkSpec,
+		IdentityRef: fields.IdentityRef, Network: fields.NetworkSpec,
 	}, nil
 }
 
@@ -149,12 +154,11 @@ func (c *Infrastructure) SubnetFor(role infrav1.SubnetRole) string {
 	return ""
 }
 
-// CredentialSecret is the ASO credential secret of the cluster, when it uses an identity.
-func (c *Infrastructure) CredentialSecret(cluster string) string {
-	if !c.Identity {
-		return ""
-	}
-	return aso.CredentialSecretName(cluster)
+// Credentials checks that the cluster's identity may be used from the owner's namespace and names the cluster's
+// credential secret for the owner's ASO objects (aso.Engine.ClusterCredentials); when it may not, they lose
+// credential-from and the owner must wait.
+func (c *Infrastructure) Credentials(ctx context.Context, e *aso.Engine, owner client.Object, cluster string, kinds []schema.GroupVersionKind) (aso.Credentials, error) {
+	return e.ClusterCredentials(ctx, owner, aso.CredentialsInput{ClusterName: cluster, IdentityRef: c.IdentityRef, Kinds: kinds})
 }
 
 // AzureCluster returns the translator's view of the cluster. Machines own their resources by the resource

@@ -15,5 +15,8 @@ limitations under the License.
 */
 
 // Package setup registers the provider's webhooks and controllers on a manager. main.go and the local
-// management plane (make run) share it, so both run exactly the same provider.
+// management plane (make run) share it, so both run exactly the same provider. It also builds what main.go and
+// the tests must build alike: the options of the manager's diagnostics (metrics) and webhook servers (ServingOptions:
+// HTTPS with authentication and authorization, TLS settings, HTTP/2 off), and the manager's logger, capped below
+// the verbosity at which client-go logs request bodies (Logger).
 package setup

@@ -19,7 +19,9 @@ package setup
 import (
 	"context"
 	"fmt"
+	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -52,6 +54,8 @@ type Options struct {
 	// Concurrency is the number of objects each controller reconciles at once, by controller name
 	// (azurecluster, azuremachine); DefaultConcurrency when unset.
 	Concurrency map[string]int
+	// IdentityCertDirs are the directories an AzureClusterIdentity's certPath may name (see aso.Engine).
+	IdentityCertDirs []string
 	// ClusterCache reaches workload clusters (for the nodes of AKS agent pools). When nil, Controllers sets one up;
 	// pass the one Cluster API's reconcilers use when they run in the same manager.
 	ClusterCache clustercache.ClusterCache
@@ -128,6 +132,41 @@ func Webhooks(mgr ctrl.Manager) error {
 	return nil
 }
 
+// NewClusterCache sets up the cache through which the controllers reach workload clusters (the nodes of machine
+// pools), for a manager that does not run Cluster API's reconcilers.
+func NewClusterCache(ctx context.Context, mgr ctrl.Manager, watchFilter string) (clustercache.ClusterCache, error) {
+	cc, err := clustercache.SetupWithManager(ctx, mgr, clustercache.Options{
+		SecretClient:     mgr.GetClient(),
+		WatchFilterValue: watchFilter,
+		Client:           clustercache.ClientOptions{UserAgent: "cluster-api-provider-azure-aso-clustercache"},
+		Cache:            clustercache.CacheOptions{},
+	}, controller.Options{MaxConcurrentReconciles: DefaultConcurrency})
+	if err != nil {
+		return nil, fmt.Errorf("failed to set up the cluster cache: %w", err)
+	}
+	return cc, nil
+}
+
+// CacheOptions are the manager's cache options: the ASO kinds limited to the objects the provider labelled (see
+// CacheByObject), managedFields dropped from every object, and, with a namespace, only that namespace.
+func CacheOptions(syncPeriod *time.Duration, namespace string) cache.Options {
+	opts := cache.Options{
+		SyncPeriod:       syncPeriod,
+		ByObject:         CacheByObject(),
+		DefaultTransform: cache.TransformStripManagedFields(),
+	}
+	if namespace != "" {
+		opts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
+	}
+	return opts
+}
+
+// ClientOptions are the manager's client options: Secrets and ConfigMaps are read from the API server, never
+// cached (the provider reads few of them, in every namespace).
+func ClientOptions() client.Options {
+	return client.Options{Cache: &client.CacheOptions{DisableFor: []client.Object{&corev1.ConfigMap{}, &corev1.Secret{}}}}
+}
+
 // CacheByObject limits the manager's cache of ASO kinds to the objects the provider labelled.
 func CacheByObject() map[client.Object]cache.ByObject {
 	return aso.CacheByObject(aso.Kinds()...)
@@ -146,7 +185,7 @@ type namedController struct {
 // with server-side apply.
 func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	c, reader, filter := mgr.GetClient(), mgr.GetAPIReader(), opts.WatchFilterValue
-	engine := &aso.Engine{Client: c, APIReader: reader}
+	engine := &aso.Engine{Client: c, APIReader: reader, IdentityCertDirs: opts.IdentityCertDirs}
 	// The adoption controllers see ASO objects the provider has not labelled: they have a cache of their own.
 	adoptionCache, err := asomanagedadoption.NewCache(mgr)
 	if err != nil {
@@ -168,14 +207,8 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		clusterCache := opts.ClusterCache
 		if clusterCache == nil {
 			var err error
-			clusterCache, err = clustercache.SetupWithManager(ctx, mgr, clustercache.Options{
-				SecretClient:     c,
-				WatchFilterValue: filter,
-				Client:           clustercache.ClientOptions{UserAgent: "cluster-api-provider-azure-aso-clustercache"},
-				Cache:            clustercache.CacheOptions{},
-			}, controller.Options{MaxConcurrentReconciles: DefaultConcurrency})
-			if err != nil {
-				return fmt.Errorf("failed to set up the cluster cache: %w", err)
+			if clusterCache, err = NewClusterCache(ctx, mgr, filter); err != nil {
+				return err
 			}
 		}
 		controllers = append(controllers,

@@ -35,6 +35,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/plane"
 )
 
 // clusterCAKey is where kubeadm's bootstrap data writes the cluster CA's key on a control plane VM.
@@ -46,10 +47,10 @@ func TestE2E_DefaultCluster(t *testing.T) {
 	g := NewWithT(t)
 	ctx := t.Context()
 	start := time.Now()
-	f := newFixture(t, g, "default")
-	clusterKey := f.key(f.clusterName)
+	f := p.NewFixture(t, g, "default")
+	clusterKey := f.Key(f.ClusterName)
 
-	f.apply(ctx, g, "default-cluster.yaml")
+	f.Apply(ctx, g, "default-cluster.yaml")
 
 	// Cluster API mirrors the AzureCluster: provisioned, Ready, its endpoint and its failure domains.
 	cluster := &clusterv1.Cluster{}
@@ -63,8 +64,8 @@ func TestE2E_DefaultCluster(t *testing.T) {
 		g.Expect(azureCluster.Spec.ControlPlaneEndpoint.IsValid()).To(BeTrue())
 		g.Expect(cluster.Spec.ControlPlaneEndpoint).To(Equal(azureCluster.Spec.ControlPlaneEndpoint))
 		g.Expect(cluster.Status.FailureDomains).To(Equal(azureCluster.Status.FailureDomains))
-	}, timeout, interval).Should(Succeed())
-	g.Expect(cluster.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(f.namespace, f.clusterName, location, infrav1.DefaultAzureCloud)))
+	}, plane.Timeout, plane.Interval).Should(Succeed())
+	g.Expect(cluster.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(f.Namespace, f.ClusterName, plane.Location, infrav1.DefaultAzureCloud)))
 	g.Expect(cluster.Spec.ControlPlaneEndpoint.Port).To(BeEquivalentTo(6443))
 	g.Expect(cluster.Status.FailureDomains).To(ConsistOf(
 		clusterv1.FailureDomain{Name: "1", ControlPlane: ptr.To(true)},
@@ -77,26 +78,26 @@ func TestE2E_DefaultCluster(t *testing.T) {
 		g.Expect(env.Env.Get(ctx, clusterKey, cluster)).To(Succeed())
 		g.Expect(conditions.IsTrue(cluster, clusterv1.ClusterControlPlaneInitializedCondition)).To(BeTrue(),
 			"ControlPlaneInitialized: %+v", conditions.Get(cluster, clusterv1.ClusterControlPlaneInitializedCondition))
-	}, timeout, interval).Should(Succeed())
-	f.apply(ctx, g, "default-cluster-control-plane-join.yaml")
+	}, plane.Timeout, plane.Interval).Should(Succeed())
+	f.Apply(ctx, g, "default-cluster-control-plane-join.yaml")
 
 	// Every Machine gets its VM's provider ID and addresses from its AzureMachine, and its Node.
 	var machines []clusterv1.Machine
 	azureMachines := map[string]*infrav1.AzureMachine{}
 	g.Eventually(func(g Gomega) {
-		machines = machinesOf(ctx, g, f.namespace, f.clusterName)
+		machines = plane.MachinesOf(ctx, g, f.Namespace, f.ClusterName)
 		g.Expect(machines).To(HaveLen(5))
 		for _, m := range machines {
 			am := &infrav1.AzureMachine{}
-			g.Expect(env.Env.Get(ctx, f.key(m.Spec.InfrastructureRef.Name), am)).To(Succeed())
+			g.Expect(env.Env.Get(ctx, f.Key(m.Spec.InfrastructureRef.Name), am)).To(Succeed())
 			azureMachines[m.Name] = am
-			g.Expect(m.Spec.ProviderID).To(Equal(providerID(f.clusterName, am.Name)), "Machine %s", m.Name)
+			g.Expect(m.Spec.ProviderID).To(Equal(p.ProviderID(f.ClusterName, am.Name)), "Machine %s", m.Name)
 			g.Expect(am.Status.Addresses).To(ContainElement(HaveField("Type", clusterv1.MachineInternalIP)), "AzureMachine %s", am.Name)
 			g.Expect(m.Status.Addresses).To(BeEquivalentTo(am.Status.Addresses), "Machine %s", m.Name)
 			g.Expect(conditions.IsTrue(&m, clusterv1.MachineInfrastructureReadyCondition)).To(BeTrue(), "Machine %s", m.Name)
 			g.Expect(m.Status.NodeRef.IsDefined()).To(BeTrue(), "Machine %s has a Node", m.Name)
 		}
-	}, timeout, interval).Should(Succeed())
+	}, plane.Timeout, plane.Interval).Should(Succeed())
 
 	var controlPlane, workers int
 	zones := map[string]string{}
@@ -104,18 +105,18 @@ func TestE2E_DefaultCluster(t *testing.T) {
 		// kubeadm's bootstrap data was written to a Secret and went to the VM while ASO created it.
 		g.Expect(m.Spec.Bootstrap.DataSecretName).NotTo(BeNil(), "Machine %s", m.Name)
 		data := &corev1.Secret{}
-		g.Expect(env.Env.Get(ctx, f.key(*m.Spec.Bootstrap.DataSecretName), data)).To(Succeed())
-		g.Expect(data.Labels).To(HaveKeyWithValue(clusterv1.ClusterNameLabel, f.clusterName))
+		g.Expect(env.Env.Get(ctx, f.Key(*m.Spec.Bootstrap.DataSecretName), data)).To(Succeed())
+		g.Expect(data.Labels).To(HaveKeyWithValue(clusterv1.ClusterNameLabel, f.ClusterName))
 		g.Expect(data.Data).To(HaveKeyWithValue("format", BeEquivalentTo(bootstrapv1.CloudConfig)))
 		g.Expect(data.OwnerReferences).To(ContainElement(HaveField("Kind", "KubeadmConfig")))
-		customData, ok := f.customData.get(azureMachines[m.Name].Name)
+		customData, ok := f.CustomData.Get(azureMachines[m.Name].Name)
 		g.Expect(ok).To(BeTrue(), "the VM of Machine %s was created with bootstrap data", m.Name)
 		g.Expect(customData).To(Equal(data.Data["value"]), "Machine %s", m.Name)
 
 		vm := &asocompute.VirtualMachine{}
-		g.Expect(env.Env.Get(ctx, f.key(azureMachines[m.Name].Name), vm)).To(Succeed())
+		g.Expect(env.Env.Get(ctx, f.Key(azureMachines[m.Name].Name), vm)).To(Succeed())
 		switch {
-		case m.Name == f.clusterName+"-control-plane-0":
+		case m.Name == f.ClusterName+"-control-plane-0":
 			controlPlane++
 			g.Expect(string(customData)).To(ContainSubstring("kubeadm init"))
 		case util.IsControlPlaneMachine(&m):
@@ -142,40 +143,40 @@ func TestE2E_DefaultCluster(t *testing.T) {
 	// The bootstrap data leaves the VMs' specs once ASO has created them.
 	g.Eventually(func(g Gomega) {
 		vms := &asocompute.VirtualMachineList{}
-		g.Expect(env.Env.List(ctx, vms, client.InNamespace(f.namespace))).To(Succeed())
+		g.Expect(env.Env.List(ctx, vms, client.InNamespace(f.Namespace))).To(Succeed())
 		g.Expect(vms.Items).To(HaveLen(5))
 		for _, vm := range vms.Items {
 			g.Expect(vm.Spec.OsProfile.CustomData).To(BeNil(), "VirtualMachine %s", vm.Name)
 		}
-	}, timeout, interval).Should(Succeed())
-	t.Logf("Cluster %s provisioned after %s", f.clusterName, time.Since(start).Round(time.Second))
+	}, plane.Timeout, plane.Interval).Should(Succeed())
+	t.Logf("Cluster %s provisioned after %s", f.ClusterName, time.Since(start).Round(time.Second))
 
-	created := listASOObjects(ctx, g, f.namespace)
+	created := plane.ListASOObjects(ctx, g, f.Namespace)
 	g.Expect(created).NotTo(BeEmpty())
-	t.Logf("ASO objects of cluster %s: %s", f.clusterName, countByKind(created))
+	t.Logf("ASO objects of cluster %s: %s", f.ClusterName, plane.CountByKind(created))
 
 	// Deleting the Cluster deletes the Machines, then the AzureCluster; the owned resource group goes as a whole.
 	start = time.Now()
-	deleteCluster(ctx, g, clusterKey)
-	t.Logf("Cluster %s deleted after %s", f.clusterName, time.Since(start).Round(time.Second))
+	plane.DeleteCluster(ctx, g, clusterKey)
+	t.Logf("Cluster %s deleted after %s", f.ClusterName, time.Since(start).Round(time.Second))
 	for _, o := range created {
-		err := env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(o.obj), o.obj)
+		err := env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(o.Object), o.Object)
 		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "%s is deleted", o)
 	}
-	g.Expect(listASOObjects(ctx, g, f.namespace)).To(BeEmpty())
-	g.Expect(sim.Deleted()).To(ContainElement(resourceGroupID(f.clusterName)))
-	g.Expect(sim.ExistsInAzure(resourceGroupID(f.clusterName))).To(BeFalse())
+	g.Expect(plane.ListASOObjects(ctx, g, f.Namespace)).To(BeEmpty())
+	g.Expect(p.Sim.Deleted()).To(ContainElement(p.ResourceGroupID(f.ClusterName)))
+	g.Expect(p.Sim.ExistsInAzure(p.ResourceGroupID(f.ClusterName))).To(BeFalse())
 	// Cluster API deleted the Machines first: every VM was gone from Azure before the resource group.
 	vmsDeleted, groupDeleted := 0, false
-	for _, e := range sim.Events() {
+	for _, e := range p.Sim.Events() {
 		switch {
-		case e.Op == "Delete" && e.Kind == "VirtualMachine" && strings.HasPrefix(e.ID, resourceGroupID(f.clusterName)+"/"):
+		case e.Op == "Delete" && e.Kind == "VirtualMachine" && strings.HasPrefix(e.ID, p.ResourceGroupID(f.ClusterName)+"/"):
 			vmsDeleted++
 			g.Expect(groupDeleted).To(BeFalse(), "VirtualMachine %s is deleted before the resource group", e.ID)
-		case e.Op == "Delete" && e.ID == resourceGroupID(f.clusterName):
+		case e.Op == "Delete" && e.ID == p.ResourceGroupID(f.ClusterName):
 			groupDeleted = true
 		}
 	}
 	g.Expect(vmsDeleted).To(Equal(5))
-	g.Expect(machinesOf(context.Background(), g, f.namespace, f.clusterName)).To(BeEmpty())
+	g.Expect(plane.MachinesOf(context.Background(), g, f.Namespace, f.ClusterName)).To(BeEmpty())
 }

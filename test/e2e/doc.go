@@ -14,10 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package e2e runs Cluster API end to end in one process: Cluster API's own Cluster, Machine, MachineSet,
-// MachineDeployment and KubeadmConfig reconcilers and its ClusterCache beside the provider's controllers and
-// webhooks, on a real API server, with ASO played by test/asosim and a second real API server standing in for
-// the workload cluster. The tests apply CAPZ-style manifests and follow a cluster from creation to deletion.
+// Package e2e runs Cluster API end to end in one process (test/plane): Cluster API's own Cluster, Machine,
+// MachineSet, MachineDeployment and KubeadmConfig reconcilers and its ClusterCache, the provider's webhooks, and the
+// provider's controllers in a manager of their own, on a real API server, with ASO played by test/asosim and a
+// second real API server standing in for the workload cluster. The tests apply CAPZ-style manifests and follow a
+// cluster from creation to deletion.
 //
 // Nothing in the package calls Azure, and no KubeadmControlPlane runs: the control plane is made of stand-alone
 // Machines, and the tests play the kubelets that register the Nodes.

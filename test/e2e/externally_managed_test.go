@@ -29,6 +29,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/plane"
 )
 
 // TestE2E_ExternallyManagedInfrastructure runs a control plane Machine on an AzureCluster that another system
@@ -37,12 +38,12 @@ import (
 func TestE2E_ExternallyManagedInfrastructure(t *testing.T) {
 	g := NewWithT(t)
 	ctx := t.Context()
-	f := newFixture(t, g, "external")
-	clusterKey := f.key(f.clusterName)
+	f := p.NewFixture(t, g, "external")
+	clusterKey := f.Key(f.ClusterName)
 
 	// The external system's resource group and network exist in Azure before the cluster.
-	group := resourceGroupID(f.clusterName)
-	vnet := group + "/providers/Microsoft.Network/virtualNetworks/" + f.clusterName + "-vnet"
+	group := p.ResourceGroupID(f.ClusterName)
+	vnet := group + "/providers/Microsoft.Network/virtualNetworks/" + f.ClusterName + "-vnet"
 	seeded := map[string]string{
 		group:                                  "ResourceGroup",
 		vnet:                                   "VirtualNetwork",
@@ -50,14 +51,14 @@ func TestE2E_ExternallyManagedInfrastructure(t *testing.T) {
 		vnet + "/subnets/node-subnet":          "VirtualNetworksSubnet",
 	}
 	for id, kind := range seeded {
-		sim.SeedAzure(kind, id, map[string]string{"managed-by": "terraform"})
+		p.Sim.SeedAzure(kind, id, map[string]string{"managed-by": "terraform"})
 	}
-	eventsBefore := len(sim.Events())
+	eventsBefore := len(p.Sim.Events())
 
-	f.apply(ctx, g, "externally-managed-cluster.yaml")
+	f.Apply(ctx, g, "externally-managed-cluster.yaml")
 
 	// The external system reports the AzureCluster provisioned, with its API server endpoint.
-	endpoint := clusterv1.APIEndpoint{Host: f.clusterName + "-apiserver." + location + ".cloudapp.azure.com", Port: 6443}
+	endpoint := clusterv1.APIEndpoint{Host: f.ClusterName + "-apiserver." + plane.Location + ".cloudapp.azure.com", Port: 6443}
 	azureCluster := &infrav1.AzureCluster{}
 	g.Expect(env.Env.GetAPIReader().Get(ctx, clusterKey, azureCluster)).To(Succeed())
 	base := azureCluster.DeepCopy()
@@ -75,42 +76,42 @@ func TestE2E_ExternallyManagedInfrastructure(t *testing.T) {
 		g.Expect(conditions.IsTrue(cluster, clusterv1.ClusterInfrastructureReadyCondition)).To(BeTrue(),
 			"InfrastructureReady: %+v", conditions.Get(cluster, clusterv1.ClusterInfrastructureReadyCondition))
 		g.Expect(cluster.Spec.ControlPlaneEndpoint).To(Equal(endpoint))
-	}, timeout, interval).Should(Succeed())
+	}, plane.Timeout, plane.Interval).Should(Succeed())
 
 	// The machine provisions in the external resource group and gets its Node.
-	machineName := f.clusterName + "-control-plane-0"
+	machineName := f.ClusterName + "-control-plane-0"
 	g.Eventually(func(g Gomega) {
 		m := &clusterv1.Machine{}
-		g.Expect(env.Env.Get(ctx, f.key(machineName), m)).To(Succeed())
-		g.Expect(m.Spec.ProviderID).To(Equal(providerID(f.clusterName, machineName)))
+		g.Expect(env.Env.Get(ctx, f.Key(machineName), m)).To(Succeed())
+		g.Expect(m.Spec.ProviderID).To(Equal(p.ProviderID(f.ClusterName, machineName)))
 		g.Expect(m.Status.Addresses).To(ContainElement(HaveField("Type", clusterv1.MachineInternalIP)))
 		g.Expect(m.Status.NodeRef.IsDefined()).To(BeTrue())
-	}, timeout, interval).Should(Succeed())
+	}, plane.Timeout, plane.Interval).Should(Succeed())
 	vm := &asocompute.VirtualMachine{}
-	g.Expect(env.Env.Get(ctx, f.key(machineName), vm)).To(Succeed())
+	g.Expect(env.Env.Get(ctx, f.Key(machineName), vm)).To(Succeed())
 	g.Expect(vm.Spec.Owner).NotTo(BeNil())
 	g.Expect(vm.Spec.Owner.ARMID).To(Equal(group), "the VM is owned by the resource group's ARM ID")
 
 	// The provider did nothing for the cluster: every ASO object belongs to the machine, and the AzureCluster
 	// carries none of the provider's finalizers or conditions.
-	created := listASOObjects(ctx, g, f.namespace)
+	created := plane.ListASOObjects(ctx, g, f.Namespace)
 	g.Expect(created).NotTo(BeEmpty())
 	for _, o := range created {
-		owner := metav1.GetControllerOf(o.obj)
+		owner := metav1.GetControllerOf(o.Object)
 		g.Expect(owner).NotTo(BeNil(), "%s has an owner", o)
 		g.Expect(owner.Kind).To(Equal("AzureMachine"), "%s belongs to the machine", o)
 	}
-	t.Logf("ASO objects of cluster %s: %s", f.clusterName, countByKind(created))
+	t.Logf("ASO objects of cluster %s: %s", f.ClusterName, plane.CountByKind(created))
 	g.Expect(env.Env.GetAPIReader().Get(ctx, clusterKey, azureCluster)).To(Succeed())
 	g.Expect(azureCluster.Finalizers).To(BeEmpty())
 	g.Expect(azureCluster.Status.Conditions).To(BeEmpty())
 
 	// Deleting the Cluster deletes the machine's resources and nothing of the external system's.
-	deleteCluster(ctx, g, clusterKey)
-	g.Expect(listASOObjects(ctx, g, f.namespace)).To(BeEmpty())
+	plane.DeleteCluster(ctx, g, clusterKey)
+	g.Expect(plane.ListASOObjects(ctx, g, f.Namespace)).To(BeEmpty())
 	createdInAzure := map[string]bool{}
 	var deleted []string
-	for _, e := range sim.Events()[eventsBefore:] {
+	for _, e := range p.Sim.Events()[eventsBefore:] {
 		switch e.Op {
 		case "Create":
 			createdInAzure[e.ID] = true
@@ -118,12 +119,12 @@ func TestE2E_ExternallyManagedInfrastructure(t *testing.T) {
 			deleted = append(deleted, e.ID)
 		}
 	}
-	g.Expect(deleted).To(ContainElement(providerIDToARMID(providerID(f.clusterName, machineName))))
+	g.Expect(deleted).To(ContainElement(plane.ProviderIDToARMID(p.ProviderID(f.ClusterName, machineName))))
 	for _, id := range deleted {
 		g.Expect(createdInAzure).To(HaveKey(id), "only what the machine created is deleted")
 	}
 	for id := range seeded {
-		g.Expect(sim.Deleted()).NotTo(ContainElement(id))
-		g.Expect(sim.ExistsInAzure(id)).To(BeTrue(), "%s still exists", id)
+		g.Expect(p.Sim.Deleted()).NotTo(ContainElement(id))
+		g.Expect(p.Sim.ExistsInAzure(id)).To(BeTrue(), "%s still exists", id)
 	}
 }

@@ -22,7 +22,9 @@ import (
 	"fmt"
 	"sort"
 
+	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
@@ -38,6 +40,51 @@ const (
 	// NodeClusterLabel names the node resource group of the node's cluster.
 	NodeClusterLabel = "kubernetes.azure.com/cluster"
 )
+
+// NodeReporter reports the size and nodes of AKS agent pools for a machine pool controller.
+type NodeReporter struct {
+	Client       client.Client
+	ClusterCache clustercache.ClusterCache
+	// Controller is the machine pool controller; Name its name, for the watch on the workload cluster's nodes.
+	Controller capicontroller.Controller
+	Name       string
+	// PoolsOfCluster maps a Cluster to the controller's machine pools.
+	PoolsOfCluster handler.MapFunc
+}
+
+// Report reads the agent pool's ASO object of that name and the workload cluster's nodes of the pool: it returns
+// the pool's size as AKS reports it (nil while unknown) and the provider IDs of its nodes (nil while the workload
+// cluster is not reachable; the cluster cache's source brings the pool back once it is). It makes the MachinePool
+// follow the AKS autoscaler.
+func (n *NodeReporter) Report(ctx context.Context, cluster *clusterv1.Cluster, mp *clusterv1.MachinePool, agentPool client.ObjectKey) (count *int, providerIDs []string, err error) {
+	live := &asocontainerservice.ManagedClustersAgentPool{}
+	if err := n.Client.Get(ctx, agentPool, live); err != nil {
+		return nil, nil, client.IgnoreNotFound(err)
+	}
+	if err := FollowAutoscaler(ctx, n.Client, mp, live.Status.Count); err != nil {
+		return live.Status.Count, nil, err
+	}
+	nodeResourceGroup := ""
+	if live.Spec.Owner != nil {
+		mc := &asocontainerservice.ManagedCluster{}
+		if err := n.Client.Get(ctx, client.ObjectKey{Namespace: agentPool.Namespace, Name: live.Spec.Owner.Name}, mc); err == nil {
+			nodeResourceGroup = ptr.Deref(mc.Status.NodeResourceGroup, "")
+		}
+	}
+	if err := WatchNodes(ctx, n.ClusterCache, n.Controller, n.Name, cluster, n.PoolsOfCluster); err != nil {
+		return live.Status.Count, nil, IgnoreNotConnected(err)
+	}
+	reader, err := n.ClusterCache.GetReader(ctx, client.ObjectKeyFromObject(cluster))
+	if err != nil {
+		return live.Status.Count, nil, IgnoreNotConnected(err)
+	}
+	name := live.Spec.AzureName
+	if name == "" {
+		name = live.Name
+	}
+	ids, err := PoolProviderIDs(ctx, reader, name, nodeResourceGroup)
+	return live.Status.Count, ids, err
+}
 
 // PoolProviderIDs lists the provider IDs of an agent pool's nodes in the workload cluster, sorted. nodeResourceGroup
 // narrows the nodes to one cluster when it is known.

@@ -36,6 +36,9 @@ const KindsAnnotation = "infrastructure.cluster.x-k8s.io/aso-kinds"
 // ResourcesFamily is the condition family of raw ASO objects.
 const ResourcesFamily = "ASOResources"
 
+// InvalidResourcesReason means spec.resources cannot be applied as given.
+const InvalidResourcesReason = "InvalidResources"
+
 // RecordKinds adds the kinds of the objects to the owner's KindsAnnotation and patches the owner at once when
 // new kinds appear, before any object of them is applied: a crash between the two must not orphan one. It
 // returns every kind recorded.

@@ -360,6 +360,11 @@ func (p *AzureMachinePool) SetConditions(conditions []metav1.Condition) {
 	p.Status.Conditions = conditions
 }
 
+// SetResourceStatuses sets the state of the AzureMachinePool's ASO objects (status.resources).
+func (p *AzureMachinePool) SetResourceStatuses(resources []infrav1.ResourceStatus) {
+	p.Status.Resources = resources
+}
+
 func init() {
 	objectTypes = append(objectTypes, &AzureMachinePool{}, &AzureMachinePoolList{})
 }

@@ -182,6 +182,11 @@ func (m *AzureMachinePoolMachine) SetConditions(conditions []metav1.Condition) {
 	m.Status.Conditions = conditions
 }
 
+// SetResourceStatuses sets the state of the AzureMachinePoolMachine's ASO objects (status.resources).
+func (m *AzureMachinePoolMachine) SetResourceStatuses(resources []infrav1.ResourceStatus) {
+	m.Status.Resources = resources
+}
+
 func init() {
 	objectTypes = append(objectTypes, &AzureMachinePoolMachine{}, &AzureMachinePoolMachineList{})
 }

@@ -23,15 +23,10 @@ import (
 	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	"k8s.io/klog/v2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/util"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/finalizers"
-	"sigs.k8s.io/cluster-api/util/patch"
-	"sigs.k8s.io/cluster-api/util/paused"
 	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -41,6 +36,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinepools;azuremachinepools/status;azuremachinepools/finalizers,verbs=get;list;watch;update;patch
@@ -109,65 +105,27 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 }
 
 // Reconcile makes the AzureMachinePool's scale set and instances match its spec and its MachinePool.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
-	pool := &infrav1exp.AzureMachinePool{}
-	if err := r.Client.Get(ctx, req.NamespacedName, pool); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	log := ctrl.LoggerFrom(ctx)
-	machinePool, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if machinePool == nil {
-		log.Info("Waiting for the MachinePool controller to set an owner reference on the AzureMachinePool")
-		return ctrl.Result{}, nil
-	}
-	log = log.WithValues("MachinePool", klog.KObj(machinePool))
-	cluster, err := util.GetClusterFromMetadata(ctx, r.Client, machinePool.ObjectMeta)
-	if err != nil {
-		log.Info("Waiting for the MachinePool's Cluster", "reason", err.Error())
-		return ctrl.Result{}, nil
-	}
-	ctx = ctrl.LoggerInto(ctx, log.WithValues("Cluster", klog.KObj(cluster)))
-
-	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, pool, infrav1exp.MachinePoolFinalizer); err != nil || added {
-		return ctrl.Result{}, err
-	}
-	patchHelper, err := patch.NewHelper(pool, r.Client)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, pool); err != nil || isPaused || requeue {
-		if err != nil || requeue || !isPaused {
-			return ctrl.Result{}, err
-		}
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1exp.AzureMachinePool, scope]{
+		New:       func() *infrav1exp.AzureMachinePool { return &infrav1exp.AzureMachinePool{} },
+		Finalizer: infrav1exp.MachinePoolFinalizer,
+		Owners:    lifecycle.MachinePoolOwner,
+		Scope: func(pool *infrav1exp.AzureMachinePool, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
+		},
 		// The instances' AzureMachinePoolMachines pause their own objects.
-		done, _, err := r.Engine.Pause(ctx, pool, cluster.Name, r.kinds)
-		if err != nil || !done {
-			return ctrl.Result{}, err
-		}
-		aso.SetBlockMove(pool, false)
-		return ctrl.Result{}, patchHelper.Patch(ctx, pool)
-	}
+		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
+		Normal:     r.reconcileNormal,
+		Delete:     r.reconcileDelete,
+		Status:     updateStatus,
+	}, req)
+}
 
-	s := &scope{cluster: cluster, machinePool: machinePool, pool: pool}
-	defer func() {
-		updateStatus(s)
-		options := []patch.Option{patch.WithOwnedConditions{Conditions: ownedConditions()}}
-		if reterr == nil {
-			options = append(options, patch.WithStatusObservedGeneration{})
-		}
-		if err := patchHelper.Patch(ctx, pool, options...); err != nil {
-			reterr = kerrors.NewAggregate([]error{reterr, err})
-		}
-	}()
-
-	if !pool.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, r.reconcileDelete(ctx, s)
-	}
+// reconcileNormal runs the phases of a live pool: a Flexible pool's scale set, then its instances; a Uniform
+// pool's Nodes, then its scale set.
+func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
 	phases := []func(context.Context, *scope) error{r.reconcileClusterInfrastructure}
-	if s.flexible() {
+	if isFlexible(s.pool) {
 		phases = append(phases, r.reconcileScaleSet, r.reconcileReplicas)
 	} else {
 		phases = append(phases, r.reconcileNodes, r.reconcileScaleSet)
@@ -176,7 +134,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 		if err := phase(ctx, s); err != nil {
 			return ctrl.Result{}, err
 		}
-		if s.waiting != "" {
+		if s.waiting.Message != "" {
 			return ctrl.Result{}, nil
 		}
 	}
@@ -185,13 +143,15 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 
 // scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
 type scope struct {
-	// cluster, machinePool and pool are read by Reconcile.
+	// cluster, machinePool and pool are read by the lifecycle.
 	cluster     *clusterv1.Cluster
 	machinePool *clusterv1.MachinePool
 	pool        *infrav1exp.AzureMachinePool
 
 	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
 	infra *clusterinfra.Infrastructure
+	// credentials is set by reconcileClusterInfrastructure: whether the cluster's identity may be used here.
+	credentials aso.Credentials
 	// result is set by reconcileScaleSet and reconcileDelete: the state of the pool's own ASO objects.
 	result *aso.Result
 	// replicas is set by reconcileReplicas (Flexible) and reconcileDelete: the pool's AzureMachinePoolMachines.
@@ -206,13 +166,13 @@ type scope struct {
 	capacity int32
 	// provisioningState is set by reconcileScaleSet: the scale set's provisioning state as ASO reports it.
 	provisioningState string
-	// waiting is set by a phase that must wait (for the cluster, the bootstrap data); it is the Ready message.
-	waiting, waitingReason string
+	// waiting is set by a phase that must wait (for the cluster, the bootstrap data).
+	waiting lifecycle.Wait
 	// deleting is set by reconcileDelete while the instances and the scale set are deleted.
 	deleting bool
 }
 
-// flexible reports whether the pool is a Flexible scale set.
-func (s *scope) flexible() bool {
-	return s.pool.Spec.OrchestrationMode == infrav1exp.FlexibleOrchestrationMode
+// isFlexible reports whether the pool is a Flexible scale set.
+func isFlexible(pool *infrav1exp.AzureMachinePool) bool {
+	return pool.Spec.OrchestrationMode == infrav1exp.FlexibleOrchestrationMode
 }

@@ -45,7 +45,6 @@ import (
 	"sigs.k8s.io/cluster-api/util/labels/format"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -55,6 +54,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 	"github.com/capzaso/cluster-api-provider-azure/internal/machinesecrets"
 )
 
@@ -82,14 +82,21 @@ var deleteOrder = [][]schema.GroupKind{
 func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scope) error {
 	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, s.cluster)
 	if err != nil || waiting != "" {
-		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason, waiting
+		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
 		return err
 	}
 	if s.pool.Spec.Template.Image == nil && s.machinePool.Spec.Template.Spec.Version == "" {
-		s.waitingReason, s.waiting = ImageUnknownReason, "the MachinePool has no spec.template.spec.version to choose the default image for, and the AzureMachinePool no spec.template.image"
+		s.waiting = lifecycle.Wait{Reason: ImageUnknownReason, Message: "the MachinePool has no spec.template.spec.version to choose the default image for, and the AzureMachinePool no spec.template.image"}
 		return nil
 	}
-	s.infra = infra
+	creds, err := infra.Credentials(ctx, r.Engine, s.pool, s.cluster.Name, r.kinds)
+	if err != nil {
+		return err
+	}
+	s.infra, s.credentials = infra, creds
+	if !creds.Ready {
+		s.waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
+	}
 	return nil
 }
 
@@ -116,10 +123,10 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		}
 		live = nil
 	}
-	if !s.flexible() {
+	if !isFlexible(s.pool) {
 		name := mp.Spec.Template.Spec.Bootstrap.DataSecretName
 		if name == nil {
-			s.waitingReason, s.waiting = infrav1.WaitingForBootstrapDataReason, "waiting for the MachinePool's bootstrap data secret"
+			s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the MachinePool's bootstrap data secret"}
 			return nil
 		}
 		data, err := machinesecrets.BootstrapData(ctx, r.APIReader, mp.Namespace, *name)
@@ -149,9 +156,8 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 	if live != nil {
 		s.provisioningState = ptr.Deref(live.Status.ProvisioningState, "")
 	}
-	aso.SetBlockMove(pool, true)
 	result, err := r.Engine.Reconcile(ctx, pool, compute.MachinePoolResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: s.infra.CredentialSecret(s.cluster.Name),
+		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName,
 		Kinds: r.kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches),
 	})
 	s.result = result
@@ -195,25 +201,27 @@ func (r *Reconciler) reconcileReplicas(ctx context.Context, s *scope) error {
 	p := planRollout(int(desiredReplicas(mp)), pool.Spec.Strategy, infos)
 	log := ctrl.LoggerFrom(ctx)
 	var created, deleted []client.Object
-	var errs []error
 	zones := zoneUse(mp.Spec.FailureDomains, replicas)
 	for range p.create {
 		m := r.newReplica(s, zones.next())
 		if err := r.Client.Create(ctx, m); err != nil {
-			errs = append(errs, fmt.Errorf("failed to create AzureMachinePoolMachine %s: %w", klog.KObj(m), err))
-			continue
+			// The plan's deletions counted on this instance: none happens in this pass.
+			s.replicas = replicas
+			return kerrors.NewAggregate([]error{fmt.Errorf("failed to create AzureMachinePoolMachine %s: %w", klog.KObj(m), err),
+				r.waitForCache(ctx, created, nil)})
 		}
 		log.Info("Created an instance", "AzureMachinePoolMachine", klog.KObj(m), "zone", m.Spec.Model.FailureDomain)
 		replicas = append(replicas, *m)
 		created = append(created, m)
 	}
+	var errs []error
 	for _, name := range p.delete {
+		log.Info("Deleting an instance", "AzureMachinePoolMachine", klog.KRef(pool.Namespace, name))
 		obj, err := r.deleteReplica(ctx, pool.Namespace, name, machines[name])
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		log.Info("Deleting an instance", "AzureMachinePoolMachine", klog.KRef(pool.Namespace, name))
 		deleted = append(deleted, obj)
 	}
 	s.replicas = replicas
@@ -478,13 +486,13 @@ func ignoreNotConnected(err error) error {
 	return err
 }
 
-// reconcileDelete deletes the pool's instances (through their Machines), then its scale set, and releases the
-// finalizer once ASO has deleted everything.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
+// reconcileDelete deletes the pool's instances (through their Machines), then its scale set; done once ASO has
+// deleted everything.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
 	s.deleting = true
 	replicas, machines, err := r.listReplicas(ctx, s)
 	if err != nil {
-		return err
+		return false, err
 	}
 	s.replicas = replicas
 	var errs []error
@@ -504,14 +512,9 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
 	if len(replicas) > 0 {
 		// A Flexible scale set cannot go before its VMs; each deleted instance requeues the pool.
 		errs = append(errs, r.waitForCache(ctx, nil, deleted))
-		return kerrors.NewAggregate(errs)
+		return false, kerrors.NewAggregate(errs)
 	}
 	done, result, err := r.Engine.Delete(ctx, s.pool, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: deleteOrder})
 	s.result = result
-	if err != nil || !done {
-		return err
-	}
-	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every instance and ASO object of the pool is gone")
-	controllerutil.RemoveFinalizer(s.pool, infrav1exp.MachinePoolFinalizer)
-	return nil
+	return done, err
 }

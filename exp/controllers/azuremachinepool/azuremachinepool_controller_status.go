@@ -28,6 +28,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 const (
@@ -41,31 +42,13 @@ const (
 	RollingOutReason = "RollingOut"
 )
 
-// familyConditions are the per-family conditions the engine reports for a pool's own objects.
-var familyConditions = []string{compute.FamilyScaleSet + "Ready", compute.FamilyRoleAssignments + "Ready"}
+// families are the resource families the engine reports for a pool's own objects, one <Family>Ready condition each.
+var families = []string{compute.FamilyScaleSet, compute.FamilyRoleAssignments}
 
-// ownedConditions are the conditions this controller writes.
-func ownedConditions() []string {
-	return append([]string{clusterv1.ReadyCondition, clusterv1.PausedCondition, infrav1.ResourcesReadyCondition,
-		infrav1.PatchesAppliedCondition, InstancesReadyCondition}, familyConditions...)
-}
-
-// updateStatus turns what the phases learned into the AzureMachinePool's status and conditions.
-func updateStatus(s *scope) {
+// updateStatus turns what the phases learned, and the pass's error, into the AzureMachinePool's status and
+// conditions; it returns the conditions it owns.
+func updateStatus(s *scope, err error) []string {
 	pool := s.pool
-	if s.result != nil {
-		pool.Status.Resources = s.result.Statuses()
-		seen := map[string]bool{}
-		for _, c := range s.result.Conditions() {
-			conditions.Set(pool, c)
-			seen[c.Type] = true
-		}
-		for _, family := range familyConditions {
-			if !seen[family] {
-				conditions.Delete(pool, family)
-			}
-		}
-	}
 	if s.provisioningState != "" {
 		pool.Status.ProvisioningState = s.provisioningState
 	}
@@ -77,7 +60,7 @@ func updateStatus(s *scope) {
 	}
 	var instances metav1.Condition
 	switch {
-	case s.flexible():
+	case isFlexible(pool):
 		pool.Status.InfrastructureMachineKind = infrav1exp.AzureMachinePoolMachineKind
 		if s.replicas != nil || s.result != nil {
 			instances = setFlexibleInstances(pool, desiredReplicas(s.machinePool), version, s.replicas)
@@ -96,7 +79,18 @@ func updateStatus(s *scope) {
 	}
 	// Cluster API v1.14 reads status.ready for machine pools, as it did initialization.provisioned's predecessor.
 	pool.Status.Ready = ptr.Deref(pool.Status.Initialization.Provisioned, false)
-	setReadyCondition(pool, s, instances)
+
+	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Waiting: s.waiting, Result: s.result, Families: families}
+	if s.deleting {
+		facts.Deleting = "the scale set"
+		if n := len(s.replicas); n > 0 {
+			facts.Deleting = fmt.Sprintf("%d instances before the scale set", n)
+		}
+	}
+	if instances.Type != "" && instances.Status != metav1.ConditionTrue {
+		facts.Pending = lifecycle.Wait{Reason: instances.Reason, Message: instances.Message}
+	}
+	return append(lifecycle.SetConditions(pool, facts), InstancesReadyCondition)
 }
 
 // setFlexibleInstances reports the instances of a Flexible pool: status.instances, providerIDList (the VMs of
@@ -188,33 +182,4 @@ func setUniformInstances(pool *infrav1exp.AzureMachinePool, desired, capacity in
 		c.Status, c.Reason = metav1.ConditionTrue, infrav1.ReadyReason
 	}
 	return c
-}
-
-// setReadyCondition summarises: deleting, waiting, then the pool's own objects, then its instances.
-func setReadyCondition(pool *infrav1exp.AzureMachinePool, s *scope, instances metav1.Condition) {
-	ready := metav1.Condition{Type: clusterv1.ReadyCondition, Status: metav1.ConditionFalse}
-	var first *infrav1.ResourceStatus
-	if s.result != nil {
-		first = s.result.FirstNotReady()
-	}
-	switch {
-	case s.deleting:
-		ready.Reason, ready.Message = infrav1.DeletingReason, "deleting the scale set"
-		if n := len(s.replicas); n > 0 {
-			ready.Message = fmt.Sprintf("deleting %d instances before the scale set", n)
-		} else if first != nil {
-			ready.Message = fmt.Sprintf("deleting the scale set; %s %s: %s", first.Resource.Kind, first.Resource.Name, first.Message)
-		}
-	case s.waiting != "":
-		ready.Reason, ready.Message = s.waitingReason, s.waiting
-	case s.result == nil:
-		return // the pass ended early with an error: keep the last condition
-	case first != nil:
-		ready.Reason, ready.Message = first.Reason, fmt.Sprintf("%s %s: %s", first.Resource.Kind, first.Resource.Name, first.Message)
-	case instances.Type != "" && instances.Status != metav1.ConditionTrue:
-		ready.Reason, ready.Message = instances.Reason, instances.Message
-	default:
-		ready.Status, ready.Reason = metav1.ConditionTrue, infrav1.ReadyReason
-	}
-	conditions.Set(pool, ready)
 }

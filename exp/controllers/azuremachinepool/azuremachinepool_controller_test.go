@@ -18,6 +18,7 @@ package azuremachinepool_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"maps"
 	"slices"
@@ -47,8 +48,10 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
 )
 
 const (
@@ -74,6 +77,12 @@ type fixture struct {
 
 func newFixture(t *testing.T, g *WithT) *fixture {
 	t.Helper()
+	return newFixtureWithBootstrapData(t, g, []byte("#cloud-config\nruncmd: [kubeadm join]\n"))
+}
+
+// newFixtureWithBootstrapData is newFixture with this bootstrap data in the MachinePools' bootstrap data Secret.
+func newFixtureWithBootstrapData(t *testing.T, g *WithT, bootstrapData []byte) *fixture {
+	t.Helper()
 	ctx := t.Context()
 	ns, err := env.Env.CreateNamespace(ctx, "azuremachinepool")
 	g.Expect(err).NotTo(HaveOccurred())
@@ -89,7 +98,7 @@ func newFixture(t *testing.T, g *WithT) *fixture {
 	g.Expect(env.Env.Create(ctx, kubeconfig)).To(Succeed())
 	bootstrap := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: f.bootstrapSecret, Namespace: ns.Name, Labels: map[string]string{clusterv1.ClusterNameLabel: name}},
-		Data:       map[string][]byte{"value": []byte("#cloud-config\nruncmd: [kubeadm join]\n"), "format": []byte("cloud-config")},
+		Data:       map[string][]byte{"value": bootstrapData, "format": []byte("cloud-config")},
 	}
 	g.Expect(env.Env.Create(ctx, bootstrap)).To(Succeed())
 
@@ -691,4 +700,38 @@ func TestFlexible_FailingInstanceAndPause(t *testing.T) {
 	setPaused(false)
 	g.Eventually(policies, timeout, interval).Should(Equal([]string{"", ""}))
 	f.waitPoolReady(g, amp, 1)
+}
+
+// TestSecretsNeverLogged creates a Uniform Windows pool (the bootstrap data stays in the scale set's model, the
+// admin password in a Secret) and a Flexible pool (the bootstrap data goes to each instance's VM), with the manager
+// logging at every verbosity, and checks that neither the bootstrap data nor the password ever reached the logs,
+// while an uncapped logger did see the bootstrap data (in client-go's request and response bodies).
+func TestSecretsNeverLogged(t *testing.T) {
+	g := NewWithT(t)
+	marker := []byte("bootstrap-marker-" + util.RandomString(32))
+	bootstrapData := []byte("#cloud-config\nwrite_files:\n- path: /etc/marker\n  content: " + string(marker) + "\nruncmd: [kubeadm join]\n")
+	logs.Watch(marker)
+	logs.Watch(bootstrapData)
+	f := newFixtureWithBootstrapData(t, g, bootstrapData)
+
+	_, uniform := f.newPool(t, g, "uni-win", infrav1exp.UniformOrchestrationMode, 2, func(s *infrav1exp.AzureMachinePoolSpec) {
+		s.Template.OSDisk.OSType = "Windows"
+	})
+	_, flexible := f.newPool(t, g, "flex", infrav1exp.FlexibleOrchestrationMode, 2, nil)
+	f.waitPoolReady(g, uniform, 2)
+	f.waitPoolReady(g, flexible, 2)
+	vmss := &asocompute.VirtualMachineScaleSet{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "uni-win"}, vmss)).To(Succeed())
+	g.Expect(vmss.Spec.VirtualMachineProfile.OsProfile.CustomData).To(HaveValue(Equal(base64.StdEncoding.EncodeToString(bootstrapData))))
+	g.Expect(asoNames(g, f, &asocompute.VirtualMachineList{})).To(HaveLen(2), "the Flexible pool's instances")
+	password := &corev1.Secret{}
+	g.Expect(env.Env.GetAPIReader().Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: compute.WindowsPasswordSecretName("uni-win")}, password)).To(Succeed())
+	g.Expect(password.Data[compute.WindowsPasswordKey]).NotTo(BeEmpty())
+
+	logged := logs.Logged()
+	g.Expect(logged).To(ContainSubstring(`"AzureMachinePool"`), "the capture holds the controller's logs")
+	for name, secret := range map[string][]byte{"bootstrap marker": marker, "bootstrap data": bootstrapData, "Windows admin password": password.Data[compute.WindowsPasswordKey]} {
+		g.Expect(logcapture.Leaks(logged, secret)).To(BeEmpty(), "the %s was logged", name)
+	}
+	g.Expect(logs.SeenUncapped(bootstrapData)).To(BeTrue(), "without the cap, the bootstrap data would have been logged")
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
 	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
 )
 
 var (
@@ -43,6 +44,8 @@ var (
 	workload *env.ControlPlane
 	// workloadClient writes the workload cluster's Nodes.
 	workloadClient client.Client
+	// logs records what the manager logs, at every verbosity, for TestSecretsNeverLogged.
+	logs = logcapture.New()
 )
 
 // TestMain runs the provider with Cluster API's own Cluster, MachinePool and Machine reconcilers (and the rest of
@@ -60,9 +63,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := env.Run(ctx, m, env.Options{
-		Scheme:         scheme.New(),
-		SetupWebhooks:  setup.Webhooks,
-		ManagerOptions: capiplane.ManagerOptions,
+		Scheme:        scheme.New(),
+		SetupWebhooks: setup.Webhooks,
+		ManagerOptions: func(o *ctrl.Options) {
+			capiplane.ManagerOptions(o)
+			o.Logger = logs.Logger()
+		},
 		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
 			var err error
 			if sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{Scheme: scheme.New(), DeleteDelay: 200 * time.Millisecond}); err != nil {

@@ -24,15 +24,10 @@ import (
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	"k8s.io/klog/v2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/finalizers"
 	"sigs.k8s.io/cluster-api/util/labels/format"
-	"sigs.k8s.io/cluster-api/util/patch"
-	"sigs.k8s.io/cluster-api/util/paused"
 	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -44,6 +39,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinepoolmachines;azuremachinepoolmachines/status;azuremachinepoolmachines/finalizers,verbs=get;list;watch;update;patch
@@ -139,54 +135,24 @@ func (r *Reconciler) machinePoolToMachines(ctx context.Context, o client.Object)
 }
 
 // Reconcile makes the instance's VM match its model.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
-	m := &infrav1exp.AzureMachinePoolMachine{}
-	if err := r.Client.Get(ctx, req.NamespacedName, m); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	log := ctrl.LoggerFrom(ctx)
-	cluster, err := util.GetClusterFromMetadata(ctx, r.Client, m.ObjectMeta)
-	if err != nil {
-		log.Info("Waiting for the instance's Cluster", "reason", err.Error())
-		return ctrl.Result{}, nil
-	}
-	ctx = ctrl.LoggerInto(ctx, log.WithValues("Cluster", klog.KObj(cluster)))
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1exp.AzureMachinePoolMachine, scope]{
+		New:       func() *infrav1exp.AzureMachinePoolMachine { return &infrav1exp.AzureMachinePoolMachine{} },
+		Finalizer: infrav1exp.MachinePoolMachineFinalizer,
+		// Deleting needs neither the pool nor the MachinePool, which may go first: the cluster label is enough.
+		Owners: lifecycle.ClusterLabel,
+		Scope: func(m *infrav1exp.AzureMachinePoolMachine, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, machine: m}
+		},
+		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
+		Normal:     r.reconcileNormal,
+		Delete:     r.reconcileDelete,
+		Status:     updateStatus,
+	}, req)
+}
 
-	if added, err := finalizers.EnsureFinalizer(ctx, r.Client, m, infrav1exp.MachinePoolMachineFinalizer); err != nil || added {
-		return ctrl.Result{}, err
-	}
-	patchHelper, err := patch.NewHelper(m, r.Client)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, m); err != nil || isPaused || requeue {
-		if err != nil || requeue || !isPaused {
-			return ctrl.Result{}, err
-		}
-		done, _, err := r.Engine.Pause(ctx, m, cluster.Name, r.kinds)
-		if err != nil || !done {
-			return ctrl.Result{}, err
-		}
-		aso.SetBlockMove(m, false)
-		return ctrl.Result{}, patchHelper.Patch(ctx, m)
-	}
-
-	s := &scope{cluster: cluster, machine: m}
-	defer func() {
-		updateStatus(s)
-		options := []patch.Option{patch.WithOwnedConditions{Conditions: ownedConditions()}}
-		if reterr == nil {
-			options = append(options, patch.WithStatusObservedGeneration{})
-		}
-		if err := patchHelper.Patch(ctx, m, options...); err != nil {
-			reterr = kerrors.NewAggregate([]error{reterr, err})
-		}
-	}()
-
-	// Deleting needs neither the pool nor the MachinePool, which may go first.
-	if !m.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, r.reconcileDelete(ctx, s)
-	}
+// reconcileNormal runs the phases of a live instance.
+func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
 	for _, phase := range []func(context.Context, *scope) error{
 		r.reconcileOwners,
 		r.reconcileClusterInfrastructure,
@@ -197,7 +163,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 		if err := phase(ctx, s); err != nil {
 			return ctrl.Result{}, err
 		}
-		if s.waiting != "" {
+		if s.waiting.Message != "" {
 			return ctrl.Result{}, nil
 		}
 	}
@@ -206,7 +172,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 
 // scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
 type scope struct {
-	// cluster and machine are read by Reconcile.
+	// cluster and machine are read by the lifecycle.
 	cluster *clusterv1.Cluster
 	machine *infrav1exp.AzureMachinePoolMachine
 
@@ -215,14 +181,16 @@ type scope struct {
 	machinePool *clusterv1.MachinePool
 	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
 	infra *clusterinfra.Infrastructure
+	// credentials is set by reconcileClusterInfrastructure: whether the cluster's identity may be used here.
+	credentials aso.Credentials
 	// bootstrapData is set by reconcileBootstrapData while the VM does not exist yet; nil afterwards.
 	bootstrapData []byte
 	// result is set by reconcileResources and reconcileDelete: the state of every ASO object.
 	result *aso.Result
 	// vmID and provisioningState are set by reconcileVMStatus: the VM's resource ID and state as ASO reports them.
 	vmID, provisioningState string
-	// waiting is set by a phase that must wait; it is the Ready message.
-	waiting, waitingReason string
+	// waiting is set by a phase that must wait.
+	waiting lifecycle.Wait
 	// deleting is set by reconcileDelete while ASO deletes the instance's resources.
 	deleting bool
 }

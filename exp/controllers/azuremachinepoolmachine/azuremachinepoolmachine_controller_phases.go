@@ -29,9 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/cluster-api/util"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
@@ -39,6 +37,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 	"github.com/capzaso/cluster-api-provider-azure/internal/machinesecrets"
 )
 
@@ -63,7 +62,7 @@ func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKi
 func (r *Reconciler) reconcileOwners(ctx context.Context, s *scope) error {
 	m := s.machine
 	if m.Spec.Model == nil {
-		s.waitingReason, s.waiting = ModelMissingReason, "the AzureMachinePoolMachine has no spec.model; only the AzureMachinePool controller creates instances"
+		s.waiting = lifecycle.Wait{Reason: ModelMissingReason, Message: "the AzureMachinePoolMachine has no spec.model; only the AzureMachinePool controller creates instances"}
 		return nil
 	}
 	for _, ref := range m.OwnerReferences {
@@ -80,7 +79,7 @@ func (r *Reconciler) reconcileOwners(ctx context.Context, s *scope) error {
 		s.pool = pool
 	}
 	if s.pool == nil {
-		s.waitingReason, s.waiting = WaitingForPoolReason, "waiting for the instance's AzureMachinePool"
+		s.waiting = lifecycle.Wait{Reason: WaitingForPoolReason, Message: "waiting for the instance's AzureMachinePool"}
 		return nil
 	}
 	mp, err := util.GetOwnerMachinePool(ctx, r.Client, s.pool.ObjectMeta)
@@ -88,7 +87,7 @@ func (r *Reconciler) reconcileOwners(ctx context.Context, s *scope) error {
 		return err
 	}
 	if mp == nil {
-		s.waitingReason, s.waiting = WaitingForPoolReason, fmt.Sprintf("waiting for AzureMachinePool %s to belong to a MachinePool", s.pool.Name)
+		s.waiting = lifecycle.Wait{Reason: WaitingForPoolReason, Message: fmt.Sprintf("waiting for AzureMachinePool %s to belong to a MachinePool", s.pool.Name)}
 		return nil
 	}
 	s.machinePool = mp
@@ -99,10 +98,17 @@ func (r *Reconciler) reconcileOwners(ctx context.Context, s *scope) error {
 func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scope) error {
 	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, s.cluster)
 	if err != nil || waiting != "" {
-		s.waitingReason, s.waiting = infrav1.WaitingForClusterInfrastructureReason, waiting
+		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
 		return err
 	}
-	s.infra = infra
+	creds, err := infra.Credentials(ctx, r.Engine, s.machine, s.cluster.Name, r.kinds)
+	if err != nil {
+		return err
+	}
+	s.infra, s.credentials = infra, creds
+	if !creds.Ready {
+		s.waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
+	}
 	return nil
 }
 
@@ -126,7 +132,7 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 	}
 	name := s.machinePool.Spec.Template.Spec.Bootstrap.DataSecretName
 	if name == nil {
-		s.waitingReason, s.waiting = infrav1.WaitingForBootstrapDataReason, "waiting for the MachinePool's bootstrap data secret"
+		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the MachinePool's bootstrap data secret"}
 		return nil
 	}
 	s.bootstrapData, err = machinesecrets.BootstrapData(ctx, r.APIReader, s.machinePool.Namespace, *name)
@@ -137,7 +143,6 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 // patches.
 func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	m, pool := s.machine, s.pool
-	aso.SetBlockMove(m, true)
 	c := s.infra.AzureCluster(s.cluster.Name)
 	if pool.Spec.Location != "" {
 		c.Location = pool.Spec.Location
@@ -162,7 +167,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		in.WindowsAdminPassword = password
 	}
 	result, err := r.Engine.Reconcile(ctx, m, compute.ReplicaResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: s.infra.CredentialSecret(s.cluster.Name),
+		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName,
 		Kinds: r.kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches),
 	})
 	s.result = result
@@ -179,15 +184,10 @@ func (r *Reconciler) reconcileVMStatus(ctx context.Context, s *scope) error {
 	return nil
 }
 
-// reconcileDelete deletes the instance's ASO objects and releases the finalizer once ASO has deleted them all.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) error {
+// reconcileDelete deletes the instance's ASO objects; done once ASO has deleted them all.
+func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
 	s.deleting = true
 	done, result, err := r.Engine.Delete(ctx, s.machine, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: deleteOrder})
 	s.result = result
-	if err != nil || !done {
-		return err
-	}
-	ctrl.LoggerFrom(ctx).Info("Removing the finalizer: every ASO object of the instance is gone")
-	controllerutil.RemoveFinalizer(s.machine, infrav1exp.MachinePoolMachineFinalizer)
-	return nil
+	return done, err
 }

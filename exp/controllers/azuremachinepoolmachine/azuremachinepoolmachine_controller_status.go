@@ -20,48 +20,27 @@ import (
 	"fmt"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util/conditions"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
-	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // ProviderIDMismatchReason means ASO reports a VM ID other than the instance's provider ID.
 const ProviderIDMismatchReason = "ProviderIDMismatch"
 
-// familyConditions are the per-family conditions the engine reports for an instance's resources.
-var familyConditions = []string{
-	compute.FamilyNetworkInterfaces + "Ready", compute.FamilyVirtualMachine + "Ready",
-	compute.FamilyVMExtensions + "Ready", compute.FamilyRoleAssignments + "Ready",
-}
+// families are the resource families the engine reports for an instance's resources, one <Family>Ready
+// condition each.
+var families = []string{compute.FamilyNetworkInterfaces, compute.FamilyVirtualMachine, compute.FamilyVMExtensions, compute.FamilyRoleAssignments}
 
-// ownedConditions are the conditions this controller writes.
-func ownedConditions() []string {
-	return append([]string{clusterv1.ReadyCondition, clusterv1.PausedCondition, infrav1.ResourcesReadyCondition,
-		infrav1.PatchesAppliedCondition}, familyConditions...)
-}
-
-// updateStatus turns what the phases learned into the AzureMachinePoolMachine's status and conditions: one
-// condition per family of its objects, and Ready, which Cluster API mirrors into its Machine.
-func updateStatus(s *scope) {
+// updateStatus turns what the phases learned, and the pass's error, into the AzureMachinePoolMachine's status and
+// conditions: one condition per family of its objects, and Ready, which Cluster API mirrors into its Machine. It
+// returns the conditions it owns.
+func updateStatus(s *scope, err error) []string {
 	m := s.machine
-	if s.result != nil {
-		m.Status.Resources = s.result.Statuses()
-		seen := map[string]bool{}
-		for _, c := range s.result.Conditions() {
-			conditions.Set(m, c)
-			seen[c.Type] = true
-		}
-		for _, family := range familyConditions {
-			if !seen[family] {
-				conditions.Delete(m, family)
-			}
-		}
-	}
 	if model := m.Spec.Model; model != nil {
 		m.Status.InstanceName = compute.ComputerName(m.Name, model.Template.OSDisk.OSType)
 		m.Status.Version = model.Version
@@ -72,40 +51,21 @@ func updateStatus(s *scope) {
 	if s.provisioningState != "" {
 		m.Status.ProvisioningState = s.provisioningState
 	}
-	setReadyCondition(m, s)
+	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Waiting: s.waiting, Result: s.result, Families: families}
+	switch {
+	case s.deleting:
+		facts.Deleting = "the instance's Azure resources"
+	case s.vmID == "":
+		facts.Pending = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: "waiting for ASO to report the VM's resource ID"}
+	case !strings.EqualFold("azure://"+s.vmID, m.Spec.ProviderID):
+		// The provider ID was set when the instance was created, from the VM's name and the cluster's resource
+		// group; ASO disagreeing means the VM is not where the Node will say it is.
+		facts.Pending = lifecycle.Wait{Reason: ProviderIDMismatchReason, Message: fmt.Sprintf("the VM's ID is %s, not %s as spec.providerID says", s.vmID, m.Spec.ProviderID)}
+	}
+	owned := lifecycle.SetConditions(m, facts)
 	if conditions.IsTrue(m, clusterv1.ReadyCondition) {
 		m.Status.Initialization.Provisioned = ptr.To(true)
 	}
 	m.Status.Ready = conditions.IsTrue(m, clusterv1.ReadyCondition) && m.Status.LatestModelApplied
-}
-
-// setReadyCondition summarises: deleting, waiting, then resources, then the VM's ID.
-func setReadyCondition(m *infrav1exp.AzureMachinePoolMachine, s *scope) {
-	ready := metav1.Condition{Type: clusterv1.ReadyCondition, Status: metav1.ConditionFalse}
-	var first *infrav1.ResourceStatus
-	if s.result != nil {
-		first = s.result.FirstNotReady()
-	}
-	switch {
-	case s.deleting:
-		ready.Reason, ready.Message = infrav1.DeletingReason, "deleting the instance's Azure resources"
-		if first != nil {
-			ready.Message = fmt.Sprintf("deleting the instance's Azure resources; %s %s: %s", first.Resource.Kind, first.Resource.Name, first.Message)
-		}
-	case s.waiting != "":
-		ready.Reason, ready.Message = s.waitingReason, s.waiting
-	case s.result == nil:
-		return // the pass ended early with an error: keep the last condition
-	case first != nil:
-		ready.Reason, ready.Message = first.Reason, fmt.Sprintf("%s %s: %s", first.Resource.Kind, first.Resource.Name, first.Message)
-	case s.vmID == "":
-		ready.Reason, ready.Message = infrav1.ProvisioningReason, "waiting for ASO to report the VM's resource ID"
-	case !strings.EqualFold("azure://"+s.vmID, m.Spec.ProviderID):
-		// The provider ID was set when the instance was created, from the VM's name and the cluster's resource
-		// group; ASO disagreeing means the VM is not where the Node will say it is.
-		ready.Reason, ready.Message = ProviderIDMismatchReason, fmt.Sprintf("the VM's ID is %s, not %s as spec.providerID says", s.vmID, m.Spec.ProviderID)
-	default:
-		ready.Status, ready.Reason = metav1.ConditionTrue, infrav1.ReadyReason
-	}
-	conditions.Set(m, ready)
+	return owned
 }

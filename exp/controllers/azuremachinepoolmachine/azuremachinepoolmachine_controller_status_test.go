@@ -27,9 +27,10 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
-func TestSetReadyCondition(t *testing.T) {
+func TestUpdateStatus_ReadyCondition(t *testing.T) {
 	const vmID = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/pool-abcde"
 	tests := []struct {
 		name            string
@@ -39,7 +40,7 @@ func TestSetReadyCondition(t *testing.T) {
 		wantNoCondition bool
 	}{
 		{name: "deleting", scope: scope{deleting: true, result: &aso.Result{}}, wantStatus: metav1.ConditionFalse, wantReason: infrav1.DeletingReason},
-		{name: "waiting", scope: scope{waiting: "waiting for the pool", waitingReason: WaitingForPoolReason}, wantStatus: metav1.ConditionFalse, wantReason: WaitingForPoolReason},
+		{name: "waiting", scope: scope{waiting: lifecycle.Wait{Reason: WaitingForPoolReason, Message: "waiting for the pool"}}, wantStatus: metav1.ConditionFalse, wantReason: WaitingForPoolReason},
 		{name: "a pass that failed keeps the last condition", scope: scope{}, wantNoCondition: true},
 		{name: "no VM ID yet", scope: scope{result: &aso.Result{}}, wantStatus: metav1.ConditionFalse, wantReason: infrav1.ProvisioningReason},
 		{name: "the VM is elsewhere", scope: scope{result: &aso.Result{}, vmID: "/subscriptions/s/resourceGroups/other/providers/Microsoft.Compute/virtualMachines/pool-abcde"}, wantStatus: metav1.ConditionFalse, wantReason: ProviderIDMismatchReason},
@@ -51,7 +52,7 @@ func TestSetReadyCondition(t *testing.T) {
 			m := &infrav1exp.AzureMachinePoolMachine{Spec: infrav1exp.AzureMachinePoolMachineSpec{ProviderID: "azure://" + vmID}}
 			s := tc.scope
 			s.machine = m
-			setReadyCondition(m, &s)
+			updateStatus(&s, nil)
 			ready := conditions.Get(m, clusterv1.ReadyCondition)
 			if tc.wantNoCondition {
 				g.Expect(ready).To(BeNil())
@@ -71,7 +72,7 @@ func TestUpdateStatus_ProvisionedStaysAndReadyNeedsTheLatestModel(t *testing.T) 
 	model := pool.Model("v1.34.1", "1")
 	m := &infrav1exp.AzureMachinePoolMachine{ObjectMeta: metav1.ObjectMeta{Name: "pool-abcde"}, Spec: infrav1exp.AzureMachinePoolMachineSpec{ProviderID: "azure:///x", Model: &model}}
 	s := &scope{machine: m, pool: pool, machinePool: mp, result: &aso.Result{}, vmID: "/x"}
-	updateStatus(s)
+	updateStatus(s, nil)
 	g.Expect(m.Status.Ready).To(BeTrue())
 	g.Expect(m.Status.LatestModelApplied).To(BeTrue())
 	g.Expect(m.Status.Initialization.Provisioned).To(HaveValue(BeTrue()))
@@ -80,13 +81,13 @@ func TestUpdateStatus_ProvisionedStaysAndReadyNeedsTheLatestModel(t *testing.T) 
 
 	// The pool's template changed: the instance is outdated, still provisioned.
 	pool.Spec.Template.VMSize = "Standard_D4s_v3"
-	updateStatus(s)
+	updateStatus(s, nil)
 	g.Expect(m.Status.LatestModelApplied).To(BeFalse())
 	g.Expect(m.Status.Ready).To(BeFalse())
 	g.Expect(conditions.IsTrue(m, clusterv1.ReadyCondition)).To(BeTrue(), "its resources are ready")
 	g.Expect(m.Status.Initialization.Provisioned).To(HaveValue(BeTrue()))
 
 	s.deleting = true
-	updateStatus(s)
+	updateStatus(s, nil)
 	g.Expect(m.Status.Initialization.Provisioned).To(HaveValue(BeTrue()), "provisioned never goes back")
 }

@@ -14,17 +14,18 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-package e2e
+package plane
 
 import (
 	"bytes"
 	"context"
+	"embed"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -41,7 +42,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/apimachinery/pkg/watch"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
@@ -54,153 +54,102 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/kubeletsim"
 )
 
-const (
-	// timeout bounds each wait for Cluster API and the provider; interval is how often a wait looks again.
-	timeout  = 2 * time.Minute
-	interval = 250 * time.Millisecond
+// testdata holds the cluster manifests fixtures apply.
+//
+//go:embed testdata
+var testdata embed.FS
 
-	// kubernetesVersion is the version of every Machine; location is the Azure location of every cluster.
-	kubernetesVersion = "v1.34.1"
-	location          = "eastus"
-)
-
-// workloadCluster is a second real API server that plays the workload cluster of every Cluster the tests
-// create: Cluster API reaches it through each Cluster's kubeconfig Secret, and the tests register Nodes in it.
-type workloadCluster struct {
-	started chan struct{}
-	cp      *env.ControlPlane
-	client  client.Client
-	err     error
-}
-
-// startWorkloadCluster starts the workload cluster's API server in the background; get waits for it.
-func startWorkloadCluster(ctx context.Context) *workloadCluster {
-	w := &workloadCluster{started: make(chan struct{})}
-	go func() {
-		defer close(w.started)
-		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{})
-		if err != nil {
-			w.err = fmt.Errorf("failed to start the workload cluster: %w", err)
-			return
-		}
-		w.cp = cp
-		if w.client, err = client.New(cp.Config, client.Options{Scheme: clientgoscheme.Scheme}); err != nil {
-			w.err = fmt.Errorf("failed to create a client for the workload cluster: %w", err)
-		}
-	}()
-	return w
-}
-
-// get waits until the workload cluster runs and returns it; the test fails if it could not start.
-func (w *workloadCluster) get(t *testing.T) (*env.ControlPlane, client.Client) {
-	t.Helper()
-	<-w.started
-	if w.err != nil {
-		t.Fatal(w.err)
-	}
-	return w.cp, w.client
-}
-
-// stop stops the workload cluster's API server; it may be called more than once.
-func (w *workloadCluster) stop() error {
-	<-w.started
-	if w.cp == nil {
-		return nil
-	}
-	return w.cp.Stop()
-}
-
-// fixture is what a test's cluster lives in: a namespace, a unique cluster name (the workload cluster and the
+// Fixture is what a test's cluster lives in: a namespace, a unique cluster name (the workload cluster and the
 // simulated Azure are shared by the package), the manifest variables, and the recorded bootstrap data.
-type fixture struct {
-	namespace   string
-	clusterName string
-	vars        map[string]string
-	customData  *customDataRecorder
+type Fixture struct {
+	Namespace   string
+	ClusterName string
+	Vars        map[string]string
+	CustomData  *CustomDataRecorder
 	// objects are what the test applied, deleted when it ends.
 	objects []*unstructured.Unstructured
 }
 
-// newFixture prepares a namespace for a cluster named prefix plus a random suffix: its kubeconfig Secret
+// NewFixture prepares a namespace for a cluster named prefix plus a random suffix: its kubeconfig Secret
 // pointing at the workload cluster, the kubelets that register its Nodes, and a recorder of its VMs' bootstrap
 // data. Everything is removed when the test ends.
-func newFixture(t *testing.T, g *WithT, prefix string) *fixture {
+func (p *Plane) NewFixture(t *testing.T, g *WithT, prefix string) *Fixture {
 	t.Helper()
 	ctx := t.Context()
-	cp, workloadClient := workload.get(t)
+	cp, workloadClient := p.Workload.Get(t)
 	ns, err := env.Env.CreateNamespace(ctx, prefix)
 	g.Expect(err).NotTo(HaveOccurred())
-	f := &fixture{namespace: ns.Name, clusterName: prefix + "-" + util.RandomString(5)}
-	f.vars = map[string]string{
-		"NAMESPACE":             f.namespace,
-		"CLUSTER_NAME":          f.clusterName,
-		"AZURE_LOCATION":        location,
-		"AZURE_SUBSCRIPTION_ID": sim.SubscriptionID(),
-		"KUBERNETES_VERSION":    kubernetesVersion,
+	f := &Fixture{Namespace: ns.Name, ClusterName: prefix + "-" + util.RandomString(5)}
+	f.Vars = map[string]string{
+		"NAMESPACE":             f.Namespace,
+		"CLUSTER_NAME":          f.ClusterName,
+		"AZURE_LOCATION":        Location,
+		"AZURE_SUBSCRIPTION_ID": p.Sim.SubscriptionID(),
+		"KUBERNETES_VERSION":    KubernetesVersion,
 	}
 	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
 	t.Cleanup(func() { f.cleanup(t) })
 
-	writeKubeconfig(ctx, g, f.namespace, f.clusterName, cp.KubeConfig)
-	startKubelets(t, f.namespace, workloadClient)
-	f.customData = recordCustomData(t, f.namespace)
+	WriteKubeconfig(ctx, g, f.Namespace, f.ClusterName, cp.KubeConfig)
+	p.StartKubelets(t, f.Namespace, workloadClient)
+	f.CustomData = RecordCustomData(t, f.Namespace)
 	return f
 }
 
-// newAKSFixture prepares a namespace for an AKS cluster named prefix plus a random suffix, in a resource group of
+// NewAKSFixture prepares a namespace for an AKS cluster named prefix plus a random suffix, in a resource group of
 // the cluster's name: the nodes AKS would register for its agent pools. The provider writes the kubeconfig Secret
 // from the one ASO writes, which points at the workload cluster (see the simulator's options in TestMain).
-func newAKSFixture(t *testing.T, g *WithT, prefix string) *fixture {
+func (p *Plane) NewAKSFixture(t *testing.T, g *WithT, prefix string) *Fixture {
 	t.Helper()
 	ctx := t.Context()
-	_, workloadClient := workload.get(t)
+	_, workloadClient := p.Workload.Get(t)
 	ns, err := env.Env.CreateNamespace(ctx, prefix)
 	g.Expect(err).NotTo(HaveOccurred())
-	f := &fixture{namespace: ns.Name, clusterName: prefix + "-" + util.RandomString(5)}
-	f.vars = map[string]string{
-		"NAMESPACE":             f.namespace,
-		"CLUSTER_NAME":          f.clusterName,
-		"RESOURCE_GROUP":        f.clusterName + "-rg",
-		"AZURE_LOCATION":        location,
-		"AZURE_SUBSCRIPTION_ID": sim.SubscriptionID(),
-		"KUBERNETES_VERSION":    kubernetesVersion,
+	f := &Fixture{Namespace: ns.Name, ClusterName: prefix + "-" + util.RandomString(5)}
+	f.Vars = map[string]string{
+		"NAMESPACE":             f.Namespace,
+		"CLUSTER_NAME":          f.ClusterName,
+		"RESOURCE_GROUP":        f.ClusterName + "-rg",
+		"AZURE_LOCATION":        Location,
+		"AZURE_SUBSCRIPTION_ID": p.Sim.SubscriptionID(),
+		"KUBERNETES_VERSION":    KubernetesVersion,
 	}
 	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
 	t.Cleanup(func() { f.cleanup(t) })
-	startKubelets(t, f.namespace, workloadClient)
+	p.StartKubelets(t, f.Namespace, workloadClient)
 	return f
 }
 
 // cleanup deletes what the test applied that is still there (everything, if the test failed before deleting
 // its Cluster), and the kubeconfig Secret.
-func (f *fixture) cleanup(t *testing.T) {
+func (f *Fixture) cleanup(t *testing.T) {
 	ctx := context.Background()
 	for i := len(f.objects) - 1; i >= 0; i-- {
 		if err := env.Env.Delete(ctx, f.objects[i]); err != nil && !apierrors.IsNotFound(err) {
 			t.Logf("Failed to delete %s %s: %v", f.objects[i].GetKind(), f.objects[i].GetName(), err)
 		}
 	}
-	kubeconfig := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: f.namespace, Name: secret.Name(f.clusterName, secret.Kubeconfig)}}
+	kubeconfig := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: f.Namespace, Name: secret.Name(f.ClusterName, secret.Kubeconfig)}}
 	_ = env.Env.Cleanup(ctx, kubeconfig)
 }
 
-// apply creates the objects of a testdata manifest, in file order.
-func (f *fixture) apply(ctx context.Context, g *WithT, file string) {
-	for _, obj := range readManifests(g, file, f.vars) {
+// Apply creates the objects of a testdata manifest, in file order.
+func (f *Fixture) Apply(ctx context.Context, g *WithT, file string) {
+	for _, obj := range ReadManifests(g, file, f.Vars) {
 		g.Expect(env.Env.Create(ctx, obj)).To(Succeed(), "%s %s", obj.GetKind(), obj.GetName())
 		f.objects = append(f.objects, obj)
 	}
 }
 
-// key is the key of an object of the test's namespace.
-func (f *fixture) key(name string) client.ObjectKey {
-	return client.ObjectKey{Namespace: f.namespace, Name: name}
+// Key is the key of an object of the test's namespace.
+func (f *Fixture) Key(name string) client.ObjectKey {
+	return client.ObjectKey{Namespace: f.Namespace, Name: name}
 }
 
-// readManifests reads a multi-document YAML file from testdata and substitutes its ${VARIABLES} as clusterctl
+// ReadManifests reads a multi-document YAML file from testdata and substitutes its ${VARIABLES} as clusterctl
 // does; a variable without a value fails the test.
-func readManifests(g *WithT, file string, vars map[string]string) []*unstructured.Unstructured {
-	raw, err := os.ReadFile(filepath.Join("testdata", file))
+func ReadManifests(g *WithT, file string, vars map[string]string) []*unstructured.Unstructured {
+	raw, err := testdata.ReadFile(path.Join("testdata", file))
 	g.Expect(err).NotTo(HaveOccurred())
 	var missing []string
 	expanded := os.Expand(string(raw), func(name string) string {
@@ -227,11 +176,11 @@ func readManifests(g *WithT, file string, vars map[string]string) []*unstructure
 	}
 }
 
-// writeKubeconfig writes the <cluster>-kubeconfig Secret through which Cluster API reaches the workload cluster,
+// WriteKubeconfig writes the <cluster>-kubeconfig Secret through which Cluster API reaches the workload cluster,
 // as a control plane provider would. Written before the Cluster exists, it is there for the ClusterCache's first
 // connection, and the Cluster controller, which generates one for clusters without a control plane provider
 // (pointing at the Azure load balancer, unreachable here), leaves it alone.
-func writeKubeconfig(ctx context.Context, g *WithT, namespace, clusterName string, kubeconfig []byte) {
+func WriteKubeconfig(ctx context.Context, g *WithT, namespace, clusterName string, kubeconfig []byte) {
 	s := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{
 			Name:      secret.Name(clusterName, secret.Kubeconfig),
@@ -244,13 +193,13 @@ func writeKubeconfig(ctx context.Context, g *WithT, namespace, clusterName strin
 	g.Expect(env.Env.Create(ctx, s)).To(Succeed())
 }
 
-// startKubelets plays the kubelets of a namespace's machines and the nodes of its AKS agent pools in the workload
+// StartKubelets plays the kubelets of a namespace's machines and the nodes of its AKS agent pools in the workload
 // cluster (test/kubeletsim); the Nodes are deleted when the test ends.
-func startKubelets(t *testing.T, namespace string, workloadClient client.Client) {
+func (p *Plane) StartKubelets(t *testing.T, namespace string, workloadClient client.Client) {
 	t.Helper()
 	kubelets := kubeletsim.Start(kubeletsim.Options{
 		Management: env.Env.GetAPIReader(), Workload: workloadClient, Namespace: namespace,
-		SubscriptionID: sim.SubscriptionID(), Interval: interval, Logf: t.Logf,
+		SubscriptionID: p.Sim.SubscriptionID(), Interval: Interval, Logf: t.Logf,
 	})
 	t.Cleanup(func() {
 		if err := kubelets.DeleteNodes(context.Background()); err != nil {
@@ -259,21 +208,21 @@ func startKubelets(t *testing.T, namespace string, workloadClient client.Client)
 	})
 }
 
-// customDataRecorder watches a namespace's VirtualMachines and keeps, per VM, the bootstrap data it carried
+// CustomDataRecorder watches a namespace's VirtualMachines and keeps, per VM, the bootstrap data it carried
 // (its decoded osProfile.customData) while ASO had not reported it created yet.
-type customDataRecorder struct {
+type CustomDataRecorder struct {
 	mu   sync.Mutex
 	data map[string][]byte
 }
 
-// recordCustomData starts a recorder; it stops when the test ends.
-func recordCustomData(t *testing.T, namespace string) *customDataRecorder {
+// RecordCustomData starts a recorder; it stops when the test ends.
+func RecordCustomData(t *testing.T, namespace string) *CustomDataRecorder {
 	t.Helper()
 	wc, err := client.NewWithWatch(env.Env.Config, client.Options{Scheme: env.Env.Scheme()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &customDataRecorder{data: map[string][]byte{}}
+	r := &CustomDataRecorder{data: map[string][]byte{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	watchFrom := func(resourceVersion string) (watch.Interface, error) {
 		return wc.Watch(ctx, &asocompute.VirtualMachineList{},
@@ -293,7 +242,7 @@ func recordCustomData(t *testing.T, namespace string) *customDataRecorder {
 			if w == nil {
 				var err error
 				if w, err = watchFrom(resourceVersion); err != nil {
-					time.Sleep(interval)
+					time.Sleep(Interval)
 					continue
 				}
 			}
@@ -318,7 +267,7 @@ func recordCustomData(t *testing.T, namespace string) *customDataRecorder {
 	return r
 }
 
-func (r *customDataRecorder) observe(vm *asocompute.VirtualMachine) {
+func (r *CustomDataRecorder) observe(vm *asocompute.VirtualMachine) {
 	if vm.Spec.OsProfile == nil || ptr.Deref(vm.Spec.OsProfile.CustomData, "") == "" {
 		return
 	}
@@ -336,25 +285,25 @@ func (r *customDataRecorder) observe(vm *asocompute.VirtualMachine) {
 	}
 }
 
-// get returns the bootstrap data a VM carried while it was being created.
-func (r *customDataRecorder) get(vm string) ([]byte, bool) {
+// Get returns the bootstrap data a VM carried while it was being created.
+func (r *CustomDataRecorder) Get(vm string) ([]byte, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	data, ok := r.data[vm]
 	return data, ok
 }
 
-// asoObject is an ASO object found in a namespace.
-type asoObject struct {
-	kind string
-	obj  client.Object
+// ASOObject is an ASO object found in a namespace.
+type ASOObject struct {
+	Kind   string
+	Object client.Object
 }
 
-func (o asoObject) String() string { return o.kind + " " + o.obj.GetName() }
+func (o ASOObject) String() string { return o.Kind + " " + o.Object.GetName() }
 
-// listASOObjects lists the objects of every ASO kind the provider produces in a namespace, from the API server.
-func listASOObjects(ctx context.Context, g Gomega, namespace string) []asoObject {
-	var out []asoObject
+// ListASOObjects lists the objects of every ASO kind the provider produces in a namespace, from the API server.
+func ListASOObjects(ctx context.Context, g Gomega, namespace string) []ASOObject {
+	var out []ASOObject
 	for _, kind := range asosim.Kinds() {
 		gvk, err := apiutil.GVKForObject(kind, env.Env.Scheme())
 		g.Expect(err).NotTo(HaveOccurred())
@@ -364,17 +313,17 @@ func listASOObjects(ctx context.Context, g Gomega, namespace string) []asoObject
 		items, err := meta.ExtractList(list)
 		g.Expect(err).NotTo(HaveOccurred())
 		for _, item := range items {
-			out = append(out, asoObject{kind: gvk.Kind, obj: item.(client.Object)})
+			out = append(out, ASOObject{Kind: gvk.Kind, Object: item.(client.Object)})
 		}
 	}
 	return out
 }
 
-// countByKind summarises ASO objects as "Kind×n" entries, sorted by kind.
-func countByKind(objs []asoObject) string {
+// CountByKind summarises ASO objects as "Kind×n" entries, sorted by kind.
+func CountByKind(objs []ASOObject) string {
 	counts := map[string]int{}
 	for _, o := range objs {
-		counts[o.kind]++
+		counts[o.Kind]++
 	}
 	kinds := make([]string, 0, len(counts))
 	for kind := range counts {
@@ -388,33 +337,33 @@ func countByKind(objs []asoObject) string {
 	return strings.Join(parts, ", ")
 }
 
-// deleteCluster deletes a Cluster, as a user does, and waits until Cluster API and the provider have deleted
+// DeleteCluster deletes a Cluster, as a user does, and waits until Cluster API and the provider have deleted
 // everything it owns and released it.
-func deleteCluster(ctx context.Context, g *WithT, key client.ObjectKey) {
+func DeleteCluster(ctx context.Context, g *WithT, key client.ObjectKey) {
 	g.Expect(env.Env.Delete(ctx, &clusterv1.Cluster{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}})).To(Succeed())
 	g.Eventually(func() bool {
 		return apierrors.IsNotFound(env.Env.GetAPIReader().Get(ctx, key, &clusterv1.Cluster{}))
-	}, timeout, interval).Should(BeTrue(), "the Cluster is deleted")
+	}, Timeout, Interval).Should(BeTrue(), "the Cluster is deleted")
 }
 
-// machinesOf lists the Machines of a cluster.
-func machinesOf(ctx context.Context, g Gomega, namespace, clusterName string) []clusterv1.Machine {
+// MachinesOf lists the Machines of a cluster.
+func MachinesOf(ctx context.Context, g Gomega, namespace, clusterName string) []clusterv1.Machine {
 	machines := &clusterv1.MachineList{}
 	g.Expect(env.Env.List(ctx, machines, client.InNamespace(namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: clusterName})).To(Succeed())
 	return machines.Items
 }
 
-// providerID is the provider ID of a VM as cloud-provider-azure writes it on the Node.
-func providerID(resourceGroup, vm string) string {
-	return fmt.Sprintf("azure:///subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachines/%s", sim.SubscriptionID(), resourceGroup, vm)
+// ProviderID is the provider ID of a VM as cloud-provider-azure writes it on the Node.
+func (p *Plane) ProviderID(resourceGroup, vm string) string {
+	return fmt.Sprintf("azure:///subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachines/%s", p.Sim.SubscriptionID(), resourceGroup, vm)
 }
 
-// resourceGroupID is the ARM ID of a resource group in the simulated subscription.
-func resourceGroupID(resourceGroup string) string {
-	return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", sim.SubscriptionID(), resourceGroup)
+// ResourceGroupID is the ARM ID of a resource group in the simulated subscription.
+func (p *Plane) ResourceGroupID(resourceGroup string) string {
+	return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", p.Sim.SubscriptionID(), resourceGroup)
 }
 
-// providerIDToARMID is the ARM ID in a provider ID.
-func providerIDToARMID(providerID string) string {
+// ProviderIDToARMID is the ARM ID in a provider ID.
+func ProviderIDToARMID(providerID string) string {
 	return strings.TrimPrefix(providerID, "azure://")
 }

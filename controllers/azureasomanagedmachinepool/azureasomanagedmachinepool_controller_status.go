@@ -1,0 +1,45 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azureasomanagedmachinepool
+
+import (
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util/conditions"
+
+	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
+)
+
+// updateStatus summarises the pool's state: Ready, status.ready and status.initialization.provisioned; it returns
+// the conditions it owns.
+func updateStatus(s *scope, err error) []string {
+	pool := s.pool
+	facts := lifecycle.Facts{Err: err, Result: s.result, Families: []string{managed.ResourcesFamily}}
+	if s.deleting {
+		facts.Deleting = "the pool's Azure resources"
+	}
+	if s.invalid != "" {
+		facts.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: s.invalid}
+	}
+	owned := lifecycle.SetConditions(pool, facts)
+	pool.Status.Ready = conditions.IsTrue(pool, clusterv1.ReadyCondition)
+	if pool.Status.Ready {
+		pool.Status.Initialization.Provisioned = ptr.To(true)
+	}
+	return owned
+}

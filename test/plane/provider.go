@@ -1,0 +1,122 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package plane
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/cluster-api/controllers/clustercache"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
+	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
+)
+
+// syncTimeout bounds the wait for a started provider's caches.
+const syncTimeout = time.Minute
+
+// Provider runs the provider's controllers in a manager of their own, built as main.go builds it (caches, client),
+// without webhooks (the test environment's manager serves them). Stop and Start again make a fresh process: new
+// caches, new work queues, nothing remembered.
+type Provider struct {
+	config *rest.Config
+
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	done   chan error
+	cc     clustercache.ClusterCache
+}
+
+// NewProvider returns a stopped provider that talks to the API server of cfg.
+func NewProvider(cfg *rest.Config) *Provider {
+	return &Provider{config: cfg}
+}
+
+// Start starts the provider's manager and waits until its caches have synced.
+func (p *Provider) Start(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cancel != nil {
+		return errors.New("the provider is running")
+	}
+	mgr, err := ctrl.NewManager(p.config, ctrl.Options{
+		Scheme:                 scheme.New(),
+		Cache:                  setup.CacheOptions(nil, ""),
+		Client:                 setup.ClientOptions(),
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		// Each start registers the same controllers again in this process.
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	if err != nil {
+		return fmt.Errorf("failed to create the provider's manager: %w", err)
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	cc, err := setup.NewClusterCache(runCtx, mgr, "")
+	if err != nil {
+		cancel()
+		return err
+	}
+	if err := setup.Controllers(runCtx, mgr, setup.Options{ClusterCache: cc}); err != nil {
+		cancel()
+		return fmt.Errorf("failed to set up the provider's controllers: %w", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(runCtx) }()
+
+	syncCtx, syncCancel := context.WithTimeout(ctx, syncTimeout)
+	defer syncCancel()
+	if !mgr.GetCache().WaitForCacheSync(syncCtx) {
+		cancel()
+		return errors.Join(fmt.Errorf("the provider's caches did not sync within %s", syncTimeout), <-done)
+	}
+	p.cancel, p.done, p.cc = cancel, done, cc
+	return nil
+}
+
+// Stop stops the provider's manager, as a killed process stops: every reconcile in flight is cancelled.
+func (p *Provider) Stop() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cancel == nil {
+		return nil
+	}
+	p.cancel()
+	err := <-p.done
+	// The cluster cache's connections to workload clusters outlive the manager otherwise.
+	if s, ok := p.cc.(interface{ Shutdown() }); ok {
+		s.Shutdown()
+	}
+	p.cancel, p.done, p.cc = nil, nil, nil
+	return err
+}
+
+// Restart stops the provider and starts it again.
+func (p *Provider) Restart(ctx context.Context) error {
+	if err := p.Stop(); err != nil {
+		return fmt.Errorf("failed to stop the provider: %w", err)
+	}
+	return p.Start(ctx)
+}
