@@ -152,9 +152,9 @@ func apiServerWrites(m metricFamilies) map[string]float64 {
 	return out
 }
 
-// metricsScraper reads the provider manager's metrics endpoint: over HTTP as the manager serves it today and,
-// should it serve HTTPS with authentication and authorization, with a service account token allowed to GET
-// /metrics.
+// metricsScraper reads the provider manager's metrics endpoint: over HTTP as the benchmark starts it
+// (--insecure-diagnostics) and, when it serves HTTPS with authentication and authorization (its default), with a
+// service account token allowed to GET /metrics.
 type metricsScraper struct {
 	addr  string
 	admin *rest.Config
