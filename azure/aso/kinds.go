@@ -61,3 +61,9 @@ func GVKs(scheme *runtime.Scheme, objs ...client.Object) ([]schema.GroupVersionK
 	}
 	return out, nil
 }
+
+// The AzureASOManaged controllers own objects of every kind in Kinds, so the manager watches them all; these are
+// the kinds no other controller's role names.
+// +kubebuilder:rbac:groups=compute.azure.com,resources=disks,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=managedidentity.azure.com,resources=userassignedidentities,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=network.azure.com,resources=routetablesroutes,verbs=get;list;watch;create;update;patch;delete
