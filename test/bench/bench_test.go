@@ -27,7 +27,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 )
 
-// TestSmoke runs the smoke variant of the benchmark (2 clusters of 20 machines, created and scaled to 0, with 20
+// TestSmoke runs the smoke variant of the benchmark (2 clusters of 5 machines, created and scaled to 0, with 10
 // seconds of steady state in between) and checks correctness only: every phase converges, the audit log
 // attributes the provider's writes, and the provider writes nothing in steady state. Timings are never asserted.
 func TestSmoke(t *testing.T) {

@@ -47,7 +47,7 @@ func main() {
 			cfg = bench.SmokeConfig()
 		}
 	}
-	flag.Bool("smoke", false, "Start from the small smoke configuration (2 clusters of 20 machines, 20 s of steady state) instead of the full one; other flags still apply.")
+	flag.Bool("smoke", false, "Start from the small smoke configuration (2 clusters of 5 machines, 10 s of steady state) instead of the full one; other flags still apply.")
 	var managerArgs stringList
 	var docs string
 	flag.IntVar(&cfg.MachineClusters, "machine-clusters", cfg.MachineClusters, "Self-managed clusters with a MachineDeployment (0 skips the scenario).")
