@@ -238,6 +238,17 @@ test: test-tools ## Run all tests, including the ones on a real API server, then
 	CAPZASO_RBAC_USAGE_DIR=$$usage go test $(GO_TEST_FLAGS) -timeout $(TEST_TIMEOUT) ./... || exit $$?; \
 	$(if $(RBAC_CHECK_SUBSET),echo "rbaccheck: skipped (GO_TEST_FLAGS select a subset of the tests)",go run ./test/rbaccheck "$$usage")
 
+# BENCH_ARGS are the flags of make bench (BENCH_ARGS=--help lists them; --smoke runs the small variant).
+BENCH_ARGS ?=
+
+.PHONY: bench
+bench: test-tools ## Run the scale benchmark (test/bench; over an hour at full scale on 2 cores): prints the results table and writes out/bench/<time>/results.{json,md} (BENCH_ARGS=--help for its flags).
+	go run ./test/bench/cmd/bench $(BENCH_ARGS)
+
+.PHONY: bench-micro
+bench-micro: test-tools ## Run the Go micro-benchmarks (translation, the engine's no-op pass, watch latency).
+	go test -run '^$$' -bench . -benchmem ./azure/...
+
 # The crash suite's long run (make chaos): restarts per scenario, the seed of their moments, and the workers of the
 # scale scenario. make test runs it with 3 restarts and 5 workers.
 CHAOS_RESTARTS ?= 100

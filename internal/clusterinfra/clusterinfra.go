@@ -62,13 +62,14 @@ type Infrastructure struct {
 }
 
 // Resolve waits for the Cluster's infrastructure to be provisioned and reads it. waiting explains, for a Ready
-// message, why there is nothing to use yet. apiReader reads the infrastructure object (of any kind); cached
-// reads the ASO ResourceGroup whose ID names the subscription when the object names none.
+// message, why there is nothing to use yet. cached reads an AzureCluster (the manager watches it) and the ASO
+// ResourceGroup whose ID names the subscription when the object names none; apiReader reads an infrastructure
+// object of any other kind.
 func Resolve(ctx context.Context, apiReader, cached client.Reader, cluster *clusterv1.Cluster) (infra *Infrastructure, waiting string, err error) {
 	if !ptr.Deref(cluster.Status.Initialization.InfrastructureProvisioned, false) {
 		return nil, "waiting for the Cluster's infrastructure to be provisioned", nil
 	}
-	obj, err := external.GetObjectFromContractVersionedRef(ctx, apiReader, cluster.Spec.InfrastructureRef, cluster.Namespace)
+	obj, err := get(ctx, apiReader, cached, cluster.Spec.InfrastructureRef, cluster.Namespace)
 	if err != nil {
 		return nil, "", err
 	}
@@ -87,6 +88,28 @@ func Resolve(ctx context.Context, apiReader, cached client.Reader, cluster *clus
 	}
 	return infra, "", nil
 }
+
+// get reads the infrastructure object. An AzureCluster comes from the cache, so that a machine's pass does not
+// cost two reads of the API server (the kind's CRD for its contract version, then the object); any other kind is
+// read at the version its CRD's contract label names.
+func get(ctx context.Context, apiReader, cached client.Reader, ref clusterv1.ContractVersionedObjectReference, namespace string) (*unstructured.Unstructured, error) {
+	if ref.APIGroup != infrav1.GroupVersion.Group || ref.Kind != azureClusterKind {
+		return external.GetObjectFromContractVersionedRef(ctx, apiReader, ref, namespace)
+	}
+	ac := &infrav1.AzureCluster{}
+	if err := cached.Get(ctx, client.ObjectKey{Namespace: namespace, Name: ref.Name}, ac); err != nil {
+		return nil, fmt.Errorf("failed to get AzureCluster %s/%s: %w", namespace, ref.Name, err)
+	}
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ac)
+	if err != nil {
+		return nil, err
+	}
+	obj := &unstructured.Unstructured{Object: content}
+	obj.SetGroupVersionKind(infrav1.GroupVersion.WithKind(azureClusterKind))
+	return obj, nil
+}
+
+const azureClusterKind = "AzureCluster"
 
 // From takes the AzureCluster-shaped fields of an infrastructure object.
 func From(obj *unstructured.Unstructured) (*Infrastructure, error) {

@@ -16,10 +16,11 @@ limitations under the License.
 
 // Package lifecycle is the reconcile skeleton every controller that owns ASO objects shares, so that the rules of
 // a pass live in one place: get the object, find its owner Cluster (and Machine or MachinePool), leave an
-// externally managed infrastructure cluster alone, hold the finalizer, create the patch helper, set the Paused
-// condition and pause the ASO objects (reconcile-policy skip) while the Cluster is paused, block clusterctl move
-// while the ASO objects may change, run the kind's normal or delete phases, and write status once, in a deferred
-// patch, with the observed generation only after a pass without error.
+// externally managed infrastructure cluster alone, hold the finalizer (written before anything else, with the
+// block on clusterctl move), set the Paused condition and pause the ASO objects (reconcile-policy skip) while the
+// Cluster is paused, block clusterctl move while the ASO objects may change, run the kind's normal or delete
+// phases, and write what the pass changed once, in a deferred patch: metadata and spec, then status with every
+// condition, each only when it changed, with the observed generation only after a pass without error.
 //
 // A kind describes itself with a Kind: its finalizer, how to find its owners, its scope and its phases. Its status
 // function builds its conditions with SetConditions, which gives every kind the same Ready summary (deleting,

@@ -18,17 +18,20 @@ package lifecycle
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util/annotations"
 	"sigs.k8s.io/cluster-api/util/conditions"
-	"sigs.k8s.io/cluster-api/util/finalizers"
-	"sigs.k8s.io/cluster-api/util/patch"
-	"sigs.k8s.io/cluster-api/util/paused"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
@@ -60,7 +63,8 @@ type Kind[T Object, S any] struct {
 	// Delete deletes the object's ASO objects; done releases the finalizer.
 	Delete func(ctx context.Context, s *S) (done bool, err error)
 	// Status sets the object's status and conditions from the scope and the pass's error (nil on success), and
-	// returns the condition types it owns, for the patch helper.
+	// returns the condition types it owns. With Paused, they are every condition of the object: the lifecycle is
+	// their only writer, and its status patch carries the whole list.
 	Status func(s *S, err error) []string
 }
 
@@ -86,26 +90,27 @@ func Reconcile[T Object, S any](ctx context.Context, c client.Client, engine *as
 		log.V(4).Info("Skipping an externally managed object")
 		return ctrl.Result{}, nil
 	}
-	if added, err := finalizers.EnsureFinalizer(ctx, c, obj, k.Finalizer); err != nil || added {
-		return ctrl.Result{}, err
-	}
-	patchHelper, err := patch.NewHelper(obj, c)
-	if err != nil {
-		return ctrl.Result{}, err
+	isPaused, paused := pausedCondition(c, owners.Cluster, obj)
+	if obj.GetDeletionTimestamp().IsZero() && !controllerutil.ContainsFinalizer(obj, k.Finalizer) {
+		// The finalizer is written before any ASO object, so that deleting the object always goes through Delete;
+		// the pass goes on. The block on clusterctl move, which a live object's pass sets anyway, goes with it.
+		original := obj.DeepCopyObject().(client.Object)
+		controllerutil.AddFinalizer(obj, k.Finalizer)
+		if !isPaused {
+			aso.SetBlockMove(obj, true)
+		}
+		if err := c.Patch(ctx, obj, client.MergeFrom(original)); err != nil {
+			return ctrl.Result{}, fmt.Errorf("failed to add the finalizer to %s: %w", klog.KObj(obj), err)
+		}
 	}
 	s := k.Scope(obj, owners)
-	isPaused, requeue, err := paused.EnsurePausedCondition(ctx, c, owners.Cluster, obj)
-	if err != nil || requeue {
-		return ctrl.Result{}, err
-	}
+	p := newPatcher(c, obj)
 
+	// One deferred patch writes what the pass changed: metadata and spec, then status, each only when it changed.
 	defer func() {
-		owned := append(k.Status(s, reterr), clusterv1.PausedCondition)
-		options := []patch.Option{patch.WithOwnedConditions{Conditions: owned}}
-		if reterr == nil && !isPaused {
-			options = append(options, patch.WithStatusObservedGeneration{})
-		}
-		if err := patchHelper.Patch(ctx, obj, options...); err != nil {
+		k.Status(s, reterr)
+		conditions.Set(obj, paused)
+		if err := p.patch(ctx, obj, reterr == nil && !isPaused); err != nil {
 			reterr = kerrors.NewAggregate([]error{reterr, err})
 		}
 	}()
@@ -125,6 +130,26 @@ func Reconcile[T Object, S any](ctx context.Context, c client.Client, engine *as
 	// The ASO objects may change from now on: clusterctl move waits until pause has set them to skip.
 	aso.SetBlockMove(obj, true)
 	return k.Normal(ctx, s)
+}
+
+// pausedCondition is the Paused condition of Cluster API's contract: true while the Cluster or the object is
+// paused. It is written with the rest of the status, at the end of the pass.
+func pausedCondition(c client.Client, cluster *clusterv1.Cluster, obj client.Object) (bool, metav1.Condition) {
+	var why []string
+	if ptr.Deref(cluster.Spec.Paused, false) {
+		why = append(why, "the Cluster is paused (spec.paused)")
+	}
+	if annotations.HasPaused(obj) {
+		kind := "the object"
+		if gvk, err := apiutil.GVKForObject(obj, c.Scheme()); err == nil {
+			kind = "the " + gvk.Kind
+		}
+		why = append(why, kind+" has the "+clusterv1.PausedAnnotation+" annotation")
+	}
+	if len(why) == 0 {
+		return false, metav1.Condition{Type: clusterv1.PausedCondition, Status: metav1.ConditionFalse, Reason: clusterv1.NotPausedReason}
+	}
+	return true, metav1.Condition{Type: clusterv1.PausedCondition, Status: metav1.ConditionTrue, Reason: clusterv1.PausedReason, Message: strings.Join(why, "; ")}
 }
 
 // pause sets reconcile-policy skip on every ASO object of the object, so that nothing changes in Azure while the

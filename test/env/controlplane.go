@@ -202,3 +202,11 @@ func (c *ControlPlane) WriteKubeconfig(path string) error {
 	}
 	return nil
 }
+
+// EtcdURL is the client URL of the control plane's etcd (test/bench finds its process by it).
+func (c *ControlPlane) EtcdURL() string {
+	if c.env.ControlPlane.Etcd == nil || c.env.ControlPlane.Etcd.URL == nil {
+		return ""
+	}
+	return c.env.ControlPlane.Etcd.URL.String()
+}

@@ -15,10 +15,10 @@ limitations under the License.
 */
 
 // Package kubeletsim plays, in a workload cluster's API server, what Azure's machines would write there: the Node
-// of every AzureMachine whose VM ASO reports created (as kubelet with cloud-provider-azure registers it, with the
-// VM's provider ID), what kubeadm init leaves in kube-system when a control plane node comes up (the kubeadm-config
-// ConfigMap, which KubeadmControlPlane reads as "initialized"), and the Nodes of AKS agent pools, as many as ASO
-// reports for each pool. It is a simulation for end-to-end tests and the local management plane: no kubelet,
-// static pod or etcd member exists, so what Cluster API checks beyond Nodes (control plane pods, etcd) stays
-// unhealthy.
+// of every AzureMachine and of every instance of a Flexible AzureMachinePool whose VM ASO reports created (as
+// kubelet with cloud-provider-azure registers it, with the VM's provider ID), what kubeadm init leaves in
+// kube-system when a control plane node comes up (the kubeadm-config ConfigMap, which KubeadmControlPlane reads as
+// "initialized"), and the Nodes of AKS agent pools, as many as ASO reports for each pool. It is a simulation for
+// end-to-end tests and the local management plane: no kubelet, static pod or etcd member exists, so what Cluster
+// API checks beyond Nodes (control plane pods, etcd) stays unhealthy.
 package kubeletsim

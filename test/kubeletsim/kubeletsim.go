@@ -23,7 +23,9 @@ import (
 	"strings"
 	"time"
 
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -34,6 +36,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 )
 
 const (
@@ -70,9 +74,10 @@ type Simulator struct {
 	opts   Options
 	cancel context.CancelFunc
 	done   chan struct{}
-	// machineNodes and poolNodes are the Nodes the simulator registered for AzureMachines and for agent pools and
-	// has not deleted; only the loop touches them until done.
-	machineNodes, poolNodes sets.Set[string]
+	// machineNodes, poolMachineNodes and poolNodes are the Nodes the simulator registered for AzureMachines, for the
+	// instances of Flexible AzureMachinePools and for agent pools, and has not deleted; only the loop touches them
+	// until done.
+	machineNodes, poolMachineNodes, poolNodes sets.Set[string]
 	// kubeadmInitialized is set once kubeadm's ConfigMap exists in the workload cluster.
 	kubeadmInitialized bool
 }
@@ -86,7 +91,7 @@ func Start(opts Options) *Simulator {
 		opts.Logf = func(string, ...any) {}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Simulator{opts: opts, cancel: cancel, done: make(chan struct{}), machineNodes: sets.New[string](), poolNodes: sets.New[string]()}
+	s := &Simulator{opts: opts, cancel: cancel, done: make(chan struct{}), machineNodes: sets.New[string](), poolMachineNodes: sets.New[string](), poolNodes: sets.New[string]()}
 	go s.run(ctx)
 	return s
 }
@@ -102,12 +107,13 @@ func (s *Simulator) Stop() {
 func (s *Simulator) DeleteNodes(ctx context.Context) error {
 	s.Stop()
 	var errs []error
-	for _, name := range sets.List(s.machineNodes.Union(s.poolNodes)) {
+	for _, name := range sets.List(s.machineNodes.Union(s.poolMachineNodes).Union(s.poolNodes)) {
 		if err := s.opts.Workload.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil && !apierrors.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("failed to delete Node %s: %w", name, err))
 		}
 	}
 	s.machineNodes.Clear()
+	s.poolMachineNodes.Clear()
 	s.poolNodes.Clear()
 	return kerrors.NewAggregate(errs)
 }
@@ -118,6 +124,7 @@ func (s *Simulator) run(ctx context.Context) {
 	defer ticker.Stop()
 	for {
 		s.registerMachineNodes(ctx)
+		s.registerPoolMachineNodes(ctx)
 		s.syncAgentPoolNodes(ctx)
 		select {
 		case <-ctx.Done():
@@ -159,6 +166,36 @@ func (s *Simulator) registerMachineNodes(ctx context.Context) {
 			continue
 		}
 		s.machineNodes.Insert(am.Name)
+	}
+}
+
+// registerPoolMachineNodes registers a Ready Node, named after the instance, for every AzureMachinePoolMachine (an
+// instance of a Flexible scale set) whose VM ASO reports created, with the instance's provider ID.
+func (s *Simulator) registerPoolMachineNodes(ctx context.Context) {
+	instances := &infrav1exp.AzureMachinePoolMachineList{}
+	if err := s.opts.Management.List(ctx, instances, client.InNamespace(s.opts.Namespace)); err != nil {
+		return
+	}
+	for _, m := range instances.Items {
+		if m.Spec.ProviderID == "" || s.poolMachineNodes.Has(m.Name) {
+			continue
+		}
+		vm := &asocompute.VirtualMachine{}
+		if err := s.opts.Management.Get(ctx, client.ObjectKey{Namespace: m.Namespace, Name: azure.ObjectName(m.Name)}, vm); err != nil {
+			continue
+		}
+		if ready := genruntime.GetReadyCondition(vm); ready == nil || ready.Status != metav1.ConditionTrue {
+			continue
+		}
+		node := &corev1.Node{
+			ObjectMeta: metav1.ObjectMeta{Name: m.Name, Labels: map[string]string{corev1.LabelHostname: m.Name}},
+			Spec:       corev1.NodeSpec{ProviderID: m.Spec.ProviderID},
+		}
+		if err := RegisterNode(ctx, s.opts.Workload, node); err != nil {
+			s.logf(ctx, "Failed to register Node %s: %v", m.Name, err)
+			continue
+		}
+		s.poolMachineNodes.Insert(m.Name)
 	}
 }
 

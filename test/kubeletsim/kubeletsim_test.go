@@ -21,8 +21,10 @@ import (
 	"testing"
 	"time"
 
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	asoconditions "github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,6 +35,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 )
 
@@ -87,6 +90,43 @@ func TestSimulator(t *testing.T) {
 		g.Expect(nodes(g)).To(HaveLen(3))
 	}).WithTimeout(10 * time.Second).Should(Succeed())
 
+	g.Expect(sim.DeleteNodes(context.Background())).To(Succeed())
+	g.Expect(nodes(g)).To(BeEmpty())
+}
+
+// TestSimulator_PoolMachines registers the Node of a Flexible pool's instance once ASO reports its VM created.
+func TestSimulator_PoolMachines(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	const providerID = "azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/mp-0-abcde"
+	management := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(
+		&infrav1exp.AzureMachinePoolMachine{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "mp-0-abcde"},
+			Spec:       infrav1exp.AzureMachinePoolMachineSpec{ProviderID: providerID},
+		},
+		&asocompute.VirtualMachine{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "mp-0-abcde"}},
+	).WithStatusSubresource(&asocompute.VirtualMachine{}).Build()
+	workload := fake.NewClientBuilder().WithScheme(clientgoscheme.Scheme).WithStatusSubresource(&corev1.Node{}).Build()
+
+	sim := Start(Options{Management: management, Workload: workload, SubscriptionID: subscription, Interval: 10 * time.Millisecond, Logf: t.Logf})
+	defer sim.Stop()
+	nodes := func(g Gomega) []corev1.Node {
+		list := &corev1.NodeList{}
+		g.Expect(workload.List(ctx, list)).To(Succeed())
+		return list.Items
+	}
+	g.Consistently(nodes).WithTimeout(200*time.Millisecond).Should(BeEmpty(), "no Node while the VM is not created")
+
+	vm := &asocompute.VirtualMachine{}
+	g.Expect(management.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "mp-0-abcde"}, vm)).To(Succeed())
+	vm.Status.Conditions = []asoconditions.Condition{{Type: asoconditions.ConditionTypeReady, Status: metav1.ConditionTrue}}
+	g.Expect(management.Status().Update(ctx, vm)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		got := nodes(g)
+		g.Expect(got).To(HaveLen(1))
+		g.Expect(got[0].Name).To(Equal("mp-0-abcde"))
+		g.Expect(got[0].Spec.ProviderID).To(Equal(providerID))
+	}).WithTimeout(10 * time.Second).Should(Succeed())
 	g.Expect(sim.DeleteNodes(context.Background())).To(Succeed())
 	g.Expect(nodes(g)).To(BeEmpty())
 }

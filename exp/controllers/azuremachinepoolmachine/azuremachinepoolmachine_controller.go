@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/cluster-api/util/labels/format"
 	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -86,11 +87,12 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		return err
 	}
 	b := capicontroller.NewControllerManagedBy(mgr, log).
-		For(&infrav1exp.AzureMachinePoolMachine{}).
+		For(&infrav1exp.AzureMachinePoolMachine{}, builder.WithPredicates(lifecycle.IgnoreStatusOnlyUpdates())).
 		WithOptions(options).
 		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
-		// The pool's patches and model are its instances' too.
-		Watches(&infrav1exp.AzureMachinePool{}, handler.EnqueueRequestsFromMapFunc(r.poolToMachines)).
+		// The pool's patches and model are its instances' too; its status (which follows its instances') is not.
+		Watches(&infrav1exp.AzureMachinePool{}, handler.EnqueueRequestsFromMapFunc(r.poolToMachines),
+			lifecycle.IgnoreStatusOnlyUpdates()).
 		// The MachinePool's spec names the bootstrap data secret, once the bootstrap provider has written it.
 		Watches(&clusterv1.MachinePool{}, handler.EnqueueRequestsFromMapFunc(r.machinePoolToMachines),
 			predicate.GenerationChangedPredicate{}).

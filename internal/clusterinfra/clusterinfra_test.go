@@ -1,0 +1,78 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package clusterinfra
+
+import (
+	"testing"
+
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
+)
+
+// TestResolve_AzureClusterFromTheCache checks that an AzureCluster is read from the cache: the API reader here
+// holds nothing (neither the object nor its CRD), so any read through it fails.
+func TestResolve_AzureClusterFromTheCache(t *testing.T) {
+	ac := &infrav1.AzureCluster{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c1"},
+		Spec: infrav1.AzureClusterSpec{
+			ResourceGroup: "rg",
+			AzureClusterClassSpec: infrav1.AzureClusterClassSpec{
+				SubscriptionID: "sub", Location: "westeurope",
+			},
+			NetworkSpec: infrav1.NetworkSpec{Vnet: infrav1.VnetSpec{Name: "vnet"}},
+		},
+	}
+	cached := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(ac).Build()
+	apiReader := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
+
+	for _, tc := range []struct {
+		name     string
+		kind     string
+		wantErr  bool
+		wantVNet string
+	}{
+		{name: "AzureCluster", kind: "AzureCluster", wantVNet: "vnet"},
+		{name: "another kind is read from the API server", kind: "AzureManagedCluster", wantErr: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewWithT(t)
+			cluster := &clusterv1.Cluster{
+				ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c1"},
+				Spec: clusterv1.ClusterSpec{InfrastructureRef: clusterv1.ContractVersionedObjectReference{
+					APIGroup: infrav1.GroupVersion.Group, Kind: tc.kind, Name: "c1",
+				}},
+				Status: clusterv1.ClusterStatus{Initialization: clusterv1.ClusterInitializationStatus{InfrastructureProvisioned: ptr.To(true)}},
+			}
+			infra, waiting, err := Resolve(t.Context(), apiReader, cached, cluster)
+			if tc.wantErr {
+				g.Expect(err).To(HaveOccurred())
+				return
+			}
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(waiting).To(BeEmpty())
+			g.Expect(infra.Kind).To(Equal("AzureCluster"))
+			g.Expect(infra.Network.Vnet.Name).To(Equal(tc.wantVNet))
+			g.Expect(infra.SubscriptionID).To(Equal("sub"))
+		})
+	}
+}
