@@ -55,6 +55,14 @@ type Options struct {
 
 	// ManagerOptions may change the manager's options before it is created.
 	ManagerOptions func(*ctrl.Options)
+
+	// ClusterAPIWebhooks installs Cluster API's webhook configurations and CRD conversions; SetupReconcilers must
+	// register Cluster API's webhooks (test/capiplane.Webhooks). See ControlPlaneOptions.
+	ClusterAPIWebhooks bool
+
+	// ControllerManager runs kube-controller-manager's garbage collector and namespace controller beside the API
+	// server (see ControlPlaneOptions).
+	ControllerManager bool
 }
 
 // Environment is a running control plane with a started manager.
@@ -84,8 +92,10 @@ func Start(ctx context.Context, opts Options) (*Environment, error) {
 		return nil, errors.New("env.Options.Scheme is required")
 	}
 	cp, err := StartControlPlane(ctx, ControlPlaneOptions{
-		Scheme:          opts.Scheme,
-		InstallWebhooks: opts.SetupWebhooks != nil,
+		Scheme:             opts.Scheme,
+		InstallWebhooks:    opts.SetupWebhooks != nil,
+		ControllerManager:  opts.ControllerManager,
+		ClusterAPIWebhooks: opts.ClusterAPIWebhooks,
 	})
 	if err != nil {
 		return nil, err
@@ -215,9 +225,9 @@ func (e *Environment) CreateNamespace(ctx context.Context, generateName string) 
 	return ns, nil
 }
 
-// Cleanup deletes objs, ignoring those already gone. The API server has no
-// namespace controller, so a deleted namespace stays Terminating and the
-// objects in it stay; tests use their own namespaces and names, so that is
+// Cleanup deletes objs, ignoring those already gone. Without the controller
+// manager (Options.ControllerManager) a deleted namespace stays Terminating and
+// the objects in it stay; tests use their own namespaces and names, so that is
 // harmless.
 func (e *Environment) Cleanup(ctx context.Context, objs ...client.Object) error {
 	var errs []error

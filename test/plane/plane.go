@@ -85,6 +85,9 @@ func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 		SetupWebhooks:    setup.Webhooks,
 		ManagerOptions:   capiplane.ManagerOptions,
 		SetupReconcilers: p.setup,
+		// The rest of a real management cluster: Cluster API's webhooks and kube-controller-manager.
+		ClusterAPIWebhooks: true,
+		ControllerManager:  true,
 	}
 }
 
@@ -102,6 +105,9 @@ func (p *Plane) setup(ctx context.Context, mgr ctrl.Manager) error {
 	}
 	clusterCache, err := capiplane.Setup(ctx, mgr, p.opts.CAPI)
 	if err != nil {
+		return err
+	}
+	if err := capiplane.Webhooks(mgr, clusterCache); err != nil {
 		return err
 	}
 	cfg := rest.CopyConfig(mgr.GetConfig())
