@@ -38,6 +38,8 @@ RELEASE_DIR := out
 # Tool binaries: version-named files in hack/tools/bin are the build stamps.
 TOOLS_BIN_DIR := $(ROOT_DIR)/hack/tools/bin
 KUBE_APISERVER := $(TOOLS_BIN_DIR)/kube-apiserver-$(KUBE_APISERVER_VERSION)
+# kube-controller-manager comes from the same k8s.io/kubernetes release as kube-apiserver.
+KUBE_CONTROLLER_MANAGER := $(TOOLS_BIN_DIR)/kube-controller-manager-$(KUBE_APISERVER_VERSION)
 ETCD := $(TOOLS_BIN_DIR)/etcd-$(ETCD_VERSION)
 CONTROLLER_GEN := $(TOOLS_BIN_DIR)/controller-gen-$(CONTROLLER_GEN_VERSION)
 KUSTOMIZE := $(TOOLS_BIN_DIR)/kustomize-$(KUSTOMIZE_VERSION)
@@ -171,14 +173,18 @@ run: test-tools ## Run the local management plane (Cluster API and the provider 
 	bin/localplane $(RUN_ARGS)
 
 .PHONY: tools
-tools: kube-apiserver etcd controller-gen kustomize helm kubectl ## Build every pinned tool into hack/tools/bin.
+tools: kube-apiserver kube-controller-manager etcd controller-gen kustomize helm kubectl ## Build every pinned tool into hack/tools/bin.
 
 .PHONY: test-tools
-test-tools: kube-apiserver etcd kubectl kustomize ## Build the tools the tests need (kube-apiserver, etcd, kustomize; kubectl for the make run test).
+test-tools: kube-apiserver kube-controller-manager etcd kubectl kustomize ## Build the tools the tests need (kube-apiserver, kube-controller-manager, etcd, kustomize; kubectl for the make run test).
 
 .PHONY: kube-apiserver
 kube-apiserver: $(KUBE_APISERVER) ## Build kube-apiserver and point hack/tools/bin/kube-apiserver at it.
 	@ln -sfn $(notdir $<) $(TOOLS_BIN_DIR)/kube-apiserver
+
+.PHONY: kube-controller-manager
+kube-controller-manager: $(KUBE_CONTROLLER_MANAGER) ## Build kube-controller-manager (its garbage collector and namespace controller run in the tests and make run).
+	@ln -sfn $(notdir $<) $(TOOLS_BIN_DIR)/kube-controller-manager
 
 .PHONY: etcd
 etcd: $(ETCD) ## Build etcd and point hack/tools/bin/etcd at it.
@@ -200,6 +206,9 @@ helm: $(HELM) ## Build helm.
 
 $(KUBE_APISERVER): ## Build kube-apiserver from hack/tools/kube-apiserver.
 	$(ENSURE_TOOL) build kube-apiserver $(KUBE_APISERVER_VERSION) hack/tools/kube-apiserver k8s.io/kubernetes "$(KUBE_APISERVER_LDFLAGS)"
+
+$(KUBE_CONTROLLER_MANAGER): ## Build kube-controller-manager from hack/tools/kube-controller-manager.
+	$(ENSURE_TOOL) build kube-controller-manager $(KUBE_APISERVER_VERSION) hack/tools/kube-controller-manager k8s.io/kubernetes "$(KUBE_APISERVER_LDFLAGS)"
 
 $(ETCD): ## Build etcd from hack/tools/etcd.
 	$(ENSURE_TOOL) build etcd $(ETCD_VERSION) hack/tools/etcd go.etcd.io/etcd/server/v3 "-s -w"

@@ -29,9 +29,9 @@ import (
 
 // This suite runs, on one API server, what a management cluster runs for these templates (test/plane): Cluster
 // API's core (with ClusterClass, topology and ClusterResourceSet), kubeadm bootstrap and kubeadm control plane
-// reconcilers (test/capiplane), and the provider's webhooks, in the test environment's manager, the provider's
-// controllers in their own; test/asosim plays ASO. Cluster API's own webhooks do not run, so the templates carry the
-// values they would default. A second, plain API server plays every workload cluster (and the empty cluster the
+// reconcilers and webhooks (test/capiplane), and the provider's webhooks, in the test environment's manager, the
+// provider's controllers in their own; kube-controller-manager's garbage collector and namespace controller;
+// test/asosim plays ASO. A second, plain API server plays every workload cluster (and the empty cluster the
 // provider's components are applied to).
 
 // p is the management cluster of every test of the package, with the kubeadm control plane and topology.

@@ -16,9 +16,11 @@ limitations under the License.
 
 // Command localplane runs a local management plane for development (make run): the pinned kube-apiserver and
 // etcd on loopback with every CRD installed; Cluster API's core, kubeadm bootstrap, kubeadm control plane,
-// ClusterClass and topology reconcilers and the provider's webhooks and controllers in one process; the ASO
-// simulator standing in for ASO and Azure; and a second local API server playing the workload clusters, where
-// simulated kubelets and AKS register the machines' Nodes. Nothing reaches Azure. It applies sample clusters from
+// ClusterClass and topology reconcilers, Cluster API's webhooks (conversion of v1beta1, defaulting, validation) and
+// the provider's webhooks and controllers in one process; kube-controller-manager's garbage collector and namespace
+// controller; the ASO simulator standing in for ASO and Azure; and a second local API server playing the workload
+// clusters, where simulated kubelets and AKS register the machines' Nodes, and which every self-managed Cluster
+// reaches through the kubeconfig the plane gives it. Nothing reaches Azure. It applies sample clusters from
 // the templates, shows their progress until Ctrl-C, and then stops everything.
 package main
 
@@ -168,7 +170,7 @@ func run(ctx context.Context, o options) (reterr error) {
 	}
 
 	if len(samples) > 0 {
-		if err := applySamples(ctx, p.client, samples, p.workload.KubeConfig); err != nil {
+		if err := applySamples(ctx, p.client, samples); err != nil {
 			return fmt.Errorf("failed to apply the sample clusters: %w", err)
 		}
 	}
@@ -208,7 +210,7 @@ func printBanner(o options, p *plane, stateDir string, samples []*sample, took t
 	fmt.Fprintf(&b, "\nLocal management plane is running (started in %s).\n", took.Round(100*time.Millisecond))
 	fmt.Fprintf(&b, "  API server:  %s\n", p.management.Config.Host)
 	fmt.Fprintf(&b, "  kubeconfig:  %s\n", p.kubeconfig)
-	fmt.Fprintf(&b, "  controllers: Cluster API (core, kubeadm bootstrap and control plane, ClusterClass, topology) and this provider, in-process\n")
+	fmt.Fprintf(&b, "  controllers: Cluster API (core, kubeadm bootstrap and control plane, ClusterClass, topology, webhooks) and this provider, in-process; kube-controller-manager (garbage collector, namespace controller)\n")
 	fmt.Fprintf(&b, "  Azure:       %s\n", azure)
 	fmt.Fprintf(&b, "  workload:    SIMULATED: one local API server (%s) plays every workload cluster; simulated kubelets and AKS register the Nodes\n", rel(p.workloadKubeconfig))
 	fmt.Fprintf(&b, "  logs:        %s\n", rel(filepath.Join(stateDir, "{control-plane,workload-cluster,manager}.log")))

@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,14 +34,19 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/utils/ptr"
+	controlplanev1 "sigs.k8s.io/cluster-api/api/controlplane/kubeadm/v1beta2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
+
+// userCluster is the cluster the test applies as a user, besides the samples.
+const userCluster = "user-cluster"
 
 const (
 	// timeout bounds each wait; on two busy cores, starting two API servers takes a while.
@@ -50,8 +56,9 @@ const (
 
 // TestLocalPlane runs the local management plane as make run does, with the default sample clusters: it checks
 // that the samples reach a state (the AzureCluster Ready, the AKS control plane initialized, every machine with its
-// Node), that the progress view prints their trees, that kubectl applies config/samples/ beside them, and that
-// Ctrl-C (SIGINT) stops it cleanly, leaving none of its kube-apiservers and etcds behind.
+// Node), that a cluster a user applies from templates/cluster-template.yaml has its control plane initialized too,
+// that the progress view prints their trees, that kubectl applies config/samples/ beside them, and that Ctrl-C
+// (SIGINT) stops it cleanly, leaving none of its kube-apiservers, etcds and kube-controller-manager behind.
 func TestLocalPlane(t *testing.T) {
 	g := NewWithT(t)
 	root, err := filepath.Abs("../..")
@@ -98,6 +105,30 @@ func TestLocalPlane(t *testing.T) {
 	g.Expect(banner).To(MatchRegexp(`Azure: +SIMULATED`))
 	g.Expect(banner).To(ContainSubstring("default/capz-sample (cluster-template.yaml), default/aks-aso-sample (cluster-template-aks-aso.yaml)"))
 
+	// A user applies a cluster of their own, rendered from templates/cluster-template.yaml as clusterctl generate
+	// cluster does, with kubectl: the plane gives it the simulated workload cluster's kubeconfig too.
+	kubectl, err := env.Tool("kubectl")
+	g.Expect(err).NotTo(HaveOccurred())
+	userSettings := sampleSettings{
+		kubernetesVersion: "v1.34.1", controlPlaneMachines: 1, workerMachines: 1, location: "eastus",
+		subscriptionID: simulatedSubscriptionID, templatesDir: filepath.Join(root, "templates"),
+	}
+	userObjs, err := userSettings.render(templateName("default"), userCluster)
+	g.Expect(err).NotTo(HaveOccurred())
+	var manifest bytes.Buffer
+	for _, obj := range userObjs {
+		raw, err := yaml.Marshal(obj.Object)
+		g.Expect(err).NotTo(HaveOccurred())
+		manifest.WriteString("---\n")
+		manifest.Write(raw)
+	}
+	userManifest := filepath.Join(dir, "user-cluster.yaml")
+	g.Expect(os.WriteFile(userManifest, manifest.Bytes(), 0o600)).To(Succeed())
+	applyUser := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "apply", "-f", userManifest)
+	got, err := applyUser.CombinedOutput()
+	g.Expect(err).NotTo(HaveOccurred(), string(got))
+	g.Expect(string(got)).To(ContainSubstring("cluster.cluster.x-k8s.io/" + userCluster + " created"))
+
 	// The samples progress: the self-managed cluster's network and machines, the AKS cluster's control plane.
 	config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	g.Expect(err).NotTo(HaveOccurred())
@@ -117,6 +148,10 @@ func TestLocalPlane(t *testing.T) {
 		for _, m := range machines.Items {
 			g.Expect(m.Status.NodeRef.IsDefined()).To(BeTrue(), "Machine %s has a Node", m.Name)
 		}
+		// The user's cluster reaches the workload cluster: its control plane is initialized.
+		userKCP := &controlplanev1.KubeadmControlPlane{}
+		g.Expect(c.Get(ctx, client.ObjectKey{Namespace: "default", Name: userCluster + "-control-plane"}, userKCP)).To(Succeed())
+		g.Expect(userKCP.Status.Initialization.ControlPlaneInitialized).To(HaveValue(BeTrue()), "the user's control plane is initialized")
 		pool := &clusterv1.MachinePool{}
 		g.Expect(c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "aks-aso-sample-pool1"}, pool)).To(Succeed())
 		g.Expect(pool.Status.ReadyReplicas).To(Equal(ptr.To[int32](2)))
@@ -134,12 +169,11 @@ func TestLocalPlane(t *testing.T) {
 		ContainSubstring("Note: the simulated workload cluster has Nodes but no etcd and no control plane"),
 	))
 
-	kubectl, err := env.Tool("kubectl")
-	g.Expect(err).NotTo(HaveOccurred())
 	get := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "get", "clusters", "-A", "-o", "name")
-	got, err := get.CombinedOutput()
+	got, err = get.CombinedOutput()
 	g.Expect(err).NotTo(HaveOccurred(), string(got))
-	g.Expect(strings.Fields(string(got))).To(ConsistOf("cluster.cluster.x-k8s.io/aks-aso-sample", "cluster.cluster.x-k8s.io/capz-sample"))
+	g.Expect(strings.Fields(string(got))).To(ConsistOf(
+		"cluster.cluster.x-k8s.io/aks-aso-sample", "cluster.cluster.x-k8s.io/capz-sample", "cluster.cluster.x-k8s.io/"+userCluster))
 
 	// The CAPZ-style manifest of every kind (and the identity's Secret) is admitted beside the sample
 	// clusters; the AzureClusterIdentity is the samples' own, so it is configured, not created.
@@ -147,11 +181,12 @@ func TestLocalPlane(t *testing.T) {
 	apply.Dir = root
 	got, err = apply.CombinedOutput()
 	g.Expect(err).NotTo(HaveOccurred(), string(got))
-	g.Expect(strings.Count(string(got), " created")).To(Equal(20), string(got))
+	g.Expect(regexp.MustCompile(`(?m) created$`).FindAllString(string(got), -1)).To(HaveLen(18), string(got))
+	g.Expect(regexp.MustCompile(`(?m) configured$`).FindAllString(string(got), -1)).To(HaveLen(2), string(got))
 	g.Expect(string(got)).To(ContainSubstring("azurecluster.infrastructure.cluster.x-k8s.io/sample created"))
 
 	children := childProcesses(cmd.Process.Pid)
-	g.Expect(children).To(HaveLen(4), "two kube-apiservers and two etcds: %v", children)
+	g.Expect(children).To(HaveLen(5), "two kube-apiservers, two etcds and kube-controller-manager: %v", children)
 	g.Expect(cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
 	stopped = true
 	g.Expect(cmd.Wait()).To(Succeed(), "Ctrl-C stops the plane cleanly:\n%s", out.String())
@@ -161,7 +196,7 @@ func TestLocalPlane(t *testing.T) {
 	}
 }
 
-// childProcesses are the kube-apiserver and etcd processes whose parent is pid, by process ID, from /proc.
+// childProcesses are the kube-apiserver, etcd and kube-controller-manager processes whose parent is pid, by process ID, from /proc.
 func childProcesses(pid int) map[int]string {
 	entries, _ := os.ReadDir("/proc")
 	out := map[int]string{}
@@ -179,7 +214,7 @@ func childProcesses(pid int) map[int]string {
 		if len(fields) < 2 || fields[1] != strconv.Itoa(pid) {
 			continue
 		}
-		if name := commandName(child); name == "kube-apiserver" || name == "etcd" {
+		if name := commandName(child); name == "kube-apiserver" || name == "etcd" || name == "kube-controller-manager" {
 			out[child] = name
 		}
 	}

@@ -82,6 +82,7 @@ type plane struct {
 
 // startPlane starts everything. On error, the plane it returns (if any) holds what started, for stop.
 func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
+	capiScheme := capiplane.Scheme()
 	// The workload cluster's API server starts while the management cluster's does.
 	type started struct {
 		cp  *env.ControlPlane
@@ -92,13 +93,17 @@ func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Output: o.workloadLog})
 		workloadStarted <- started{cp, err}
 	}()
-	opts := env.ControlPlaneOptions{Scheme: scheme.New(), InstallWebhooks: true, Output: o.managementLog}
+	// As a real management cluster: Cluster API's webhooks (v1beta1 manifests are converted, every Cluster API
+	// object defaulted and validated) and kube-controller-manager's garbage collector and namespace controller.
+	opts := env.ControlPlaneOptions{
+		Scheme: capiScheme, InstallWebhooks: true, ClusterAPIWebhooks: true, ControllerManager: true, Output: o.managementLog,
+	}
 	if o.keep {
 		opts.EtcdDataDir = filepath.Join(o.stateDir, "etcd")
 	}
 	management, err := env.StartControlPlane(ctx, opts)
 	w := <-workloadStarted
-	p := &plane{management: management, workload: w.cp, scheme: capiplane.Scheme()}
+	p := &plane{management: management, workload: w.cp, scheme: capiScheme}
 	if err := kerrors.NewAggregate([]error{err, w.err}); err != nil {
 		return p, err
 	}
@@ -148,6 +153,12 @@ func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 	etcdLogger := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig()), zapcore.AddSync(o.managerLog), zap.InfoLevel))
 	if p.clusterCache, err = capiplane.Setup(mgrCtx, mgr, capiplane.Options{KubeadmControlPlane: true, Topology: true, EtcdLogger: etcdLogger}); err != nil {
 		return p, err
+	}
+	if err := capiplane.Webhooks(mgr, p.clusterCache); err != nil {
+		return p, err
+	}
+	if err := (&kubeconfigHandout{client: mgr.GetClient(), kubeconfig: p.workload.KubeConfig}).setupWithManager(mgr); err != nil {
+		return p, fmt.Errorf("failed to set up the kubeconfig handout: %w", err)
 	}
 	// The provider shares Cluster API's ClusterCache, as it must in one manager.
 	if err := setup.Controllers(mgrCtx, mgr, setup.Options{ClusterCache: p.clusterCache}); err != nil {

@@ -31,9 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/cmd/clusterctl/client/yamlprocessor"
-	"sigs.k8s.io/cluster-api/util/secret"
 	utilyaml "sigs.k8s.io/cluster-api/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -176,23 +174,10 @@ func flavors(dir string) []string {
 	return out
 }
 
-// selfManaged tells whether the sample's control plane is kubeadm's (directly or through its ClusterClass), whose
-// workload cluster Cluster API reaches through a kubeconfig the sample must provide.
-func (smp *sample) selfManaged() bool {
-	for _, obj := range smp.objects {
-		if strings.HasPrefix(obj.GetKind(), "KubeadmControlPlane") {
-			return true
-		}
-	}
-	return false
-}
-
 // applySamples applies the samples' objects with server-side apply, so that a run with --keep re-applies them
-// unchanged, after what a user creates besides a template: the identity's Secret and, for a self-managed cluster,
-// the kubeconfig through which Cluster API reaches its workload cluster (the simulated one; written before the
-// Cluster, as a user-provided kubeconfig, so that KubeadmControlPlane keeps it instead of generating one for the
-// Azure load balancer, which is not reachable).
-func applySamples(ctx context.Context, c client.Client, samples []*sample, workloadKubeconfig []byte) error {
+// unchanged, after the identity's Secret, which a user creates besides a template. Like every self-managed cluster
+// applied to the plane, the samples get the simulated workload cluster's kubeconfig from kubeconfigHandout.
+func applySamples(ctx context.Context, c client.Client, samples []*sample) error {
 	identity := &corev1.Secret{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
 		ObjectMeta: metav1.ObjectMeta{Namespace: sampleNamespace, Name: identitySecret},
@@ -203,21 +188,6 @@ func applySamples(ctx context.Context, c client.Client, samples []*sample, workl
 	}
 	var errs []error
 	for _, smp := range samples {
-		if smp.selfManaged() {
-			kubeconfig := &corev1.Secret{
-				TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
-				ObjectMeta: metav1.ObjectMeta{
-					Namespace: sampleNamespace, Name: secret.Name(smp.cluster, secret.Kubeconfig),
-					Labels: map[string]string{clusterv1.ClusterNameLabel: smp.cluster},
-				},
-				// Not of Cluster API's type: KubeadmControlPlane neither adopts nor rotates a user's kubeconfig.
-				Data: map[string][]byte{secret.KubeconfigDataName: workloadKubeconfig},
-			}
-			if err := apply(ctx, c, kubeconfig); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-		}
 		for i := range smp.objects {
 			if err := apply(ctx, c, &smp.objects[i]); err != nil {
 				errs = append(errs, fmt.Errorf("flavor %s: %w", smp.flavor, err))

@@ -86,10 +86,11 @@ type Options struct {
 }
 
 // Scheme is the provider's scheme plus ExtensionConfig, which Cluster API's ClusterClass controller watches (without
-// it, its cache never syncs and the manager stops).
+// it, its cache never syncs and the manager stops), and the older Cluster API versions its webhooks convert.
 func Scheme() *runtime.Scheme {
 	s := scheme.New()
 	utilruntime.Must(runtimev1.AddToScheme(s))
+	addOlderVersions(s)
 	return s
 }
 

@@ -19,6 +19,7 @@ limitations under the License.
 // server) and test/asosim (ASO), it is a whole management cluster in one process, for end-to-end tests and the
 // local management plane (make run).
 //
-// Only what Cluster API's main.go files wire is wired, with their defaults; nothing is faked. Cluster API's
-// webhooks do not run: objects must be written as its defaulting webhooks would leave them.
+// Only what Cluster API's main.go files wire is wired, with their defaults; nothing is faked. Webhooks registers
+// Cluster API's conversion, defaulting and validating webhooks, which the API server reaches when test/env installs
+// them (env.Options.ClusterAPIWebhooks).
 package capiplane

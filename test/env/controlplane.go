@@ -53,6 +53,16 @@ type ControlPlaneOptions struct {
 	// webhooks with WebhookServerOptions.
 	InstallWebhooks bool
 
+	// ClusterAPIWebhooks installs Cluster API's webhook configurations and the conversion of its CRDs, pointing at
+	// the local webhook server, which must then serve Cluster API's webhooks too (test/capiplane.Webhooks): v1beta1
+	// manifests are converted, and every Cluster API object is defaulted and validated, as on a real management
+	// cluster. It needs InstallWebhooks.
+	ClusterAPIWebhooks bool
+
+	// ControllerManager runs kube-controller-manager's garbage collector and namespace controller, as a real
+	// management cluster does: objects whose owners are gone are deleted, and so are a deleted namespace's.
+	ControllerManager bool
+
 	// EtcdDataDir keeps etcd's data in this directory across restarts. Empty
 	// means a temporary directory that Stop removes.
 	EtcdDataDir string
@@ -76,6 +86,7 @@ type ControlPlane struct {
 	RootDir string
 
 	env      *envtest.Environment
+	kcm      *controllerManager
 	stopOnce sync.Once
 	stopErr  error
 
@@ -141,6 +152,15 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 			te.WebhookInstallOptions.Paths = []string{manifest}
 		}
 	}
+	if opts.ClusterAPIWebhooks {
+		capiDir, err := clusterAPIDir(ctx, root)
+		if err != nil {
+			return nil, err
+		}
+		if te.WebhookInstallOptions.MutatingWebhooks, te.WebhookInstallOptions.ValidatingWebhooks, err = clusterAPIWebhookConfigurations(capiDir); err != nil {
+			return nil, err
+		}
+	}
 	if opts.EtcdDataDir != "" {
 		if err := os.MkdirAll(opts.EtcdDataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("failed to create the etcd data directory: %w", err)
@@ -151,13 +171,28 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 		// Start may fail half-way, with processes running.
 		return nil, kerrors.NewAggregate([]error{fmt.Errorf("failed to start the control plane: %w", err), te.Stop(), usage.discard()})
 	}
-	return &ControlPlane{
+	if opts.ClusterAPIWebhooks {
+		if err := convertClusterAPICRDs(ctx, te.Config, te.CRDs, te.WebhookInstallOptions); err != nil {
+			return nil, kerrors.NewAggregate([]error{err, te.Stop()})
+		}
+	}
+	cp := &ControlPlane{
 		Config:     te.Config,
 		KubeConfig: te.KubeConfig,
 		RootDir:    root,
 		env:        te,
 		usage:      usage,
-	}, nil
+	}
+	if opts.ControllerManager {
+		out := opts.Output
+		if out == nil {
+			out = io.Discard
+		}
+		if cp.kcm, err = startControllerManager(root, te.KubeConfig, out); err != nil {
+			return nil, kerrors.NewAggregate([]error{err, te.Stop()})
+		}
+	}
+	return cp, nil
 }
 
 // Stop ends kube-apiserver and etcd and removes their temporary directories.
@@ -165,7 +200,11 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 func (c *ControlPlane) Stop() error {
 	c.stopOnce.Do(func() {
 		forgetProviderRBAC(c)
-		errs := []error{c.env.Stop()}
+		var errs []error
+		if c.kcm != nil {
+			errs = append(errs, c.kcm.stop(context.Background()))
+		}
+		errs = append(errs, c.env.Stop())
 		// The audit log is complete once the API server has stopped. A control plane without the provider's RBAC
 		// (a workload cluster) saw no request of the provider worth a file.
 		if c.rbacInstalled.Load() {

@@ -26,6 +26,8 @@ import (
 	resourcesv1 "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	asoconditions "github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -49,7 +51,7 @@ func newScheme() *runtime.Scheme {
 }
 
 func TestMain(m *testing.M) {
-	os.Exit(env.Run(context.Background(), m, env.Options{Scheme: newScheme()}))
+	os.Exit(env.Run(context.Background(), m, env.Options{Scheme: newScheme(), ControllerManager: true}))
 }
 
 func TestEnvironment_ServerVersion(t *testing.T) {
@@ -87,6 +89,34 @@ func TestEnvironment_CreateCluster(t *testing.T) {
 		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(cluster), got)).To(Succeed())
 		g.Expect(got.Spec.InfrastructureRef.Kind).To(Equal("AzureCluster"))
 	}, 10*time.Second, 100*time.Millisecond).Should(Succeed())
+}
+
+// TestEnvironment_ControllerManager shows kube-controller-manager at work, as in a real management cluster: the
+// garbage collector deletes an object whose owner is gone, and the namespace controller finishes deleting a namespace
+// with what is in it.
+func TestEnvironment_ControllerManager(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	ns, err := env.Env.CreateNamespace(ctx, "kcm")
+	g.Expect(err).NotTo(HaveOccurred())
+	owner := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "owner", Namespace: ns.Name}}
+	g.Expect(env.Env.Create(ctx, owner)).To(Succeed())
+	dependent := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "dependent", Namespace: ns.Name,
+		OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: owner.Name, UID: owner.UID}}}}
+	g.Expect(env.Env.Create(ctx, dependent)).To(Succeed())
+	kept := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "kept", Namespace: ns.Name}}
+	g.Expect(env.Env.Create(ctx, kept)).To(Succeed())
+
+	g.Expect(env.Env.Delete(ctx, owner)).To(Succeed())
+	g.Eventually(func() bool {
+		return apierrors.IsNotFound(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(dependent), &corev1.ConfigMap{}))
+	}, time.Minute, 250*time.Millisecond).Should(BeTrue(), "the garbage collector deletes what the deleted owner owned")
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(kept), &corev1.ConfigMap{})).To(Succeed())
+
+	g.Expect(env.Env.Delete(ctx, ns)).To(Succeed())
+	g.Eventually(func() bool {
+		return apierrors.IsNotFound(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(ns), &corev1.Namespace{}))
+	}, time.Minute, 250*time.Millisecond).Should(BeTrue(), "the namespace controller empties and removes a deleted namespace")
 }
 
 func TestEnvironment_ApplyResourceGroup(t *testing.T) {

@@ -61,6 +61,14 @@ type Options struct {
 	// under test fail on a missing rule. A suite whose manager runs Cluster API's reconcilers sets it, and runs the
 	// provider's controllers in a manager of their own with Environment.ProviderConfig (see test/plane).
 	AdminManager bool
+
+	// ClusterAPIWebhooks installs Cluster API's webhook configurations and CRD conversions; SetupReconcilers must
+	// register Cluster API's webhooks (test/capiplane.Webhooks). See ControlPlaneOptions.
+	ClusterAPIWebhooks bool
+
+	// ControllerManager runs kube-controller-manager's garbage collector and namespace controller beside the API
+	// server (see ControlPlaneOptions).
+	ControllerManager bool
 }
 
 // Environment is a running control plane with a started manager.
@@ -95,8 +103,10 @@ func Start(ctx context.Context, opts Options) (*Environment, error) {
 		return nil, errors.New("env.Options.Scheme is required")
 	}
 	cp, err := StartControlPlane(ctx, ControlPlaneOptions{
-		Scheme:          opts.Scheme,
-		InstallWebhooks: opts.SetupWebhooks != nil,
+		Scheme:             opts.Scheme,
+		InstallWebhooks:    opts.SetupWebhooks != nil,
+		ControllerManager:  opts.ControllerManager,
+		ClusterAPIWebhooks: opts.ClusterAPIWebhooks,
 	})
 	if err != nil {
 		return nil, err
@@ -248,9 +258,9 @@ func (e *Environment) CreateNamespace(ctx context.Context, generateName string) 
 	return ns, nil
 }
 
-// Cleanup deletes objs, ignoring those already gone. The API server has no
-// namespace controller, so a deleted namespace stays Terminating and the
-// objects in it stay; tests use their own namespaces and names, so that is
+// Cleanup deletes objs, ignoring those already gone. Without the controller
+// manager (Options.ControllerManager) a deleted namespace stays Terminating and
+// the objects in it stay; tests use their own namespaces and names, so that is
 // harmless.
 func (e *Environment) Cleanup(ctx context.Context, objs ...client.Object) error {
 	var errs []error

@@ -15,8 +15,9 @@ limitations under the License.
 */
 
 // Package plane is a management cluster for suites that drive the provider end to end: a real API server with
-// Cluster API's, ASO's and the provider's CRDs; Cluster API's reconcilers, the provider's webhooks and the ASO
-// simulator in the test environment's manager; a second API server that plays every workload cluster, whose Nodes
+// Cluster API's, ASO's and the provider's CRDs; Cluster API's reconcilers and webhooks (its CRDs convert through
+// them, as on a real management cluster), the provider's webhooks and the ASO simulator in the test environment's
+// manager; kube-controller-manager's garbage collector and namespace controller; a second API server that plays every workload cluster, whose Nodes
 // simulated kubelets register; and the provider's controllers in a manager of their own (Provider), which a suite
 // can stop and start again with a fresh cache and whose requests can pass through a fault injector (test/faults).
 //

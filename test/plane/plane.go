@@ -87,6 +87,9 @@ func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 		SetupReconcilers: p.setup,
 		// Cluster API and the simulator run as admins; the provider runs as its ServiceAccount (setup).
 		AdminManager: true,
+		// The rest of a real management cluster: Cluster API's webhooks and kube-controller-manager.
+		ClusterAPIWebhooks: true,
+		ControllerManager:  true,
 	}
 }
 
@@ -104,6 +107,9 @@ func (p *Plane) setup(ctx context.Context, mgr ctrl.Manager) error {
 	}
 	clusterCache, err := capiplane.Setup(ctx, mgr, p.opts.CAPI)
 	if err != nil {
+		return err
+	}
+	if err := capiplane.Webhooks(mgr, clusterCache); err != nil {
 		return err
 	}
 	// The provider runs as its ServiceAccount, bound to its generated roles: a missing rule fails the suite. It

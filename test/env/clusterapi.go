@@ -1,0 +1,141 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package env
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+)
+
+// Cluster API's webhook manifests, relative to its module, and the prefix of their names here: each provider names
+// its configurations mutating-webhook-configuration and validating-webhook-configuration, as ours does, and a
+// real installation prefixes them (capi-, capi-kubeadm-bootstrap-, ...).
+var clusterAPIWebhookManifests = map[string]string{
+	"capi-":                       filepath.Join("core", "config", "webhook", "manifests.yaml"),
+	"capi-kubeadm-bootstrap-":     filepath.Join("bootstrap", "kubeadm", "config", "webhook", "manifests.yaml"),
+	"capi-kubeadm-control-plane-": filepath.Join("controlplane", "kubeadm", "config", "webhook", "manifests.yaml"),
+}
+
+// clusterAPIGroups are the API groups whose multi-version CRDs Cluster API's conversion webhooks serve.
+var clusterAPIGroups = map[string]bool{
+	"cluster.x-k8s.io": true, "bootstrap.cluster.x-k8s.io": true, "controlplane.cluster.x-k8s.io": true,
+	"addons.cluster.x-k8s.io": true, "ipam.cluster.x-k8s.io": true, "runtime.cluster.x-k8s.io": true,
+}
+
+// clusterAPIWebhookConfigurations reads Cluster API's webhook configurations from its module, with their names
+// prefixed as in a real installation; envtest points them at the local webhook server.
+func clusterAPIWebhookConfigurations(capiDir string) ([]*admissionv1.MutatingWebhookConfiguration, []*admissionv1.ValidatingWebhookConfiguration, error) {
+	var mutating []*admissionv1.MutatingWebhookConfiguration
+	var validating []*admissionv1.ValidatingWebhookConfiguration
+	for prefix, file := range clusterAPIWebhookManifests {
+		raw, err := os.ReadFile(filepath.Join(capiDir, file))
+		if err != nil {
+			return nil, nil, fmt.Errorf("failed to read Cluster API's webhooks: %w", err)
+		}
+		decoder := yaml.NewYAMLOrJSONDecoder(bytes.NewReader(raw), 4096)
+		for {
+			doc := &unstructured.Unstructured{}
+			if err := decoder.Decode(&doc.Object); errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				return nil, nil, fmt.Errorf("failed to decode %s: %w", file, err)
+			}
+			var target interface{ SetName(string) }
+			switch doc.GetKind() {
+			case "MutatingWebhookConfiguration":
+				c := &admissionv1.MutatingWebhookConfiguration{}
+				mutating, target = append(mutating, c), c
+			case "ValidatingWebhookConfiguration":
+				c := &admissionv1.ValidatingWebhookConfiguration{}
+				validating, target = append(validating, c), c
+			default:
+				continue
+			}
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(doc.Object, target); err != nil {
+				return nil, nil, fmt.Errorf("failed to read a %s of %s: %w", doc.GetKind(), file, err)
+			}
+			target.SetName(prefix + doc.GetName())
+		}
+	}
+	return mutating, validating, nil
+}
+
+// convertClusterAPICRDs points the conversion of Cluster API's multi-version CRDs at the local webhook server, where
+// Cluster API's conversion webhooks run (test/capiplane.Webhooks), as Cluster API's release does, and waits until
+// the API server serves them again.
+func convertClusterAPICRDs(ctx context.Context, cfg *rest.Config, crds []*apiextensionsv1.CustomResourceDefinition, webhooks envtest.WebhookInstallOptions) error {
+	c, err := client.New(cfg, client.Options{})
+	if err != nil {
+		return err
+	}
+	url := fmt.Sprintf("https://%s:%d/convert", webhooks.LocalServingHost, webhooks.LocalServingPort)
+	var converted []*apiextensionsv1.CustomResourceDefinition
+	for _, crd := range crds {
+		if !clusterAPIGroups[crd.Spec.Group] || len(crd.Spec.Versions) < 2 {
+			continue
+		}
+		live := &apiextensionsv1.CustomResourceDefinition{}
+		if err := c.Get(ctx, client.ObjectKey{Name: crd.Name}, live); err != nil {
+			return fmt.Errorf("failed to get CRD %s: %w", crd.Name, err)
+		}
+		live.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{
+			Strategy: apiextensionsv1.WebhookConverter,
+			Webhook: &apiextensionsv1.WebhookConversion{
+				ClientConfig:             &apiextensionsv1.WebhookClientConfig{URL: &url, CABundle: webhooks.LocalServingCAData},
+				ConversionReviewVersions: []string{"v1"},
+			},
+		}
+		if err := c.Update(ctx, live); err != nil {
+			return fmt.Errorf("failed to set the conversion of CRD %s: %w", crd.Name, err)
+		}
+		converted = append(converted, live)
+	}
+	return wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, startTimeout, true, func(ctx context.Context) (bool, error) {
+		for _, crd := range converted {
+			live := &apiextensionsv1.CustomResourceDefinition{}
+			if err := c.Get(ctx, client.ObjectKey{Name: crd.Name}, live); err != nil {
+				return false, nil
+			}
+			established := false
+			for _, cond := range live.Status.Conditions {
+				if cond.Type == apiextensionsv1.Established && cond.Status == apiextensionsv1.ConditionTrue {
+					established = true
+				}
+			}
+			if !established {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+}
