@@ -69,7 +69,7 @@ var invalidManifests = []invalid{
 	{name: "vnet CIDR", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {networkSpec: {vnet: {cidrBlocks: [banana]}}}}}", field: "spec.template.spec.networkSpec.vnet.cidrBlocks[0]"},
 	{name: "subnets overlap", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {networkSpec: {subnets: [{name: a, role: control-plane, cidrBlocks: [10.0.0.0/16]}, {name: b, role: node, cidrBlocks: [10.0.0.0/24]}]}}}}", field: "spec.template.spec.networkSpec.subnets[1].cidrBlocks[0]"},
 	{name: "patch of spec.owner", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {asoPatches: [{target: {kind: VirtualNetwork}, type: JSONPatch, patch: '[{op: remove, path: /spec/owner}]'}]}}}", field: "spec.template.spec.asoPatches[0].patch"},
-	{name: "missing location", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {location: null}}}", field: "spec.template.spec.location"},
+	{name: "Azure environment", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {azureEnvironment: AzureMoonCloud}}}", field: "spec.template.spec.azureEnvironment"},
 
 	// AzureMachine
 	{name: "missing VM size", kind: "AzureMachine", patch: "spec: {vmSize: null}", field: "spec.vmSize"},
@@ -91,7 +91,7 @@ var invalidManifests = []invalid{
 
 	// AzureMachineTemplate
 	{name: "provider ID in a template", kind: "AzureMachineTemplate", patch: "spec: {template: {spec: {providerID: 'azure:///x'}}}", field: "spec.template.spec.providerID"},
-	{name: "missing VM size", kind: "AzureMachineTemplate", patch: "spec: {template: {spec: {vmSize: null}}}", field: "spec.template.spec.vmSize"},
+	{name: "OS disk size", kind: "AzureMachineTemplate", patch: "spec: {template: {spec: {osDisk: {diskSizeGB: 5000}}}}", field: "spec.template.spec.osDisk.diskSizeGB"},
 	{name: "SSH key", kind: "AzureMachineTemplate", patch: "spec: {template: {spec: {sshPublicKey: '!!'}}}", field: "spec.template.spec.sshPublicKey"},
 	{name: "subnet name with network interfaces", kind: "AzureMachineTemplate", patch: "spec: {template: {spec: {subnetName: other}}}", field: "spec.template.spec.subnetName"},
 
@@ -126,7 +126,7 @@ var invalidManifests = []invalid{
 	{name: "taint effect", kind: "AzureManagedMachinePool", patch: "spec: {taints: [{effect: Evict, key: a, value: b}]}", field: "spec.taints[0].effect"},
 
 	// AzureManagedMachinePoolTemplate
-	{name: "missing SKU", kind: "AzureManagedMachinePoolTemplate", patch: "spec: {template: {spec: {sku: null}}}", field: "spec.template.spec.sku"},
+	{name: "mode", kind: "AzureManagedMachinePoolTemplate", patch: "spec: {template: {spec: {mode: Gateway}}}", field: "spec.template.spec.mode"},
 	{name: "CPU manager policy", kind: "AzureManagedMachinePoolTemplate", patch: "spec: {template: {spec: {kubeletConfig: {cpuManagerPolicy: dynamic}}}}", field: "spec.template.spec.kubeletConfig.cpuManagerPolicy"},
 
 	// AzureASOManaged*

@@ -60,6 +60,6 @@ func (t *AzureASOManagedMachinePoolTemplate) validate() field.ErrorList {
 			"must be empty: the field exists only because CAPZ's schema has it (CAPZ gave this template the control plane "+
 				"template's shape); an agent pool's version comes from its MachinePool's spec.template.spec.version"))
 	}
-	errs = append(errs, validateASOMachinePoolResources(path.Child("resources"), s.Resources, t.Namespace)...)
+	errs = append(errs, validateASOMachinePoolResources(path.Child("resources"), s.Resources, t.Namespace, true)...)
 	return append(errs, ValidateImplementedFields("AzureASOManagedMachinePoolTemplate", &t.Spec)...)
 }

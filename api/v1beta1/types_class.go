@@ -27,9 +27,10 @@ type AzureClusterClassSpec struct {
 	// +optional
 	SubscriptionID string `json:"subscriptionID,omitempty"`
 
-	// location is the Azure region of the cluster, e.g. eastus.
-	// +required
-	Location string `json:"location"`
+	// location is the Azure region of the cluster, e.g. eastus. Required on an AzureCluster; a template may leave
+	// it to a ClusterClass patch.
+	// +optional
+	Location string `json:"location,omitempty"`
 
 	// extendedLocation is an extended location (Edge Zone) for the cluster's resources.
 	// +optional
