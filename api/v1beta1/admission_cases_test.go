@@ -61,6 +61,9 @@ var invalidManifests = []invalid{
 	{name: "API server LB without control plane", kind: "AzureCluster", patch: "spec: {controlPlaneEnabled: false}", field: "spec.networkSpec.apiServerLB"},
 
 	{name: "cloud provider overrides are not implemented", kind: "AzureCluster", patch: "spec: {cloudProviderConfigOverrides: {backOffs: {cloudProviderBackoff: true}}}", field: "spec.cloudProviderConfigOverrides: Forbidden: field not supported yet"},
+	{name: "bastion subnet role", kind: "AzureCluster", patch: "spec: {bastionSpec: {azureBastion: {subnet: {name: AzureBastionSubnet, role: node}}}}", field: "spec.bastionSpec.azureBastion.subnet.role"},
+	{name: "internal node outbound LB", kind: "AzureCluster", patch: "spec: {networkSpec: {nodeOutboundLB: {type: Internal}}}", field: "spec.networkSpec.nodeOutboundLB.type"},
+	{name: "API server LB frontend count is not implemented", kind: "AzureCluster", patch: "spec: {networkSpec: {apiServerLB: {frontendIPsCount: 2}}}", field: "spec.networkSpec.apiServerLB.frontendIPsCount: Forbidden: field not supported yet"},
 	{name: "load balancer id is not implemented", kind: "AzureCluster", patch: "spec: {networkSpec: {nodeOutboundLB: {id: /subscriptions/s/resourceGroups/g/providers/Microsoft.Network/loadBalancers/lb}}}", field: "spec.networkSpec.nodeOutboundLB.id: Forbidden: field not supported yet"},
 	{name: "private IP on an outbound load balancer", kind: "AzureCluster", patch: "spec: {networkSpec: {nodeOutboundLB: {frontendIPs: [{name: fe, privateIP: 10.1.0.5}]}}}", field: "spec.networkSpec.nodeOutboundLB.frontendIPs[0].privateIP: Forbidden: field not supported yet"},
 

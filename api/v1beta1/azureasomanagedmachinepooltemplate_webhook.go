@@ -61,5 +61,11 @@ func (t *AzureASOManagedMachinePoolTemplate) validate() field.ErrorList {
 				"template's shape); an agent pool's version comes from its MachinePool's spec.template.spec.version"))
 	}
 	errs = append(errs, validateASOMachinePoolResources(path.Child("resources"), s.Resources, t.Namespace, true)...)
-	return append(errs, ValidateImplementedFields("AzureASOManagedMachinePoolTemplate", &t.Spec)...)
+	// version is refused above with the reason; the generic "field not supported yet" would only repeat it.
+	for _, err := range ValidateImplementedFields("AzureASOManagedMachinePoolTemplate", &t.Spec) {
+		if err.Field != path.Child("version").String() {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
