@@ -60,7 +60,7 @@ var invalidManifests = []invalid{
 	{name: "NAT gateway on an IPv6 subnet", kind: "AzureCluster", patch: "spec: {networkSpec: {vnet: {cidrBlocks: [10.0.0.0/8, 'fd00::/48']}, subnets: [{name: a, role: control-plane, cidrBlocks: [10.0.0.0/16]}, {name: b, role: node, cidrBlocks: ['fd00::/64'], natGateway: {name: gw}}]}}", field: "spec.networkSpec.subnets[1].natGateway"},
 	{name: "API server LB without control plane", kind: "AzureCluster", patch: "spec: {controlPlaneEnabled: false}", field: "spec.networkSpec.apiServerLB"},
 
-	{name: "cloud provider overrides are not implemented", kind: "AzureCluster", patch: "spec: {cloudProviderConfigOverrides: {backOffs: {cloudProviderBackoff: true}}}", field: "spec.cloudProviderConfigOverrides: Forbidden: field not supported yet"},
+	{name: "cloud provider rate limit name", kind: "AzureCluster", patch: "spec: {cloudProviderConfigOverrides: {rateLimits: [{name: everythingRateLimit}]}}", field: "spec.cloudProviderConfigOverrides.rateLimits[0].name"},
 	{name: "bastion subnet role", kind: "AzureCluster", patch: "spec: {bastionSpec: {azureBastion: {subnet: {name: AzureBastionSubnet, role: node}}}}", field: "spec.bastionSpec.azureBastion.subnet.role"},
 	{name: "internal node outbound LB", kind: "AzureCluster", patch: "spec: {networkSpec: {nodeOutboundLB: {type: Internal}}}", field: "spec.networkSpec.nodeOutboundLB.type"},
 	{name: "API server LB frontend count is not implemented", kind: "AzureCluster", patch: "spec: {networkSpec: {apiServerLB: {frontendIPsCount: 2}}}", field: "spec.networkSpec.apiServerLB.frontendIPsCount: Forbidden: field not supported yet"},
@@ -68,7 +68,7 @@ var invalidManifests = []invalid{
 	{name: "private IP on an outbound load balancer", kind: "AzureCluster", patch: "spec: {networkSpec: {nodeOutboundLB: {frontendIPs: [{name: fe, privateIP: 10.1.0.5}]}}}", field: "spec.networkSpec.nodeOutboundLB.frontendIPs[0].privateIP: Forbidden: field not supported yet"},
 
 	// AzureClusterTemplate
-	{name: "cloud provider overrides are not implemented", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {cloudProviderConfigOverrides: {rateLimits: [{name: defaultRateLimit}]}}}}", field: "spec.template.spec.cloudProviderConfigOverrides: Forbidden: field not supported yet"},
+	{name: "cloud provider rate limit name", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {cloudProviderConfigOverrides: {rateLimits: [{name: everythingRateLimit}]}}}}", field: "spec.template.spec.cloudProviderConfigOverrides.rateLimits[0].name"},
 	{name: "vnet CIDR", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {networkSpec: {vnet: {cidrBlocks: [banana]}}}}}", field: "spec.template.spec.networkSpec.vnet.cidrBlocks[0]"},
 	{name: "subnets overlap", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {networkSpec: {subnets: [{name: a, role: control-plane, cidrBlocks: [10.0.0.0/16]}, {name: b, role: node, cidrBlocks: [10.0.0.0/24]}]}}}}", field: "spec.template.spec.networkSpec.subnets[1].cidrBlocks[0]"},
 	{name: "patch of spec.owner", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {asoPatches: [{target: {kind: VirtualNetwork}, type: JSONPatch, patch: '[{op: remove, path: /spec/owner}]'}]}}}", field: "spec.template.spec.asoPatches[0].patch"},

@@ -33,13 +33,13 @@ import (
 // Paths use json names separated by dots; "[]" stands for any list item. A path covers everything under it.
 var implementedFields = map[string][]string{
 	// AzureCluster: controllers/azurecluster with the translators of azure/network and azure/resources.
-	// Not implemented: cloudProviderConfigOverrides (it configures cloud-provider-azure's azure.json, which the
-	// provider does not write), the ids of load balancers (a load balancer is always created), private IPs on
+	// cloudProviderConfigOverrides goes to the <machine template>-azure-json Secrets (azure/cloudconfig).
+	// Not implemented: the ids of load balancers (a load balancer is always created), private IPs on
 	// the frontends of outbound load balancers (they are public), and the API server load balancer's
 	// frontendIPsCount (its frontends are frontendIPs; CAPZ counts only outbound frontends).
 	"AzureCluster": {
 		"subscriptionID", "location", "extendedLocation", "additionalTags", "identityRef", "azureEnvironment",
-		"failureDomains", "asoPatches", "resourceGroup", "bastionSpec", "controlPlaneEnabled", "controlPlaneEndpoint",
+		"cloudProviderConfigOverrides", "failureDomains", "asoPatches", "resourceGroup", "bastionSpec", "controlPlaneEnabled", "controlPlaneEndpoint",
 		"networkSpec.vnet", "networkSpec.subnets", "networkSpec.additionalAPIServerLBPorts", "networkSpec.privateDNSZone",
 		"networkSpec.privateDNSZoneName", "networkSpec.privateDNSZoneResourceGroup",
 		"networkSpec.apiServerLB.name", "networkSpec.apiServerLB.frontendIPs",

@@ -87,6 +87,25 @@ type CloudProviderConfigOverrides struct {
 	BackOffs BackOffConfig `json:"backOffs,omitempty,omitzero"`
 }
 
+// The names of the cloud provider's clients whose rate limits RateLimitSpec sets.
+const (
+	DefaultRateLimit                = "defaultRateLimit"
+	RouteRateLimit                  = "routeRateLimit"
+	SubnetsRateLimit                = "subnetsRateLimit"
+	InterfaceRateLimit              = "interfaceRateLimit"
+	RouteTableRateLimit             = "routeTableRateLimit"
+	LoadBalancerRateLimit           = "loadBalancerRateLimit"
+	PublicIPAddressRateLimit        = "publicIPAddressRateLimit"
+	SecurityGroupRateLimit          = "securityGroupRateLimit"
+	VirtualMachineRateLimit         = "virtualMachineRateLimit"
+	StorageAccountRateLimit         = "storageAccountRateLimit"
+	DiskRateLimit                   = "diskRateLimit"
+	SnapshotRateLimit               = "snapshotRateLimit"
+	VirtualMachineScaleSetRateLimit = "virtualMachineScaleSetRateLimit"
+	VirtualMachineSizesRateLimit    = "virtualMachineSizesRateLimit"
+	AvailabilitySetRateLimit        = "availabilitySetRateLimit"
+)
+
 // RateLimitSpec is the rate limit of one cloud provider client.
 type RateLimitSpec struct {
 	// name of the client the limit applies to.

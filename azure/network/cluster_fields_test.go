@@ -39,8 +39,8 @@ import (
 var consumedElsewhere = map[string]string{
 	"identityRef":      "the controller resolves the identity into the ASO credential secret",
 	"azureEnvironment": "the webhook derives the API server's DNS name from it; ASO's endpoints come from its credential",
-	"cloudProviderConfigOverrides": "not supported yet: not an ASO object; it belongs to the workload cluster's cloud " +
-		"provider configuration",
+	"cloudProviderConfigOverrides": "not an ASO object: azure/cloudconfig writes it into the machines' azure.json " +
+		"Secrets",
 	"failureDomains":             "azure.FailureDomains turns it into status.failureDomains",
 	"asoPatches":                 "the engine applies them to the generated objects",
 	"controlPlaneEnabled":        "selects whether there is an API server load balancer (golden case no-control-plane)",

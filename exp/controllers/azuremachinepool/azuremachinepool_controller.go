@@ -45,6 +45,7 @@ import (
 // +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=machines,verbs=get;list;watch;delete
 // +kubebuilder:rbac:groups=compute.azure.com,resources=virtualmachinescalesets,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=authorization.azure.com,resources=roleassignments,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch;create;update;patch
 
 // OwnedKinds are the ASO kinds an AzureMachinePool owns; the controller watches them. The objects of a Flexible
 // scale set's instances belong to their AzureMachinePoolMachines.
@@ -124,7 +125,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 // reconcileNormal runs the phases of a live pool: a Flexible pool's scale set, then its instances; a Uniform
 // pool's Nodes, then its scale set.
 func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
-	phases := []func(context.Context, *scope) error{r.reconcileClusterInfrastructure}
+	phases := []func(context.Context, *scope) error{r.reconcileClusterInfrastructure, r.reconcileAzureJSON}
 	if isFlexible(s.pool) {
 		phases = append(phases, r.reconcileScaleSet, r.reconcileReplicas)
 	} else {
