@@ -243,6 +243,24 @@ chaos: test-tools ## Restart the provider CHAOS_RESTARTS times (default 100) in 
 		-args -chaos.restarts=$(CHAOS_RESTARTS) -chaos.seed=$(CHAOS_SEED) -chaos.scale=$(CHAOS_SCALE) > out/chaos.log 2>&1 || status=$$?; \
 	grep -E '^(crash: |--- |ok|FAIL)' out/chaos.log || true; echo "make chaos: the full log is in out/chaos.log"; exit $$status
 
+# The fuzz targets' run (make fuzz): how long each target runs, which targets (a regular expression of their
+# names; all by default), and go test flags (e.g. -parallel 1 for one worker). make test runs their seed corpora.
+FUZZTIME ?= 60s
+FUZZ ?= .
+FUZZ_FLAGS ?=
+
+.PHONY: fuzz
+fuzz: ## Run every fuzz target (func FuzzXxx in a _test.go file) for FUZZTIME each (default 60s), one after another; FUZZ=regexp picks targets.
+	@failed=""; \
+	for file in $$(git ls-files --cached --others --exclude-standard -- '*_test.go' | xargs grep -l '^func Fuzz' | sort); do \
+		pkg=./$$(dirname "$$file"); \
+		for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$file" | grep -E -- '$(FUZZ)'); do \
+			echo "make fuzz: $$target in $$pkg for $(FUZZTIME)"; \
+			go test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $(FUZZ_FLAGS) "$$pkg" || failed="$$failed $$pkg:$$target"; \
+		done; \
+	done; \
+	if [[ -n "$$failed" ]]; then echo "make fuzz: failed:$$failed (crashers are in the packages' testdata/fuzz)" >&2; exit 1; fi
+
 .PHONY: crd-coverage
 crd-coverage: ## Print how many CAPZ v1beta1 spec fields each CRD accepts, and how many of them are implemented or rejected.
 	go test ./api/v1beta1 -run 'TestCRDCoverage|TestFieldSupport' -v -count=1 | grep -E 'spec fields|implemented|total|FAIL|ok'

@@ -29,19 +29,36 @@ const maxObjectName = 253
 var invalidNameChars = regexp.MustCompile(`[^a-z0-9.-]+`)
 
 // ObjectName returns the Kubernetes name of the ASO object for an Azure resource: the Azure name, or, for a child
-// resource whose Azure name is only unique within its parent, "<parent>-<name>". Azure names may hold characters
-// Kubernetes names may not (upper case, underscores); those are lower-cased or replaced, and a short hash keeps
-// names that differ only by them apart. The ASO object's spec.azureName always carries the exact Azure name.
+// resource whose Azure name is only unique within its parent, "<parent>-<name>". Azure names may hold what
+// Kubernetes names may not (upper case, underscores, a period next to a hyphen or another period); those are
+// lower-cased, replaced or dropped, and a short hash keeps names that differ only by them apart. The ASO object's
+// spec.azureName always carries the exact Azure name.
 func ObjectName(parts ...string) string {
 	joined := strings.Join(parts, "-")
-	name := strings.Trim(invalidNameChars.ReplaceAllString(strings.ToLower(joined), "-"), "-.")
+	name := kubernetesName(joined)
 	if name == joined && len(name) <= maxObjectName {
 		return name
 	}
 	sum := sha256.Sum256([]byte(joined))
-	suffix := "-" + hex.EncodeToString(sum[:4])
-	if len(name) > maxObjectName-len(suffix) {
-		name = strings.Trim(name[:maxObjectName-len(suffix)], "-.")
+	hash := hex.EncodeToString(sum[:4])
+	if name == "" {
+		return hash
 	}
-	return name + suffix
+	if len(name) > maxObjectName-len(hash)-1 {
+		name = kubernetesName(name[:maxObjectName-len(hash)-1])
+	}
+	return name + "-" + hash
+}
+
+// kubernetesName makes a DNS subdomain of a name: lower case, hyphens for characters a subdomain may not hold, and
+// no empty labels or labels that start or end with a hyphen.
+func kubernetesName(s string) string {
+	labels := strings.Split(invalidNameChars.ReplaceAllString(strings.ToLower(s), "-"), ".")
+	out := labels[:0]
+	for _, label := range labels {
+		if label = strings.Trim(label, "-"); label != "" {
+			out = append(out, label)
+		}
+	}
+	return strings.Join(out, ".")
 }

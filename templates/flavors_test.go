@@ -414,7 +414,7 @@ func newFixture(ctx context.Context, t *testing.T, g *WithT, fl flavor) *fixture
 	f := &fixture{namespace: ns.Name, cluster: prefix + "-" + randomSuffix(), reader: env.Env.GetAPIReader()}
 	f.vars = map[string]string{
 		"AZURE_LOCATION":                          location,
-		"AZURE_SUBSCRIPTION_ID":                   sim.SubscriptionID(),
+		"AZURE_SUBSCRIPTION_ID":                   p.Sim.SubscriptionID(),
 		"AZURE_TENANT_ID":                         "00000000-0000-0000-0000-00000000000a",
 		"AZURE_CLIENT_ID":                         "00000000-0000-0000-0000-00000000000b",
 		"CLUSTER_IDENTITY_NAME":                   identityName,
@@ -434,7 +434,7 @@ func newFixture(ctx context.Context, t *testing.T, g *WithT, fl flavor) *fixture
 	}
 	g.Expect(env.Env.Create(ctx, identity)).To(Succeed())
 	if fl.selfManaged() {
-		kubeconfig, err := workload.kubeconfig()
+		kubeconfig, err := p.Workload.Kubeconfig()
 		g.Expect(err).NotTo(HaveOccurred())
 		s := &corev1.Secret{
 			ObjectMeta: metav1.ObjectMeta{
@@ -518,7 +518,7 @@ func checkSelfManaged(g Gomega, f *fixture, machines int) {
 	f.aso(g, "VirtualNetworksSubnet", cfg["vnetName"]+"-"+cfg["subnetName"])
 	f.aso(g, "NetworkSecurityGroup", cfg["securityGroupName"])
 	f.aso(g, "RouteTable", cfg["routeTableName"])
-	g.Expect(cfg["subscriptionId"]).To(Equal(sim.SubscriptionID()))
+	g.Expect(cfg["subscriptionId"]).To(Equal(p.Sim.SubscriptionID()))
 }
 
 // azureJSON parses the string values of /etc/kubernetes/azure.json from the KubeadmControlPlane.

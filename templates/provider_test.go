@@ -66,7 +66,7 @@ func TestGenerateProvider(t *testing.T) {
 		g.Expect(o.GetLabels()).To(HaveKeyWithValue(clusterv1.ProviderNameLabel, "infrastructure-azure"), "%s %s", o.GetKind(), o.GetName())
 	}
 
-	_, c := workload.get(t)
+	_, c := p.Workload.Get(t)
 	apply := func(o unstructured.Unstructured) error {
 		return c.Apply(ctx, client.ApplyConfigurationFromUnstructured(&o), client.FieldOwner("clusterctl"), client.ForceOwnership)
 	}

@@ -26,11 +26,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
 	clusterctl "sigs.k8s.io/cluster-api/cmd/clusterctl/client"
 	"sigs.k8s.io/cluster-api/cmd/clusterctl/client/config"
 	"sigs.k8s.io/yaml"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
 const (

@@ -25,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
 )
 
 // The AzureASOManaged* kinds take raw ASO objects in spec.resources. These checks make sure each entry is an ASO
@@ -135,7 +136,9 @@ func parseASOResource(raw *runtime.RawExtension) (*parsedObject, *resourceError)
 			Namespace string `json:"namespace"`
 		} `json:"metadata"`
 	}
-	if err := json.Unmarshal(data, &obj); err != nil {
+	// Field names are matched exactly, as the controllers read the manifest (into a map): encoding/json would take
+	// "Kind" for kind, and the webhook would check another object than the one the controller applies.
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, &obj); err != nil {
 		return nil, &resourceError{value: abbreviate(string(data)), detail: "must be a Kubernetes object with apiVersion, kind, metadata.name and spec"}
 	}
 	var missing []string
@@ -157,6 +160,14 @@ func parseASOResource(raw *runtime.RawExtension) (*parsedObject, *resourceError)
 	if !strings.HasSuffix(gv.Group, asoGroupSuffix) {
 		return nil, &resourceError{value: obj.APIVersion, detail: fmt.Sprintf(
 			"only Azure Service Operator objects may be listed: the API group of %s %s must end in %s", obj.Kind, obj.Metadata.Name, asoGroupSuffix)}
+	}
+	// The rules of CRD names: the controllers record every kind they apply as <kind>.<version>.<group> in an
+	// annotation (separated by ";") to find the objects again, which only works for names a CRD can have.
+	if len(utilvalidation.IsDNS1123Subdomain(gv.Group)) > 0 || len(utilvalidation.IsDNS1035Label(gv.Version)) > 0 {
+		return nil, &resourceError{value: obj.APIVersion, detail: "apiVersion must be <group>/<version> as a CRD names them, e.g. containerservice.azure.com/v1api20250801"}
+	}
+	if len(utilvalidation.IsDNS1035Label(strings.ToLower(obj.Kind))) > 0 {
+		return nil, &resourceError{value: obj.Kind, detail: "kind must be a kind as a CRD names it: letters, digits and hyphens, starting with a letter, e.g. ManagedCluster"}
 	}
 	return &parsedObject{kind: schema.GroupKind{Group: gv.Group, Kind: obj.Kind}, name: obj.Metadata.Name, namespace: obj.Metadata.Namespace}, nil
 }

@@ -86,6 +86,21 @@ func TestAzureASOManagedControlPlane_Resources(t *testing.T) {
 			rawManifest(`{"apiVersion": "resources.azure.com/v1api20200601", "kind": "ResourceGroup", "metadata": {"name": "rg", "namespace": "other"}}`),
 			managedCluster,
 		}, wantPaths: []string{"spec.resources[0]"}},
+		{name: "kind spelled in another case", resources: []runtime.RawExtension{
+			rawManifest(`{"apiVersion": "containerservice.azure.com/v1api20250801", "kind": "ResourceGroup", "Kind": "ManagedCluster", "metadata": {"name": "aks"}}`),
+		}, wantPaths: []string{"spec.resources"}},
+		{name: "name spelled in another case", resources: []runtime.RawExtension{
+			rawManifest(`{"apiVersion": "resources.azure.com/v1api20200601", "kind": "ResourceGroup", "metadata": {"Name": "rg"}}`), managedCluster,
+		}, wantPaths: []string{"spec.resources[0]"}},
+		{name: "kind with a period", resources: []runtime.RawExtension{
+			asoObject(resourcesAPIVersion, "Resource.Group", "rg"), managedCluster,
+		}, wantPaths: []string{"spec.resources[0]"}},
+		{name: "version with a period", resources: []runtime.RawExtension{
+			asoObject("resources.azure.com/v1.2", "ResourceGroup", "rg"), managedCluster,
+		}, wantPaths: []string{"spec.resources[0]"}},
+		{name: "group with a semicolon", resources: []runtime.RawExtension{
+			asoObject("a;b.azure.com/v1", "ResourceGroup", "rg"), managedCluster,
+		}, wantPaths: []string{"spec.resources[0]"}},
 		{name: "the owner's namespace", resources: []runtime.RawExtension{
 			rawManifest(`{"apiVersion": "resources.azure.com/v1api20200601", "kind": "ResourceGroup", "metadata": {"name": "rg", "namespace": "ns"}}`),
 			managedCluster,

@@ -31,7 +31,14 @@ import (
 // The provider's own messages stay at V(5) or below, as Cluster API's do.
 const MaxLogVerbosity = 7
 
-// Logger returns base capped at MaxLogVerbosity: what is logged above it is dropped, whatever base's verbosity.
+// QueueItemsMessage is the entry controller-runtime's priority queue logs at V(5) every ten seconds: its items,
+// which the logger formats without the queue's lock while the queue's goroutines change them. That data race can
+// crash the manager (kubernetes-sigs/controller-runtime#3588, fixed after v0.24.1); the items are the queue's
+// internals, of no use to a user, so the manager's logger drops the entry.
+const QueueItemsMessage = "workqueue_items"
+
+// Logger returns base capped at MaxLogVerbosity: what is logged above it is dropped, whatever base's verbosity, and
+// so is QueueItemsMessage.
 func Logger(base logr.Logger) logr.Logger {
 	sink := base.GetSink()
 	if sink == nil {
@@ -43,7 +50,7 @@ func Logger(base logr.Logger) logr.Logger {
 	return logr.New(cappedSink{sink: sink})
 }
 
-// cappedSink passes on what is logged at MaxLogVerbosity or below, and errors.
+// cappedSink passes on what is logged at MaxLogVerbosity or below, but QueueItemsMessage, and errors.
 type cappedSink struct {
 	sink logr.LogSink
 }
@@ -56,7 +63,7 @@ func (s cappedSink) Enabled(level int) bool {
 }
 
 func (s cappedSink) Info(level int, msg string, keysAndValues ...any) {
-	if level <= MaxLogVerbosity {
+	if level <= MaxLogVerbosity && msg != QueueItemsMessage {
 		s.sink.Info(level, msg, keysAndValues...)
 	}
 }

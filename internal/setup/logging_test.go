@@ -43,11 +43,13 @@ func TestLogger(t *testing.T) {
 	log.V(setup.MaxLogVerbosity+1).Info("Request Body", "body", "secret")
 	log.V(setup.MaxLogVerbosity).V(1).Info("Response Body", "body", "secret")
 	log.V(10).Error(errors.New("boom"), "Failed")
+	log.V(5).Info(setup.QueueItemsMessage, "items", []string{"queue internals"})
 
 	g.Expect(log.V(setup.MaxLogVerbosity).Enabled()).To(BeTrue())
 	g.Expect(log.V(setup.MaxLogVerbosity + 1).Enabled()).To(BeFalse())
 	g.Expect(lines).To(HaveLen(3))
 	g.Expect(strings.Join(lines, "\n")).NotTo(ContainSubstring("secret"))
+	g.Expect(strings.Join(lines, "\n")).NotTo(ContainSubstring("queue internals"), "the priority queue's items are dropped")
 	for _, l := range lines {
 		g.Expect(l).To(HavePrefix("capped "))
 		g.Expect(l).To(ContainSubstring(`"Cluster"="ns/name"`))

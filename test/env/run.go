@@ -60,6 +60,12 @@ func Run(ctx context.Context, m *testing.M, opts Options) int {
 	}
 	ctrl.SetLogger(klog.Background())
 
+	if fuzzingOnly(flag.CommandLine) {
+		// Fuzz targets translate and validate in memory: a fuzzing worker, or a run that only fuzzes (make fuzz),
+		// does not start an API server (one per worker would be started otherwise). Env stays nil.
+		return m.Run()
+	}
+
 	start := time.Now()
 	e, err := Start(ctx, opts)
 	if err != nil {
@@ -88,6 +94,18 @@ func Run(ctx context.Context, m *testing.M, opts Options) int {
 		code = max(code, 1)
 	}
 	return code
+}
+
+// fuzzingOnly reports whether the test binary only fuzzes: it is a fuzzing worker (-test.fuzzworker), or it
+// fuzzes (-test.fuzz) and runs no test (-test.run '^$').
+func fuzzingOnly(flags *flag.FlagSet) bool {
+	value := func(name string) string {
+		if f := flags.Lookup(name); f != nil {
+			return f.Value.String()
+		}
+		return ""
+	}
+	return value("test.fuzzworker") == "true" || (value("test.fuzz") != "" && value("test.run") == "^$")
 }
 
 // guardStop stops e when the process is interrupted, or just before go test's

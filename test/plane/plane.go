@@ -54,6 +54,9 @@ type Options struct {
 	ProviderConfig func(*rest.Config) *rest.Config
 	// CAPI chooses the optional parts of Cluster API.
 	CAPI capiplane.Options
+	// KubeadmInitialized writes into the workload cluster what kubeadm init leaves in kube-system, so that
+	// KubeadmControlPlanes consider their control plane initialized.
+	KubeadmInitialized bool
 }
 
 // Plane is the management cluster of a test package; see the package documentation.
@@ -76,7 +79,7 @@ func New(opts Options) *Plane {
 // simulator in its manager, and the provider in its own, started with the environment.
 func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 	// The workload cluster's API server starts while the management cluster's does.
-	p.Workload = StartWorkload(ctx)
+	p.Workload = StartWorkload(ctx, p.opts.KubeadmInitialized)
 	return env.Options{
 		Scheme:           capiplane.Scheme(),
 		SetupWebhooks:    setup.Webhooks,

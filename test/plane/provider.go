@@ -47,7 +47,6 @@ type Provider struct {
 	cancel context.CancelFunc
 	done   chan error
 	cc     clustercache.ClusterCache
-	starts int
 }
 
 // NewProvider returns a stopped provider that talks to the API server of cfg.
@@ -94,7 +93,6 @@ func (p *Provider) Start(ctx context.Context) error {
 		return errors.Join(fmt.Errorf("the provider's caches did not sync within %s", syncTimeout), <-done)
 	}
 	p.cancel, p.done, p.cc = cancel, done, cc
-	p.starts++
 	return nil
 }
 
@@ -121,11 +119,4 @@ func (p *Provider) Restart(ctx context.Context) error {
 		return fmt.Errorf("failed to stop the provider: %w", err)
 	}
 	return p.Start(ctx)
-}
-
-// Starts counts how often the provider started.
-func (p *Provider) Starts() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.starts
 }

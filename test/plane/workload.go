@@ -20,11 +20,15 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/wait"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/kubeletsim"
 )
 
 // Workload is a second real API server that plays the workload cluster of every Cluster of the plane: Cluster API
@@ -36,8 +40,9 @@ type Workload struct {
 	err     error
 }
 
-// StartWorkload starts the workload cluster's API server in the background; Get waits for it.
-func StartWorkload(ctx context.Context) *Workload {
+// StartWorkload starts the workload cluster's API server in the background; Get waits for it. With
+// kubeadmInitialized it also writes what kubeadm init leaves in kube-system.
+func StartWorkload(ctx context.Context, kubeadmInitialized bool) *Workload {
 	w := &Workload{started: make(chan struct{})}
 	go func() {
 		defer close(w.started)
@@ -49,9 +54,24 @@ func StartWorkload(ctx context.Context) *Workload {
 		w.cp = cp
 		if w.client, err = client.New(cp.Config, client.Options{Scheme: clientgoscheme.Scheme}); err != nil {
 			w.err = fmt.Errorf("failed to create a client for the workload cluster: %w", err)
+			return
+		}
+		if kubeadmInitialized {
+			w.err = w.initKubeadm(ctx)
 		}
 	}()
 	return w
+}
+
+// initKubeadm creates kubeadm's ConfigMap in kube-system, which KubeadmControlPlane checks to consider the control
+// plane initialized.
+func (w *Workload) initKubeadm(ctx context.Context) error {
+	cm := kubeletsim.KubeadmConfigMap()
+	// kube-system appears shortly after the API server starts.
+	return wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		err := w.client.Create(ctx, cm)
+		return err == nil || apierrors.IsAlreadyExists(err), nil
+	})
 }
 
 // Get waits until the workload cluster runs and returns it; the test fails if it could not start.

@@ -41,6 +41,11 @@ const (
 // A patch may not change them: the engine owns them, and changing them would point the object at another resource.
 var protectedPaths = []string{"/apiVersion", "/kind", "/metadata/name", "/metadata/namespace", "/spec/owner"}
 
+// maxCopySize bounds what the copy operations of a JSON patch may add to an object. Each copy can double an
+// object, so a short patch could otherwise make gigabytes; the API server stores no object over 1.5 MiB (etcd's
+// request limit), so a patch that copies more can only fail later.
+const maxCopySize = 3 << 19
+
 // Patch is a parsed user patch.
 type Patch struct {
 	format Format
@@ -89,7 +94,9 @@ func (p *Patch) Apply(doc []byte) ([]byte, error) {
 	if p.format == Merge {
 		out, err = jsonpatch.MergePatch(doc, p.merge)
 	} else {
-		out, err = p.ops.Apply(doc)
+		options := jsonpatch.NewApplyOptions()
+		options.AccumulatedCopySizeLimit = maxCopySize
+		out, err = p.ops.ApplyWithOptions(doc, options)
 	}
 	if err != nil {
 		return nil, err

@@ -17,6 +17,8 @@ limitations under the License.
 package patch
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -115,4 +117,18 @@ func TestApplyRejectsProtectedChangeFromValue(t *testing.T) {
 	p = &Patch{format: Merge, merge: []byte(`{"metadata":{"name":"x"}}`)}
 	_, err = p.Apply([]byte(vnet))
 	g.Expect(err).To(MatchError(ContainSubstring("metadata.name")))
+}
+
+// TestApplyLimitsCopies: copy operations can double an object with every operation; a short patch would make
+// gigabytes in the controller. Apply stops at the size an API server would store.
+func TestApplyLimitsCopies(t *testing.T) {
+	g := NewWithT(t)
+	ops := make([]string, 0, 16)
+	for i := range 16 {
+		ops = append(ops, fmt.Sprintf(`{"op":"copy","from":"/spec","path":"/spec/tags/x%d"}`, i))
+	}
+	p, err := Parse(JSON, "["+strings.Join(ops, ",")+"]")
+	g.Expect(err).NotTo(HaveOccurred())
+	_, err = p.Apply([]byte(vnet))
+	g.Expect(err).To(MatchError(ContainSubstring("copy")))
 }

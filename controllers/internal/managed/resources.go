@@ -51,8 +51,7 @@ func RecordKinds(ctx context.Context, c client.Client, owner client.Object, objs
 	}
 	changed := false
 	for _, u := range objs {
-		gvk := u.GroupVersionKind()
-		key := gvk.Kind + "." + gvk.Version + "." + gvk.Group
+		key := kindKey(u.GroupVersionKind())
 		if !recorded[key] {
 			recorded[key], changed = true, true
 		}
@@ -75,6 +74,11 @@ func RecordKinds(ctx context.Context, c client.Client, owner client.Object, objs
 		}
 	}
 	return RecordedKinds(owner), nil
+}
+
+// kindKey is how KindsAnnotation records a kind: <kind>.<version>.<group>, read back by RecordedKinds.
+func kindKey(gvk schema.GroupVersionKind) string {
+	return gvk.Kind + "." + gvk.Version + "." + gvk.Group
 }
 
 // RecordedKinds returns the kinds an owner recorded, for pausing and deleting its raw objects.
