@@ -60,16 +60,19 @@ var invalidManifests = []invalid{
 	{name: "NAT gateway on an IPv6 subnet", kind: "AzureCluster", patch: "spec: {networkSpec: {vnet: {cidrBlocks: [10.0.0.0/8, 'fd00::/48']}, subnets: [{name: a, role: control-plane, cidrBlocks: [10.0.0.0/16]}, {name: b, role: node, cidrBlocks: ['fd00::/64'], natGateway: {name: gw}}]}}", field: "spec.networkSpec.subnets[1].natGateway"},
 	{name: "API server LB without control plane", kind: "AzureCluster", patch: "spec: {controlPlaneEnabled: false}", field: "spec.networkSpec.apiServerLB"},
 
-	{name: "cloud provider overrides are not implemented", kind: "AzureCluster", patch: "spec: {cloudProviderConfigOverrides: {backOffs: {cloudProviderBackoff: true}}}", field: "spec.cloudProviderConfigOverrides: Forbidden: field not supported yet"},
+	{name: "cloud provider rate limit name", kind: "AzureCluster", patch: "spec: {cloudProviderConfigOverrides: {rateLimits: [{name: everythingRateLimit}]}}", field: "spec.cloudProviderConfigOverrides.rateLimits[0].name"},
+	{name: "bastion subnet role", kind: "AzureCluster", patch: "spec: {bastionSpec: {azureBastion: {subnet: {name: AzureBastionSubnet, role: node}}}}", field: "spec.bastionSpec.azureBastion.subnet.role"},
+	{name: "internal node outbound LB", kind: "AzureCluster", patch: "spec: {networkSpec: {nodeOutboundLB: {type: Internal}}}", field: "spec.networkSpec.nodeOutboundLB.type"},
+	{name: "API server LB frontend count is not implemented", kind: "AzureCluster", patch: "spec: {networkSpec: {apiServerLB: {frontendIPsCount: 2}}}", field: "spec.networkSpec.apiServerLB.frontendIPsCount: Forbidden: field not supported yet"},
 	{name: "load balancer id is not implemented", kind: "AzureCluster", patch: "spec: {networkSpec: {nodeOutboundLB: {id: /subscriptions/s/resourceGroups/g/providers/Microsoft.Network/loadBalancers/lb}}}", field: "spec.networkSpec.nodeOutboundLB.id: Forbidden: field not supported yet"},
 	{name: "private IP on an outbound load balancer", kind: "AzureCluster", patch: "spec: {networkSpec: {nodeOutboundLB: {frontendIPs: [{name: fe, privateIP: 10.1.0.5}]}}}", field: "spec.networkSpec.nodeOutboundLB.frontendIPs[0].privateIP: Forbidden: field not supported yet"},
 
 	// AzureClusterTemplate
-	{name: "cloud provider overrides are not implemented", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {cloudProviderConfigOverrides: {rateLimits: [{name: defaultRateLimit}]}}}}", field: "spec.template.spec.cloudProviderConfigOverrides: Forbidden: field not supported yet"},
+	{name: "cloud provider rate limit name", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {cloudProviderConfigOverrides: {rateLimits: [{name: everythingRateLimit}]}}}}", field: "spec.template.spec.cloudProviderConfigOverrides.rateLimits[0].name"},
 	{name: "vnet CIDR", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {networkSpec: {vnet: {cidrBlocks: [banana]}}}}}", field: "spec.template.spec.networkSpec.vnet.cidrBlocks[0]"},
 	{name: "subnets overlap", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {networkSpec: {subnets: [{name: a, role: control-plane, cidrBlocks: [10.0.0.0/16]}, {name: b, role: node, cidrBlocks: [10.0.0.0/24]}]}}}}", field: "spec.template.spec.networkSpec.subnets[1].cidrBlocks[0]"},
 	{name: "patch of spec.owner", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {asoPatches: [{target: {kind: VirtualNetwork}, type: JSONPatch, patch: '[{op: remove, path: /spec/owner}]'}]}}}", field: "spec.template.spec.asoPatches[0].patch"},
-	{name: "missing location", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {location: null}}}", field: "spec.template.spec.location"},
+	{name: "Azure environment", kind: "AzureClusterTemplate", patch: "spec: {template: {spec: {azureEnvironment: AzureMoonCloud}}}", field: "spec.template.spec.azureEnvironment"},
 
 	// AzureMachine
 	{name: "missing VM size", kind: "AzureMachine", patch: "spec: {vmSize: null}", field: "spec.vmSize"},
@@ -91,7 +94,7 @@ var invalidManifests = []invalid{
 
 	// AzureMachineTemplate
 	{name: "provider ID in a template", kind: "AzureMachineTemplate", patch: "spec: {template: {spec: {providerID: 'azure:///x'}}}", field: "spec.template.spec.providerID"},
-	{name: "missing VM size", kind: "AzureMachineTemplate", patch: "spec: {template: {spec: {vmSize: null}}}", field: "spec.template.spec.vmSize"},
+	{name: "OS disk size", kind: "AzureMachineTemplate", patch: "spec: {template: {spec: {osDisk: {diskSizeGB: 5000}}}}", field: "spec.template.spec.osDisk.diskSizeGB"},
 	{name: "SSH key", kind: "AzureMachineTemplate", patch: "spec: {template: {spec: {sshPublicKey: '!!'}}}", field: "spec.template.spec.sshPublicKey"},
 	{name: "subnet name with network interfaces", kind: "AzureMachineTemplate", patch: "spec: {template: {spec: {subnetName: other}}}", field: "spec.template.spec.subnetName"},
 
@@ -126,7 +129,7 @@ var invalidManifests = []invalid{
 	{name: "taint effect", kind: "AzureManagedMachinePool", patch: "spec: {taints: [{effect: Evict, key: a, value: b}]}", field: "spec.taints[0].effect"},
 
 	// AzureManagedMachinePoolTemplate
-	{name: "missing SKU", kind: "AzureManagedMachinePoolTemplate", patch: "spec: {template: {spec: {sku: null}}}", field: "spec.template.spec.sku"},
+	{name: "mode", kind: "AzureManagedMachinePoolTemplate", patch: "spec: {template: {spec: {mode: Gateway}}}", field: "spec.template.spec.mode"},
 	{name: "CPU manager policy", kind: "AzureManagedMachinePoolTemplate", patch: "spec: {template: {spec: {kubeletConfig: {cpuManagerPolicy: dynamic}}}}", field: "spec.template.spec.kubeletConfig.cpuManagerPolicy"},
 
 	// AzureASOManaged*

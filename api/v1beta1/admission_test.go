@@ -21,6 +21,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -307,4 +308,138 @@ func TestAdmission_ExternallyManagedStaysExternal(t *testing.T) {
 	g.Expect(env.Env.Create(ctx, obj)).To(Succeed())
 	err = env.Env.Patch(ctx, obj, client.RawPatch("application/merge-patch+json", []byte(`{"metadata":{"annotations":{"cluster.x-k8s.io/managed-by":null}}}`)))
 	g.Expect(err).To(MatchError(ContainSubstring("metadata.annotations[cluster.x-k8s.io/managed-by]")))
+}
+
+// TestAdmission_IncompleteTemplates follows Cluster API's convention for templates: a template may be incomplete,
+// leaving fields to ClusterClass patches (CAPZ's clusterclass-rke2 and aks-aso-clusterclass flavors leave out the
+// location, the VM size and the ASO resources), and the object made from it is validated in full. For each template
+// kind: the template without those fields is admitted by the CRD schema and the webhooks, a wrong value is still
+// refused, and the object without the field is refused.
+func TestAdmission_IncompleteTemplates(t *testing.T) {
+	ctx := t.Context()
+	samples, others := readSamples(t)
+	ns, err := env.Env.CreateNamespace(ctx, "incomplete")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = env.Env.Cleanup(context.Background(), ns) }()
+	for _, o := range others {
+		o = o.DeepCopy()
+		o.SetNamespace(ns.Name)
+		NewWithT(t).Expect(env.Env.Create(ctx, o)).To(Succeed())
+	}
+	type refused struct{ patch, field string }
+	tests := []struct {
+		kind       string
+		incomplete string
+		invalid    refused
+		objectKind string
+		objects    []refused
+	}{
+		{
+			kind:       "AzureClusterTemplate",
+			incomplete: "spec: {template: {spec: {location: null, subscriptionID: null, identityRef: null}}}",
+			invalid:    refused{"spec: {template: {spec: {location: null, azureEnvironment: AzureMoonCloud}}}", "spec.template.spec.azureEnvironment"},
+			objectKind: "AzureCluster",
+			objects:    []refused{{"spec: {location: null}", "spec.location: Required value"}},
+		},
+		{
+			kind:       "AzureMachineTemplate",
+			incomplete: "spec: {template: {spec: {vmSize: null}}}",
+			invalid:    refused{"spec: {template: {spec: {vmSize: null, osDisk: {diskSizeGB: 5000}}}}", "spec.template.spec.osDisk.diskSizeGB"},
+			objectKind: "AzureMachine",
+			objects:    []refused{{"spec: {vmSize: null}", "spec.vmSize: Required value"}},
+		},
+		{
+			kind:       "AzureManagedControlPlaneTemplate",
+			incomplete: "spec: {template: {spec: {location: null, version: null, resourceGroupName: null, identityRef: null}}}",
+			invalid:    refused{"spec: {template: {spec: {location: null, version: latest}}}", "spec.template.spec.version"},
+			objectKind: "AzureManagedControlPlane",
+			objects: []refused{
+				{"spec: {location: null}", "spec.location: Required value"},
+				{"spec: {version: null}", "spec.version: Required value"},
+				{"spec: {identityRef: null}", "spec.identityRef: Required value"},
+				{"spec: {resourceGroupName: null}", "spec.resourceGroupName: Required value"},
+			},
+		},
+		{
+			kind:       "AzureManagedMachinePoolTemplate",
+			incomplete: "spec: {template: {spec: {mode: null, sku: null}}}",
+			invalid:    refused{"spec: {template: {spec: {sku: null, mode: Gateway}}}", "spec.template.spec.mode"},
+			objectKind: "AzureManagedMachinePool",
+			objects: []refused{
+				{"spec: {mode: null}", "spec.mode: Required value"},
+				{"spec: {sku: null}", "spec.sku: Required value"},
+			},
+		},
+		{
+			kind:       "AzureManagedClusterTemplate",
+			incomplete: "spec: {template: {spec: {}}}",
+			invalid:    refused{"spec: {template: null}", "spec.template"},
+		},
+		{
+			kind:       "AzureASOManagedClusterTemplate",
+			incomplete: "spec: {template: {spec: {resources: null}}}",
+			invalid:    refused{"spec: {template: {spec: {resources: [{apiVersion: v1, kind: ConfigMap, metadata: {name: cm}}]}}}", "spec.template.spec.resources[0]"},
+		},
+		{
+			kind:       "AzureASOManagedControlPlaneTemplate",
+			incomplete: "spec: {template: {spec: {resources: null, version: null}}}",
+			invalid: refused{"spec: {template: {spec: {resources: [" +
+				"{apiVersion: containerservice.azure.com/v1api20250801, kind: ManagedCluster, metadata: {name: a}}, " +
+				"{apiVersion: containerservice.azure.com/v1api20250801, kind: ManagedCluster, metadata: {name: b}}]}}}", "spec.template.spec.resources[1]"},
+			objectKind: "AzureASOManagedControlPlane",
+			objects:    []refused{{"spec: {resources: null}", "spec.resources: Required value"}},
+		},
+		{
+			kind:       "AzureASOManagedMachinePoolTemplate",
+			incomplete: "spec: {template: {spec: {resources: null}}}",
+			invalid: refused{"spec: {template: {spec: {resources: [" +
+				"{apiVersion: containerservice.azure.com/v1api20250801, kind: ManagedClustersAgentPool, metadata: {name: a}}, " +
+				"{apiVersion: containerservice.azure.com/v1api20250801, kind: ManagedClustersAgentPool, metadata: {name: b}}]}}}", "spec.template.spec.resources[1]"},
+			objectKind: "AzureASOManagedMachinePool",
+			objects:    []refused{{"spec: {resources: null}", "spec.resources: Required value"}},
+		},
+	}
+	templates := 0
+	for kind := range samples {
+		if strings.HasSuffix(kind, "Template") {
+			templates++
+		}
+	}
+	NewWithT(t).Expect(tests).To(HaveLen(templates), "every template kind is tested")
+	for _, tt := range tests {
+		t.Run(tt.kind, func(t *testing.T) {
+			g := NewWithT(t)
+			incomplete := patched(g, samples[tt.kind], tt.incomplete)
+			incomplete.SetNamespace(ns.Name)
+			incomplete.SetName("incomplete")
+			g.Expect(env.Env.Create(ctx, incomplete)).To(Succeed(), "the incomplete template is admitted")
+
+			invalid := patched(g, samples[tt.kind], tt.invalid.patch)
+			invalid.SetNamespace(ns.Name)
+			invalid.SetName("invalid")
+			g.Expect(env.Env.Create(ctx, invalid)).To(MatchError(ContainSubstring(tt.invalid.field)), "a wrong value is refused")
+
+			for i, o := range tt.objects {
+				obj := patched(g, samples[tt.objectKind], o.patch)
+				obj.SetNamespace(ns.Name)
+				obj.SetName(fmt.Sprintf("incomplete-%d", i))
+				g.Expect(env.Env.Create(ctx, obj)).To(MatchError(ContainSubstring(o.field)), "%s: the object is validated in full", o.patch)
+			}
+		})
+	}
+}
+
+// patched returns a copy of a sample with a YAML merge patch applied.
+func patched(g Gomega, sample *unstructured.Unstructured, patch string) *unstructured.Unstructured {
+	doc, err := sample.MarshalJSON()
+	g.Expect(err).NotTo(HaveOccurred())
+	p, err := yaml.YAMLToJSON([]byte(patch))
+	g.Expect(err).NotTo(HaveOccurred())
+	out, err := jsonpatch.MergePatch(doc, p)
+	g.Expect(err).NotTo(HaveOccurred())
+	obj := &unstructured.Unstructured{}
+	g.Expect(obj.UnmarshalJSON(out)).To(Succeed())
+	return obj
 }

@@ -76,12 +76,16 @@ func validateASOResources(path *field.Path, resources []runtime.RawExtension, na
 }
 
 // validateOneOfKind requires exactly one parsed resource of a kind, such as the ManagedCluster of a control plane.
-func validateOneOfKind(path *field.Path, resources []asoResource, kind schema.GroupKind, owner string) field.ErrorList {
+// A template (template true) may have none: a ClusterClass patch may add it; the object made from it is checked.
+func validateOneOfKind(path *field.Path, resources []asoResource, kind schema.GroupKind, owner string, template bool) field.ErrorList {
 	var found []asoResource
 	for _, r := range resources {
 		if r.kind == kind {
 			found = append(found, r)
 		}
+	}
+	if len(found) == 0 && template {
+		return nil
 	}
 	if len(found) == 0 {
 		return field.ErrorList{field.Required(path, fmt.Sprintf("an %s needs exactly one %s %s", owner, kind.Group, kind.Kind))}

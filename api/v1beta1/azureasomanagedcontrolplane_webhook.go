@@ -71,7 +71,7 @@ func (azureASOManagedControlPlaneWebhook) ValidateDelete(context.Context, *Azure
 
 func (c *AzureASOManagedControlPlane) validate() field.ErrorList {
 	spec := field.NewPath("spec")
-	errs := validateASOManagedControlPlaneSpec(spec, &c.Spec.AzureASOManagedControlPlaneTemplateResourceSpec, c.Namespace)
+	errs := validateASOManagedControlPlaneSpec(spec, &c.Spec.AzureASOManagedControlPlaneTemplateResourceSpec, c.Namespace, false)
 	return append(errs, ValidateImplementedFields("AzureASOManagedControlPlane", &c.Spec)...)
 }
 
@@ -83,13 +83,14 @@ func (s *AzureASOManagedControlPlaneTemplateResourceSpec) setDefaults() {
 }
 
 // validateASOManagedControlPlaneSpec checks what an AzureASOManagedControlPlane shares with its template: a valid
-// version and exactly one ManagedCluster among valid resources.
-func validateASOManagedControlPlaneSpec(path *field.Path, s *AzureASOManagedControlPlaneTemplateResourceSpec, namespace string) field.ErrorList {
+// version and exactly one ManagedCluster among valid resources (at most one in a template, whose ClusterClass
+// patches may add it).
+func validateASOManagedControlPlaneSpec(path *field.Path, s *AzureASOManagedControlPlaneTemplateResourceSpec, namespace string, template bool) field.ErrorList {
 	errs := validateKubernetesVersion(path.Child("version"), s.Version)
 	resources, resourceErrs := validateASOResources(path.Child("resources"), s.Resources, namespace)
 	errs = append(errs, resourceErrs...)
 	if len(resourceErrs) == 0 {
-		errs = append(errs, validateOneOfKind(path.Child("resources"), resources, managedClusterKind, "AzureASOManagedControlPlane")...)
+		errs = append(errs, validateOneOfKind(path.Child("resources"), resources, managedClusterKind, "AzureASOManagedControlPlane", template)...)
 	}
 	return errs
 }

@@ -60,6 +60,6 @@ func (azureASOManagedControlPlaneTemplateWebhook) ValidateDelete(context.Context
 }
 
 func (t *AzureASOManagedControlPlaneTemplate) validate() field.ErrorList {
-	errs := validateASOManagedControlPlaneSpec(field.NewPath("spec", "template", "spec"), &t.Spec.Template.Spec, t.Namespace)
+	errs := validateASOManagedControlPlaneSpec(field.NewPath("spec", "template", "spec"), &t.Spec.Template.Spec, t.Namespace, true)
 	return append(errs, ValidateImplementedFields("AzureASOManagedControlPlaneTemplate", &t.Spec)...)
 }

@@ -58,15 +58,16 @@ func (azureASOManagedMachinePoolWebhook) ValidateDelete(context.Context, *AzureA
 }
 
 func (p *AzureASOManagedMachinePool) validate() field.ErrorList {
-	errs := validateASOMachinePoolResources(field.NewPath("spec", "resources"), p.Spec.Resources, p.Namespace)
+	errs := validateASOMachinePoolResources(field.NewPath("spec", "resources"), p.Spec.Resources, p.Namespace, false)
 	return append(errs, ValidateImplementedFields("AzureASOManagedMachinePool", &p.Spec)...)
 }
 
-// validateASOMachinePoolResources requires exactly one ManagedClustersAgentPool among valid resources.
-func validateASOMachinePoolResources(path *field.Path, raw []runtime.RawExtension, namespace string) field.ErrorList {
+// validateASOMachinePoolResources requires exactly one ManagedClustersAgentPool among valid resources (at most one
+// in a template, whose ClusterClass patches may add it).
+func validateASOMachinePoolResources(path *field.Path, raw []runtime.RawExtension, namespace string, template bool) field.ErrorList {
 	resources, errs := validateASOResources(path, raw, namespace)
 	if len(errs) > 0 {
 		return errs
 	}
-	return validateOneOfKind(path, resources, agentPoolKind, "AzureASOManagedMachinePool")
+	return validateOneOfKind(path, resources, agentPoolKind, "AzureASOManagedMachinePool", template)
 }

@@ -60,6 +60,12 @@ func (t *AzureASOManagedMachinePoolTemplate) validate() field.ErrorList {
 			"must be empty: the field exists only because CAPZ's schema has it (CAPZ gave this template the control plane "+
 				"template's shape); an agent pool's version comes from its MachinePool's spec.template.spec.version"))
 	}
-	errs = append(errs, validateASOMachinePoolResources(path.Child("resources"), s.Resources, t.Namespace)...)
-	return append(errs, ValidateImplementedFields("AzureASOManagedMachinePoolTemplate", &t.Spec)...)
+	errs = append(errs, validateASOMachinePoolResources(path.Child("resources"), s.Resources, t.Namespace, true)...)
+	// version is refused above with the reason; the generic "field not supported yet" would only repeat it.
+	for _, err := range ValidateImplementedFields("AzureASOManagedMachinePoolTemplate", &t.Spec) {
+		if err.Field != path.Child("version").String() {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }

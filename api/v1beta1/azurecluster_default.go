@@ -283,7 +283,10 @@ func (c *AzureCluster) setControlPlaneOutboundLBDefaults() {
 }
 
 func setOutboundLBDefaults(lb *LoadBalancerSpec, publicIPName string) {
-	lb.Type = Public
+	// An outbound load balancer is public; a type set otherwise is left for the validation to refuse.
+	if lb.Type == "" {
+		lb.Type = Public
+	}
 	lb.SKU = SKUStandard
 	if lb.IdleTimeoutInMinutes == nil {
 		lb.IdleTimeoutInMinutes = ptr.To[int32](DefaultLBIdleTimeoutInMinutes)

@@ -67,6 +67,9 @@ func (azureClusterWebhook) ValidateDelete(context.Context, *AzureCluster) (admis
 func (c *AzureCluster) validate() field.ErrorList {
 	spec := field.NewPath("spec")
 	errs := validateAzureClusterClassSpec(spec, &c.Spec.AzureClusterClassSpec)
+	if c.Spec.Location == "" {
+		errs = append(errs, field.Required(spec.Child("location"), "the Azure region of the cluster, e.g. eastus"))
+	}
 	errs = append(errs, validateName(spec.Child("resourceGroup"), c.Spec.ResourceGroup, resourceGroupNameRule)...)
 	errs = append(errs, validateNetworkSpec(spec.Child("networkSpec"), &c.Spec.NetworkSpec)...)
 	errs = append(errs, validateBastion(spec.Child("bastionSpec", "azureBastion"), c.Spec.BastionSpec.AzureBastion)...)
@@ -79,12 +82,10 @@ func (c *AzureCluster) validate() field.ErrorList {
 	return errs
 }
 
-// validateAzureClusterClassSpec checks the fields an AzureCluster shares with its template.
+// validateAzureClusterClassSpec checks the fields an AzureCluster shares with its template. It requires nothing:
+// a template may leave any field to a ClusterClass patch, and the AzureCluster made from it is validated in full.
 func validateAzureClusterClassSpec(path *field.Path, s *AzureClusterClassSpec) field.ErrorList {
 	errs := validateGUID(path.Child("subscriptionID"), s.SubscriptionID)
-	if s.Location == "" {
-		errs = append(errs, field.Required(path.Child("location"), "the Azure region of the cluster, e.g. eastus"))
-	}
 	errs = append(errs, ValidateTags(path.Child("additionalTags"), s.AdditionalTags)...)
 	errs = append(errs, validateIdentityRef(path.Child("identityRef"), s.IdentityRef)...)
 	errs = append(errs, ValidateASOPatches(path.Child("asoPatches"), s.ASOPatches)...)

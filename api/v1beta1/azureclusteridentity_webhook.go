@@ -83,7 +83,7 @@ func (i *AzureClusterIdentity) validate() field.ErrorList {
 	default:
 		errs = append(errs, field.NotSupported(spec.Child("userAssignedIdentityCredentialsCloudType"), i.Spec.UserAssignedIdentityCredentialsCloudType, []string{"public", "usgovernment", "china"}))
 	}
-	return errs
+	return append(errs, ValidateImplementedFields("AzureClusterIdentity", &i.Spec)...)
 }
 
 // warnings tells the user about settings that have no effect.

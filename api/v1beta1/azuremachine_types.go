@@ -32,9 +32,10 @@ type AzureMachineSpec struct {
 	// +optional
 	ProviderID *string `json:"providerID,omitempty"`
 
-	// vmSize is the size of the VM, e.g. Standard_D2s_v3.
-	// +required
-	VMSize string `json:"vmSize"`
+	// vmSize is the size of the VM, e.g. Standard_D2s_v3. Required on an AzureMachine; a template may leave it to
+	// a ClusterClass patch.
+	// +optional
+	VMSize string `json:"vmSize,omitempty"`
 
 	// failureDomain is the availability zone of the VM.
 	// Deprecated: use the Machine's failureDomain, which takes precedence.

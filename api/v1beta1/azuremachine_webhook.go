@@ -44,9 +44,17 @@ func (azureMachineWebhook) Default(_ context.Context, m *AzureMachine) error {
 
 // ValidateCreate validates a new AzureMachine.
 func (azureMachineWebhook) ValidateCreate(_ context.Context, m *AzureMachine) (admission.Warnings, error) {
-	errs := validateAzureMachineSpec(field.NewPath("spec"), &m.Spec)
-	errs = append(errs, ValidateImplementedFields("AzureMachine", m.Spec)...)
-	return nil, Invalid("AzureMachine", m.Name, errs)
+	return nil, Invalid("AzureMachine", m.Name, m.validate())
+}
+
+// validate checks an AzureMachine in full: unlike its template, it must have every required field.
+func (m *AzureMachine) validate() field.ErrorList {
+	spec := field.NewPath("spec")
+	errs := validateAzureMachineSpec(spec, &m.Spec)
+	if m.Spec.VMSize == "" {
+		errs = append(errs, field.Required(spec.Child("vmSize"), "the size of the VM, e.g. Standard_D2s_v3"))
+	}
+	return append(errs, ValidateImplementedFields("AzureMachine", m.Spec)...)
 }
 
 // ValidateUpdate validates a changed AzureMachine: only the fields CAPZ allows may change.
@@ -55,8 +63,7 @@ func (azureMachineWebhook) ValidateUpdate(_ context.Context, old, m *AzureMachin
 		return nil, nil
 	}
 	spec := field.NewPath("spec")
-	errs := validateAzureMachineSpec(spec, &m.Spec)
-	errs = append(errs, ValidateImplementedFields("AzureMachine", m.Spec)...)
+	errs := m.validate()
 	errs = append(errs, immutableExcept(spec, old.Spec, m.Spec,
 		"providerID", "vmSize", "failureDomain", "additionalTags", "additionalCapabilities", "vmExtensions",
 		"dnsServers", "subnetName", "disableVMBootstrapExtension", "asoPatches", "diagnostics", "acceleratedNetworking")...)
@@ -91,12 +98,10 @@ func validateARMID(path *field.Path, id string) field.ErrorList {
 	return field.ErrorList{field.Invalid(path, id, "must be an Azure resource ID: /subscriptions/<id>/resourceGroups/<group>/providers/<namespace>/<type>/<name>")}
 }
 
-// validateAzureMachineSpec checks an AzureMachine spec; AzureMachineTemplate uses it too.
+// validateAzureMachineSpec checks the values of an AzureMachine spec; AzureMachineTemplate uses it too. It
+// requires nothing that a ClusterClass patch may fill in a template (vmSize): AzureMachine.validate does.
 func validateAzureMachineSpec(path *field.Path, s *AzureMachineSpec) field.ErrorList {
 	errs := ValidateImage(path.Child("image"), s.Image)
-	if s.VMSize == "" {
-		errs = append(errs, field.Required(path.Child("vmSize"), "the size of the VM, e.g. Standard_D2s_v3"))
-	}
 	errs = append(errs, ValidateSSHPublicKey(path.Child("sshPublicKey"), s.SSHPublicKey)...)
 	errs = append(errs, ValidateTags(path.Child("additionalTags"), s.AdditionalTags)...)
 	errs = append(errs, ValidateMachineIdentity(path, s.Identity, s.UserAssignedIdentities, s.SystemAssignedIdentityRole, s.RoleAssignmentName)...)

@@ -102,6 +102,12 @@ func (c *AzureManagedControlPlane) validate() field.ErrorList {
 	if s.Location == "" {
 		errs = append(errs, field.Required(spec.Child("location"), "the Azure region of the cluster, e.g. eastus"))
 	}
+	if s.Version == "" {
+		errs = append(errs, field.Required(spec.Child("version"), "a Kubernetes version such as v1.33.2"))
+	}
+	if s.IdentityRef == nil {
+		errs = append(errs, field.Required(spec.Child("identityRef"), "the AzureClusterIdentity whose credentials ASO uses for the cluster"))
+	}
 	errs = append(errs, validateNodeResourceGroupName(spec.Child("nodeResourceGroupName"), s.NodeResourceGroupName, s.ResourceGroupName)...)
 	errs = append(errs, ValidateSSHPublicKey(spec.Child("sshPublicKey"), ptr.Deref(s.SSHPublicKey, ""))...)
 	if s.DNSPrefix != nil && !dnsPrefixPattern.MatchString(*s.DNSPrefix) {
@@ -150,12 +156,11 @@ func validateFleetsMemberClass(path *field.Path, m *FleetsMemberClassSpec) field
 }
 
 // validateManagedControlPlaneClassSpec checks the settings an AzureManagedControlPlane shares with its template.
-// It runs after defaulting, so an unset network plugin, identity or OIDC issuer profile has its default.
+// It runs after defaulting, so an unset network plugin, identity or OIDC issuer profile has its default. It requires
+// nothing a ClusterClass patch or Cluster API may fill in a template (version, location, resource group, identity):
+// AzureManagedControlPlane.validate does.
 func validateManagedControlPlaneClassSpec(path *field.Path, s *AzureManagedControlPlaneClassSpec) field.ErrorList {
 	var errs field.ErrorList
-	if s.Version == "" {
-		errs = append(errs, field.Required(path.Child("version"), "a Kubernetes version such as v1.33.2"))
-	}
 	errs = append(errs, validateKubernetesVersion(path.Child("version"), s.Version)...)
 	errs = append(errs, validateName(path.Child("resourceGroupName"), s.ResourceGroupName, resourceGroupNameRule)...)
 	errs = append(errs, validateGUID(path.Child("subscriptionID"), s.SubscriptionID)...)

@@ -106,10 +106,17 @@ func (p *AzureManagedMachinePool) validate() field.ErrorList {
 		}
 		errs = append(errs, field.Required(spec.Child("name"), detail))
 	}
+	if p.Spec.Mode == "" {
+		errs = append(errs, field.Required(spec.Child("mode"), "System or User"))
+	}
+	if p.Spec.SKU == "" {
+		errs = append(errs, field.Required(spec.Child("sku"), "the VM size of the nodes, e.g. Standard_D2s_v3"))
+	}
 	return append(errs, ValidateImplementedFields("AzureManagedMachinePool", &p.Spec)...)
 }
 
-// validateManagedMachinePoolClassSpec checks the settings an AzureManagedMachinePool shares with its template.
+// validateManagedMachinePoolClassSpec checks the settings an AzureManagedMachinePool shares with its template. It
+// requires nothing a ClusterClass patch may fill in a template (mode, sku): AzureManagedMachinePool.validate does.
 func validateManagedMachinePoolClassSpec(path *field.Path, s *AzureManagedMachinePoolClassSpec) field.ErrorList {
 	var errs field.ErrorList
 	osType := ptr.Deref(s.OSType, AgentPoolOSTypeLinux)
@@ -123,14 +130,9 @@ func validateManagedMachinePoolClassSpec(path *field.Path, s *AzureManagedMachin
 		if osType != AgentPoolOSTypeLinux {
 			errs = append(errs, field.Forbidden(path.Child("osType"), "a System agent pool runs Linux"))
 		}
-	case NodePoolModeUser:
-	case "":
-		errs = append(errs, field.Required(path.Child("mode"), "System or User"))
+	case NodePoolModeUser, "":
 	default:
 		errs = append(errs, field.NotSupported(path.Child("mode"), s.Mode, []string{string(NodePoolModeSystem), string(NodePoolModeUser)}))
-	}
-	if s.SKU == "" {
-		errs = append(errs, field.Required(path.Child("sku"), "the VM size of the nodes, e.g. Standard_D2s_v3"))
 	}
 	errs = append(errs, ValidateTags(path.Child("additionalTags"), s.AdditionalTags)...)
 	errs = append(errs, validateTaints(path.Child("taints"), s.Taints)...)

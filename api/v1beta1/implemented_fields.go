@@ -25,23 +25,24 @@ import (
 )
 
 // A field we accept is a field we implement. This file is the one place that says which spec fields the
-// controller of each kind translates. A kind listed here has a controller: its webhook rejects a non-empty value
-// in any other field with "field not supported yet", so nothing a user writes is silently ignored. A kind not
-// listed has no controller yet; nothing acts on it, and its webhook accepts every field of the CAPZ schema.
+// controllers of each kind read. Every kind is listed: its webhook rejects a non-empty value in any other field
+// with "field not supported yet", so nothing a user writes is silently ignored. TestFieldSupport walks every spec
+// field of every kind and checks that each one is either listed here, with a test proving that it changes what the
+// provider makes, or rejected.
 //
 // Paths use json names separated by dots; "[]" stands for any list item. A path covers everything under it.
-// Each controller issue adds its kind here, with the fields it implements, when it lands.
 var implementedFields = map[string][]string{
 	// AzureCluster: controllers/azurecluster with the translators of azure/network and azure/resources.
-	// Not implemented: cloudProviderConfigOverrides (it configures cloud-provider-azure's azure.json, which the
-	// provider does not write), the ids of load balancers (a load balancer is always created), and private IPs on
-	// the frontends of outbound load balancers (they are public).
+	// cloudProviderConfigOverrides goes to the <machine template>-azure-json Secrets (azure/cloudconfig).
+	// Not implemented: the ids of load balancers (a load balancer is always created), private IPs on
+	// the frontends of outbound load balancers (they are public), and the API server load balancer's
+	// frontendIPsCount (its frontends are frontendIPs; CAPZ counts only outbound frontends).
 	"AzureCluster": {
 		"subscriptionID", "location", "extendedLocation", "additionalTags", "identityRef", "azureEnvironment",
-		"failureDomains", "asoPatches", "resourceGroup", "bastionSpec", "controlPlaneEnabled", "controlPlaneEndpoint",
+		"cloudProviderConfigOverrides", "failureDomains", "asoPatches", "resourceGroup", "bastionSpec", "controlPlaneEnabled", "controlPlaneEndpoint",
 		"networkSpec.vnet", "networkSpec.subnets", "networkSpec.additionalAPIServerLBPorts", "networkSpec.privateDNSZone",
 		"networkSpec.privateDNSZoneName", "networkSpec.privateDNSZoneResourceGroup",
-		"networkSpec.apiServerLB.name", "networkSpec.apiServerLB.frontendIPs", "networkSpec.apiServerLB.frontendIPsCount",
+		"networkSpec.apiServerLB.name", "networkSpec.apiServerLB.frontendIPs",
 		"networkSpec.apiServerLB.backendPool", "networkSpec.apiServerLB.availabilityZones", "networkSpec.apiServerLB.sku",
 		"networkSpec.apiServerLB.type", "networkSpec.apiServerLB.idleTimeoutInMinutes",
 		"networkSpec.nodeOutboundLB.name", "networkSpec.nodeOutboundLB.frontendIPs[].name", "networkSpec.nodeOutboundLB.frontendIPs[].publicIP",
@@ -98,6 +99,18 @@ var implementedFields = map[string][]string{
 	// set. Not implemented: instanceID (Uniform scale sets have no AzureMachinePoolMachines: ASO cannot act on one
 	// of their instances).
 	"AzureMachinePoolMachine": {"providerID", "model"},
+	// AzureClusterIdentity: azure/aso turns it into ASO's credential Secret of each cluster that references it.
+	// resourceID is accepted with a warning: CAPZ deprecated it and ignores it too.
+	// Not implemented: userAssignedIdentityCredentialsCloudType (ASO's cloud is set once per installation, not per
+	// credential).
+	"AzureClusterIdentity": {
+		"type", "tenantID", "clientID", "clientSecret", "certPath", "userAssignedIdentityCredentialsPath",
+		"allowedNamespaces", "resourceID",
+	},
+	// The AzureASOManaged* kinds: controllers/azureasomanaged* apply spec.resources as they are.
+	"AzureASOManagedCluster":      {"resources", "controlPlaneEndpoint"},
+	"AzureASOManagedControlPlane": {"resources", "version"},
+	"AzureASOManagedMachinePool":  {"resources", "providerIDList"},
 }
 
 // templateOf maps a template kind to the kind it stamps out, and where that kind's spec sits in the template.
@@ -113,6 +126,21 @@ var templateOf = map[string]struct {
 	"AzureASOManagedClusterTemplate":      {kind: "AzureASOManagedCluster", path: []string{"template", "spec"}},
 	"AzureASOManagedControlPlaneTemplate": {kind: "AzureASOManagedControlPlane", path: []string{"template", "spec"}},
 	"AzureASOManagedMachinePoolTemplate":  {kind: "AzureASOManagedMachinePool", path: []string{"template", "spec"}},
+}
+
+// IsFieldImplemented reports whether a spec field of a kind (a path as in implementedFields, e.g.
+// "networkSpec.subnets[].name") is one the provider reads, so that its webhook admits it.
+func IsFieldImplemented(kind, path string) bool {
+	if t, ok := templateOf[kind]; ok {
+		rest, inSpec := strings.CutPrefix(path, strings.Join(t.path, ".")+".")
+		if !inSpec {
+			// Outside the template's spec (its metadata): Cluster API copies it, the webhook checks none of it.
+			return true
+		}
+		kind, path = t.kind, rest
+	}
+	implemented, gated := implementedFields[kind]
+	return !gated || covers(implemented, path)
 }
 
 // ValidateImplementedFields rejects every non-empty spec field of a kind that its controller does not implement.

@@ -34,14 +34,15 @@ type AzureManagedControlPlaneClassSpec struct {
 	// +optional
 	MachineTemplate *AzureManagedControlPlaneTemplateMachineTemplate `json:"machineTemplate,omitempty"`
 
-	// resourceGroupName is the resource group of the AKS cluster. Immutable.
-	// +required
-	ResourceGroupName string `json:"resourceGroupName"`
+	// resourceGroupName is the resource group of the AKS cluster. Immutable. Required on an
+	// AzureManagedControlPlane (defaulted from its cluster's name); a template may leave it to a ClusterClass patch.
+	// +optional
+	ResourceGroupName string `json:"resourceGroupName,omitempty"`
 
-	// version is the Kubernetes version of the cluster, e.g. v1.33.2.
-	// +kubebuilder:validation:MinLength=2
-	// +required
-	Version string `json:"version"`
+	// version is the Kubernetes version of the cluster, e.g. v1.33.2. Required on an AzureManagedControlPlane; a
+	// template may leave it to Cluster API, which sets it from the Cluster's topology.
+	// +optional
+	Version string `json:"version,omitempty"`
 
 	// virtualNetwork is the virtual network of the cluster's nodes. It is created when it does not exist.
 	// Defaults to a network named after the cluster in the cluster's resource group.
@@ -52,9 +53,10 @@ type AzureManagedControlPlaneClassSpec struct {
 	// +optional
 	SubscriptionID string `json:"subscriptionID,omitempty"`
 
-	// location is the Azure region of the cluster, e.g. eastus.
-	// +required
-	Location string `json:"location"`
+	// location is the Azure region of the cluster, e.g. eastus. Required on an AzureManagedControlPlane; a template
+	// may leave it to a ClusterClass patch.
+	// +optional
+	Location string `json:"location,omitempty"`
 
 	// additionalTags are added to the cluster's Azure resources.
 	// +optional
@@ -91,8 +93,9 @@ type AzureManagedControlPlaneClassSpec struct {
 	// +optional
 	LoadBalancerSKU *ManagedLoadBalancerSKU `json:"loadBalancerSKU,omitempty"`
 
-	// identityRef references the AzureClusterIdentity whose credentials ASO uses for this cluster.
-	// +required
+	// identityRef references the AzureClusterIdentity whose credentials ASO uses for this cluster. Required on an
+	// AzureManagedControlPlane; a template may leave it to a ClusterClass patch.
+	// +optional
 	IdentityRef *corev1.ObjectReference `json:"identityRef,omitempty"`
 
 	// aadProfile configures Microsoft Entra ID (AAD) integration.
@@ -820,12 +823,14 @@ type AzureManagedMachinePoolClassSpec struct {
 	Name *string `json:"name,omitempty"`
 
 	// mode of the agent pool: System pools run system pods and every cluster needs one; User pools run workloads.
-	// +required
-	Mode NodePoolMode `json:"mode"`
+	// Required on an AzureManagedMachinePool; a template may leave it to a ClusterClass patch.
+	// +optional
+	Mode NodePoolMode `json:"mode,omitempty"`
 
-	// sku is the VM size of the agent pool's nodes, e.g. Standard_D2s_v3. Immutable.
-	// +required
-	SKU string `json:"sku"`
+	// sku is the VM size of the agent pool's nodes, e.g. Standard_D2s_v3. Immutable. Required on an
+	// AzureManagedMachinePool; a template may leave it to a ClusterClass patch.
+	// +optional
+	SKU string `json:"sku,omitempty"`
 
 	// osDiskSizeGB is the OS disk size of the nodes, in GB. Immutable.
 	// +optional

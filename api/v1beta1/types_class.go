@@ -27,9 +27,10 @@ type AzureClusterClassSpec struct {
 	// +optional
 	SubscriptionID string `json:"subscriptionID,omitempty"`
 
-	// location is the Azure region of the cluster, e.g. eastus.
-	// +required
-	Location string `json:"location"`
+	// location is the Azure region of the cluster, e.g. eastus. Required on an AzureCluster; a template may leave
+	// it to a ClusterClass patch.
+	// +optional
+	Location string `json:"location,omitempty"`
 
 	// extendedLocation is an extended location (Edge Zone) for the cluster's resources.
 	// +optional
@@ -85,6 +86,25 @@ type CloudProviderConfigOverrides struct {
 	// +optional
 	BackOffs BackOffConfig `json:"backOffs,omitempty,omitzero"`
 }
+
+// The names of the cloud provider's clients whose rate limits RateLimitSpec sets.
+const (
+	DefaultRateLimit                = "defaultRateLimit"
+	RouteRateLimit                  = "routeRateLimit"
+	SubnetsRateLimit                = "subnetsRateLimit"
+	InterfaceRateLimit              = "interfaceRateLimit"
+	RouteTableRateLimit             = "routeTableRateLimit"
+	LoadBalancerRateLimit           = "loadBalancerRateLimit"
+	PublicIPAddressRateLimit        = "publicIPAddressRateLimit"
+	SecurityGroupRateLimit          = "securityGroupRateLimit"
+	VirtualMachineRateLimit         = "virtualMachineRateLimit"
+	StorageAccountRateLimit         = "storageAccountRateLimit"
+	DiskRateLimit                   = "diskRateLimit"
+	SnapshotRateLimit               = "snapshotRateLimit"
+	VirtualMachineScaleSetRateLimit = "virtualMachineScaleSetRateLimit"
+	VirtualMachineSizesRateLimit    = "virtualMachineSizesRateLimit"
+	AvailabilitySetRateLimit        = "availabilitySetRateLimit"
+)
 
 // RateLimitSpec is the rate limit of one cloud provider client.
 type RateLimitSpec struct {

@@ -412,7 +412,7 @@ func TestControlPlaneResources_FieldCoverage(t *testing.T) {
 		return lookup(objects[kind], rest)
 	}
 	covered := checkCoverage(t, spec, text.String(), find, controlPlaneExclusions, controlPlaneNeedles)
-	checkComplete(t, reflect.TypeFor[infrav1.AzureManagedControlPlaneSpec](), covered, controlPlaneExclusions, controlPlaneNeedles)
+	checkComplete(t, "AzureManagedControlPlane", reflect.TypeFor[infrav1.AzureManagedControlPlaneSpec](), covered, controlPlaneExclusions, controlPlaneNeedles)
 }
 
 // TestAgentPool_FieldCoverage translates an AzureManagedMachinePool with every field set, as an agent pool and as
@@ -433,7 +433,7 @@ func TestAgentPool_FieldCoverage(t *testing.T) {
 			}
 			find := func(path string) (any, bool) { return lookup(content, path) }
 			covered := checkCoverage(t, spec, yamlText(t, obj), find, machinePoolExclusions, machinePoolNeedles)
-			checkComplete(t, reflect.TypeFor[infrav1.AzureManagedMachinePoolSpec](), covered, machinePoolExclusions, machinePoolNeedles)
+			checkComplete(t, "AzureManagedMachinePool", reflect.TypeFor[infrav1.AzureManagedMachinePoolSpec](), covered, machinePoolExclusions, machinePoolNeedles)
 		})
 	}
 }
@@ -476,10 +476,21 @@ func checkCoverage(t *testing.T, spec any, text string, find func(string) (any, 
 	return covered
 }
 
-// checkComplete checks that every field of the spec type was checked or is excluded, and that the exclusions and
-// needles name fields of the type.
-func checkComplete(t *testing.T, typ reflect.Type, covered map[string]bool, exclusions map[string]string, needles map[string][]string) {
+// checkComplete checks that every field of the spec type was checked or is excluded, that the exclusions and
+// needles name fields of the type, and that the webhook admits the checked fields and rejects those excluded as
+// not supported yet.
+func checkComplete(t *testing.T, kind string, typ reflect.Type, covered map[string]bool, exclusions map[string]string, needles map[string][]string) {
 	t.Helper()
+	for path := range covered {
+		if !infrav1.IsFieldImplemented(kind, path) {
+			t.Errorf("%s %s reaches the objects, yet the webhook rejects it as not implemented", kind, path)
+		}
+	}
+	for path, reason := range exclusions {
+		if notSupported := strings.HasPrefix(reason, "not supported yet"); notSupported == infrav1.IsFieldImplemented(kind, path) {
+			t.Errorf("%s %s: the exclusion says %q, yet the webhook's implemented fields say %t", kind, path, reason, !notSupported)
+		}
+	}
 	all := fieldPaths(typ, "")
 	var missing []string
 	for path := range all {

@@ -279,6 +279,23 @@ func TestMachineResources_FieldCoverage(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("spec fields neither set by the coverage test nor excluded: %v", missing)
 	}
+	checkFieldSupport(t, "AzureMachine", covered, coverageExclusions)
+}
+
+// checkFieldSupport checks that the webhook admits every field the coverage test found in the objects and rejects
+// every field excluded as not supported yet.
+func checkFieldSupport(t *testing.T, kind string, covered map[string]bool, exclusions map[string]string) {
+	t.Helper()
+	for path := range covered {
+		if !infrav1.IsFieldImplemented(kind, path) {
+			t.Errorf("%s %s reaches the objects, yet the webhook rejects it as not implemented", kind, path)
+		}
+	}
+	for path, reason := range exclusions {
+		if notSupported := strings.HasPrefix(reason, "not supported yet"); notSupported == infrav1.IsFieldImplemented(kind, path) {
+			t.Errorf("%s %s: the exclusion says %q, yet the webhook's implemented fields say %t", kind, path, reason, !notSupported)
+		}
+	}
 }
 
 // excludedBy returns the exclusion covering a field path.

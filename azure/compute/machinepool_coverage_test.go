@@ -254,4 +254,5 @@ func TestMachinePoolResources_FieldCoverage(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("spec fields neither set by the coverage test nor excluded: %v", missing)
 	}
+	checkFieldSupport(t, "AzureMachinePool", covered, poolCoverageExclusions)
 }

@@ -39,8 +39,8 @@ import (
 var consumedElsewhere = map[string]string{
 	"identityRef":      "the controller resolves the identity into the ASO credential secret",
 	"azureEnvironment": "the webhook derives the API server's DNS name from it; ASO's endpoints come from its credential",
-	"cloudProviderConfigOverrides": "not an ASO object: it belongs to the workload cluster's cloud provider configuration; " +
-		"its controller issue decides where it goes (until then the webhook should reject it)",
+	"cloudProviderConfigOverrides": "not an ASO object: azure/cloudconfig writes it into the machines' azure.json " +
+		"Secrets",
 	"failureDomains":             "azure.FailureDomains turns it into status.failureDomains",
 	"asoPatches":                 "the engine applies them to the generated objects",
 	"controlPlaneEnabled":        "selects whether there is an API server load balancer (golden case no-control-plane)",
@@ -52,16 +52,17 @@ var consumedElsewhere = map[string]string{
 	"networkSpec.apiServerLB.type":                        "selects public or private frontends (golden cases default and private)",
 	"networkSpec.nodeOutboundLB.type":                     "always Public (the webhook)",
 	"networkSpec.controlPlaneOutboundLB.type":             "always Public (the webhook)",
-	"networkSpec.apiServerLB.frontendIPsCount":            "the webhook turns it into frontendIPs",
+	"networkSpec.apiServerLB.frontendIPsCount":            "not supported yet: the frontends of the API server load balancer are frontendIPs",
 	"networkSpec.nodeOutboundLB.frontendIPsCount":         "the webhook turns it into frontendIPs",
 	"networkSpec.controlPlaneOutboundLB.frontendIPsCount": "the webhook turns it into frontendIPs",
-	"networkSpec.apiServerLB.id": "CAPZ ignores load balancer ids too: the load balancers are always the provider's " +
-		"(the webhook should reject them)",
-	"networkSpec.nodeOutboundLB.id":         "as networkSpec.apiServerLB.id",
-	"networkSpec.controlPlaneOutboundLB.id": "as networkSpec.apiServerLB.id",
-	"networkSpec.nodeOutboundLB.frontendIPs[].privateIP": "an outbound load balancer has public frontends only " +
-		"(the webhook should reject a private IP)",
-	"networkSpec.controlPlaneOutboundLB.frontendIPs[].privateIP": "as networkSpec.nodeOutboundLB.frontendIPs[].privateIP",
+	"networkSpec.apiServerLB.id": "not supported yet: CAPZ ignores load balancer ids too: the load balancers are " +
+		"always the provider's",
+	"networkSpec.nodeOutboundLB.id":         "not supported yet: as networkSpec.apiServerLB.id",
+	"networkSpec.controlPlaneOutboundLB.id": "not supported yet: as networkSpec.apiServerLB.id",
+	"networkSpec.nodeOutboundLB.frontendIPs[].privateIP": "not supported yet: an outbound load balancer has public " +
+		"frontends only",
+	"networkSpec.controlPlaneOutboundLB.frontendIPs[].privateIP": "not supported yet: as " +
+		"networkSpec.nodeOutboundLB.frontendIPs[].privateIP",
 }
 
 func isConsumedElsewhere(path string) bool {
@@ -308,6 +309,18 @@ func TestClusterResources_EveryField(t *testing.T) {
 	for path := range consumedElsewhere {
 		if !all[path] && !hasLeafUnder(all, path) && !isStructPath(path) {
 			t.Errorf("consumedElsewhere lists spec.%s, which is no field", path)
+		}
+	}
+	// Admitted and implemented, or rejected: the webhook admits every field found in the output and rejects every
+	// field not supported yet.
+	for path := range set {
+		if !isConsumedElsewhere(path) && !infrav1.IsFieldImplemented("AzureCluster", path) {
+			t.Errorf("spec.%s reaches the objects, yet the webhook rejects it as not implemented", path)
+		}
+	}
+	for path, reason := range consumedElsewhere {
+		if notSupported := strings.HasPrefix(reason, "not supported yet"); notSupported == infrav1.IsFieldImplemented("AzureCluster", path) {
+			t.Errorf("spec.%s: consumedElsewhere says %q, yet the webhook's implemented fields say %t", path, reason, !notSupported)
 		}
 	}
 }

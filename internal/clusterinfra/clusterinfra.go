@@ -59,6 +59,10 @@ type Infrastructure struct {
 	IdentityRef *corev1.ObjectReference
 	// Network is the cluster's network.
 	Network infrav1.NetworkSpec
+	// AzureEnvironment is the cluster's Azure cloud, e.g. AzurePublicCloud.
+	AzureEnvironment string
+	// CloudProviderConfigOverrides are the cluster's overrides of cloud-provider-azure's configuration.
+	CloudProviderConfigOverrides *infrav1.CloudProviderConfigOverrides
 }
 
 // Resolve waits for the Cluster's infrastructure to be provisioned and reads it. waiting explains, for a Ready
@@ -129,7 +133,8 @@ func From(obj *unstructured.Unstructured) (*Infrastructure, error) {
 		Kind: obj.GetKind(), Name: obj.GetName(),
 		SubscriptionID: fields.SubscriptionID, Location: fields.Location, ResourceGroup: fields.ResourceGroup,
 		ExtendedLocation: fields.ExtendedLocation, AdditionalTags: fields.AdditionalTags,
-		IdentityRef: fields.IdentityRef, Network: fields.NetworkSpec,
+		IdentityRef: fields.IdentityRef, Network: fields.NetworkSpec, AzureEnvironment: fields.AzureEnvironment,
+		CloudProviderConfigOverrides: fields.CloudProviderConfigOverrides,
 	}, nil
 }
 

@@ -38,6 +38,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedmachinepool"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azurecluster"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremachine"
+	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremachinetemplate"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremanagedcluster"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremanagedcontrolplane"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azuremanagedmachinepool"
@@ -69,6 +70,7 @@ const DefaultConcurrency = 10
 const (
 	AzureClusterController                = "azurecluster"
 	AzureMachineController                = "azuremachine"
+	AzureMachineTemplateController        = "azuremachinetemplate"
 	AzureManagedClusterController         = "azuremanagedcluster"
 	AzureManagedControlPlaneController    = "azuremanagedcontrolplane"
 	AzureManagedMachinePoolController     = "azuremanagedmachinepool"
@@ -83,7 +85,7 @@ const (
 
 // ControllerNames lists every controller, for flags.
 func ControllerNames() []string {
-	return []string{AzureClusterController, AzureMachineController, AzureManagedClusterController,
+	return []string{AzureClusterController, AzureMachineController, AzureMachineTemplateController, AzureManagedClusterController,
 		AzureManagedControlPlaneController, AzureManagedMachinePoolController, AzureASOManagedClusterController,
 		AzureASOManagedControlPlaneController, AzureASOManagedMachinePoolController, ManagedClusterAdoptionController,
 		AgentPoolAdoptionController, AzureMachinePoolController, AzureMachinePoolMachineController}
@@ -202,6 +204,7 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	controllers := []namedController{
 		{AzureClusterController, &azurecluster.Reconciler{Client: c, Engine: engine, WatchFilterValue: filter}},
 		{AzureMachineController, &azuremachine.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
+		{AzureMachineTemplateController, &azuremachinetemplate.Reconciler{Client: c, APIReader: reader, WatchFilterValue: filter}},
 		{AzureManagedClusterController, &azuremanagedcluster.Reconciler{Client: c, WatchFilterValue: filter}},
 		{AzureManagedControlPlaneController, &azuremanagedcontrolplane.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
 		{AzureASOManagedClusterController, &azureasomanagedcluster.Reconciler{Client: c, Engine: engine, WatchFilterValue: filter}},

@@ -124,7 +124,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 // reconcileNormal runs the phases of a live pool: a Flexible pool's scale set, then its instances; a Uniform
 // pool's Nodes, then its scale set.
 func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
-	phases := []func(context.Context, *scope) error{r.reconcileClusterInfrastructure}
+	phases := []func(context.Context, *scope) error{r.reconcileClusterInfrastructure, r.reconcileAzureJSON}
 	if isFlexible(s.pool) {
 		phases = append(phases, r.reconcileScaleSet, r.reconcileReplicas)
 	} else {

@@ -53,6 +53,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/azurejson"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 	"github.com/capzaso/cluster-api-provider-azure/internal/machinesecrets"
@@ -98,6 +99,22 @@ func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scop
 		s.waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
 	}
 	return nil
+}
+
+// reconcileAzureJSON writes the pool's <pool>-azure-json Secret, cloud-provider-azure's configuration that the
+// MachinePool's KubeadmConfig hands to its instances. The pool is the Secret's only writer and owner.
+func (r *Reconciler) reconcileAzureJSON(ctx context.Context, s *scope) error {
+	in, write, waiting, err := azurejson.Input(ctx, r.APIReader, s.cluster, s.infra, azurejson.Machines{
+		Identity: s.pool.Spec.Identity, UserAssignedIdentities: s.pool.Spec.UserAssignedIdentities,
+	})
+	if err != nil {
+		return err
+	}
+	if !write {
+		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
+		return nil
+	}
+	return azurejson.Ensure(ctx, r.Client, r.APIReader, s.pool, s.cluster.Name, in)
 }
 
 // reconcileScaleSet translates the pool (for a Uniform pool with the MachinePool's bootstrap data and the

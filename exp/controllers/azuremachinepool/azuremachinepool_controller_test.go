@@ -19,6 +19,7 @@ package azuremachinepool_test
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -734,4 +735,43 @@ func TestSecretsNeverLogged(t *testing.T) {
 		g.Expect(logcapture.Leaks(logged, secret)).To(BeEmpty(), "the %s was logged", name)
 	}
 	g.Expect(logs.SeenUncapped(bootstrapData)).To(BeTrue(), "without the cap, the bootstrap data would have been logged")
+}
+
+// TestAzureJSON_WrittenAndOwned: a pool's <pool>-azure-json Secret, which its MachinePool's KubeadmConfig reads, is
+// written with the cluster's cloud provider configuration, owned by the pool, and follows a change of the
+// AzureCluster's cloudProviderConfigOverrides.
+func TestAzureJSON_WrittenAndOwned(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g)
+	_, amp := f.newPool(t, g, "json", infrav1exp.FlexibleOrchestrationMode, 0, func(s *infrav1exp.AzureMachinePoolSpec) {
+		s.Identity = infrav1.VMIdentitySystemAssigned
+	})
+	file := func(g Gomega) (*corev1.Secret, map[string]any) {
+		s := &corev1.Secret{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "json-azure-json"}, s)).To(Succeed())
+		out := map[string]any{}
+		g.Expect(json.Unmarshal(s.Data["worker-node-azure.json"], &out)).To(Succeed())
+		return s, out
+	}
+	g.Eventually(func(g Gomega) {
+		s, content := file(g)
+		g.Expect(content).To(HaveKeyWithValue("vnetName", f.cluster.Name+"-vnet"))
+		g.Expect(content).To(HaveKeyWithValue("useManagedIdentityExtension", true))
+		owner := metav1.GetControllerOf(s)
+		g.Expect(owner).NotTo(BeNil())
+		g.Expect(owner.Kind).To(Equal("AzureMachinePool"))
+		g.Expect(owner.Name).To(Equal(amp.Name))
+	}, timeout, interval).Should(Succeed())
+
+	ac := &infrav1.AzureCluster{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: f.cluster.Name}, ac)).To(Succeed())
+	ac.Spec.CloudProviderConfigOverrides = &infrav1.CloudProviderConfigOverrides{BackOffs: infrav1.BackOffConfig{CloudProviderBackoff: true, CloudProviderBackoffRetries: 3}}
+	g.Expect(env.Env.Update(f.ctx, ac)).To(Succeed())
+	// The pool does not watch its AzureCluster: a change of the pool (as a ClusterClass rollout makes) brings it.
+	f.changePool(g, amp, func(s *infrav1exp.AzureMachinePoolSpec) { s.AdditionalTags = map[string]string{"rev": "2"} })
+	g.Eventually(func(g Gomega) {
+		_, content := file(g)
+		g.Expect(content).To(HaveKeyWithValue("cloudProviderBackoff", true))
+		g.Expect(content).To(HaveKeyWithValue("cloudProviderBackoffRetries", BeNumerically("==", 3)))
+	}, timeout, interval).Should(Succeed())
 }

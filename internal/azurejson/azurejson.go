@@ -1,0 +1,189 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azurejson
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+
+	asoconfig "github.com/Azure/azure-service-operator/v2/pkg/common/config"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/cloudconfig"
+	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+)
+
+// capzOwnedValue is the value of the "<cluster>" label with which CAPZ marks the azure.json Secrets it wrote; the
+// provider takes those over from a cluster moved from CAPZ.
+const capzOwnedValue = "owned"
+
+// Machines is what the Secret's owner says about its machines' identity.
+type Machines struct {
+	// Identity is the machines' VM identity.
+	Identity infrav1.VMIdentity
+	// UserAssignedIdentities are the machines' user-assigned identities; cloud-provider-azure uses the first.
+	UserAssignedIdentities []infrav1.UserAssignedIdentity
+}
+
+// Input resolves the content of a cluster's azure.json for machines with the given identity, applying the
+// tenancy rules of the cluster's AzureClusterIdentity. write reports whether the Secret may be written with in;
+// when it may not, waiting explains why, for a log: the identity does not exist yet, or the cluster's credential
+// secret (which holds the service principal's secret machines without a VM identity use) is not written yet. When
+// the identity does not allow the cluster's namespace (it was revoked), in carries none of its credentials and
+// write is true, so that a Secret written before loses them, as the cluster's credential secret does. reader
+// reads the identity, the namespace and the credential secret.
+func Input(ctx context.Context, reader client.Reader, cluster *clusterv1.Cluster, infra *clusterinfra.Infrastructure, machines Machines) (in cloudconfig.Input, write bool, waiting string, err error) {
+	in = cloudconfig.Input{
+		Environment: infra.AzureEnvironment, SubscriptionID: infra.SubscriptionID, Location: infra.Location,
+		ExtendedLocation: infra.ExtendedLocation, ResourceGroup: infra.ResourceGroup, Network: infra.Network,
+		Overrides: infra.CloudProviderConfigOverrides,
+		Identity:  cloudconfig.Identity{VMIdentity: machines.Identity},
+	}
+	if machines.Identity == infrav1.VMIdentityUserAssigned && len(machines.UserAssignedIdentities) > 0 {
+		in.Identity.UserAssignedIdentityID = machines.UserAssignedIdentities[0].ProviderID
+	}
+	if infra.IdentityRef == nil {
+		// ASO's own credential: nothing of it is known here, and machines without a VM identity get none.
+		return in, true, "", nil
+	}
+	identity := &infrav1.AzureClusterIdentity{}
+	key := client.ObjectKey{Namespace: infra.IdentityRef.Namespace, Name: infra.IdentityRef.Name}
+	if key.Namespace == "" {
+		key.Namespace = cluster.Namespace
+	}
+	if err := reader.Get(ctx, key, identity); err != nil {
+		if apierrors.IsNotFound(err) {
+			return in, false, fmt.Sprintf("AzureClusterIdentity %s not found", key), nil
+		}
+		return in, false, "", fmt.Errorf("failed to get AzureClusterIdentity %s: %w", key, err)
+	}
+	ns := &corev1.Namespace{}
+	if err := reader.Get(ctx, client.ObjectKey{Name: cluster.Namespace}, ns); err != nil {
+		return in, false, "", fmt.Errorf("failed to get Namespace %s: %w", cluster.Namespace, err)
+	}
+	if !aso.NamespaceAllowed(identity.Spec.AllowedNamespaces, ns) {
+		return in, true, fmt.Sprintf("AzureClusterIdentity %s does not allow namespace %s: azure.json carries none of its credentials", key, ns.Name), nil
+	}
+	in.TenantID = identity.Spec.TenantID
+	if machines.Identity != infrav1.VMIdentityNone && machines.Identity != "" {
+		return in, true, "", nil
+	}
+	in.Identity.ClientID = identity.Spec.ClientID
+	if identity.Spec.Type != infrav1.ServicePrincipal && identity.Spec.Type != infrav1.ManualServicePrincipal {
+		// Only a service principal has a secret to give (as CAPZ, which writes it for VMs without an identity).
+		return in, true, "", nil
+	}
+	// The service principal's secret, from the cluster's credential secret in the cluster's own namespace: the
+	// cluster's controller copied it there under the tenancy rules, so no Secret is read across namespaces here.
+	name := aso.CredentialSecretName(cluster.Name)
+	secret := &corev1.Secret{}
+	if err := reader.Get(ctx, client.ObjectKey{Namespace: cluster.Namespace, Name: name}, secret); err != nil {
+		if apierrors.IsNotFound(err) {
+			return in, false, fmt.Sprintf("waiting for the cluster's credential Secret %s", name), nil
+		}
+		return in, false, "", fmt.Errorf("failed to get Secret %s/%s: %w", cluster.Namespace, name, err)
+	}
+	in.Identity.ClientSecret = string(secret.Data[asoconfig.AzureClientSecret])
+	return in, true, "", nil
+}
+
+// Ensure writes the azure.json Secret of owner (an AzureMachineTemplate or AzureMachinePool) with the content of
+// in, unless a Secret of that name is the user's. It never deletes: the owner reference lets Kubernetes' garbage
+// collector remove the Secret with its owner.
+func Ensure(ctx context.Context, c client.Client, reader client.Reader, owner client.Object, clusterName string, in cloudconfig.Input) error {
+	desired, err := cloudconfig.Secret(owner.GetName(), in)
+	if err != nil {
+		return fmt.Errorf("failed to make the azure.json Secret of %s: %w", owner.GetName(), err)
+	}
+	gvk, err := apiutil.GVKForObject(owner, c.Scheme())
+	if err != nil {
+		return err
+	}
+	desired.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"}
+	desired.Namespace = owner.GetNamespace()
+	desired.Labels = map[string]string{
+		infrav1.ClusterNameLabel: clusterName, infrav1.OwnedByLabel: clusterName, clusterName: capzOwnedValue,
+	}
+	desired.OwnerReferences = []metav1.OwnerReference{{
+		APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Name: owner.GetName(), UID: owner.GetUID(),
+		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+	}}
+
+	live := &corev1.Secret{}
+	err = reader.Get(ctx, client.ObjectKeyFromObject(desired), live)
+	switch {
+	case apierrors.IsNotFound(err):
+	case err != nil:
+		return fmt.Errorf("failed to get Secret %s/%s: %w", desired.Namespace, desired.Name, err)
+	case live.Labels[infrav1.OwnedByLabel] == "" && live.Labels[clusterName] != capzOwnedValue:
+		ctrl.LoggerFrom(ctx).V(4).Info("Leaving the user's azure.json Secret alone", "Secret", klog.KObj(desired))
+		return nil
+	case controlledByAnother(live, owner):
+		// One writer per Secret: an AzureMachineTemplate and an AzureMachinePool of the same name would otherwise
+		// take turns.
+		return fmt.Errorf("failed to write Secret %s/%s: it belongs to another object of the name %s", desired.Namespace, desired.Name, owner.GetName())
+	case upToDate(live, desired):
+		return nil
+	}
+	ctrl.LoggerFrom(ctx).Info("Writing the azure.json Secret", "Secret", klog.KObj(desired))
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(desired)
+	if err != nil {
+		return err
+	}
+	if err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(&unstructured.Unstructured{Object: u}), client.FieldOwner(aso.FieldManager), client.ForceOwnership); err != nil {
+		return fmt.Errorf("failed to write Secret %s/%s: %w", desired.Namespace, desired.Name, err)
+	}
+	return nil
+}
+
+// controlledByAnother reports whether the Secret has a controller other than owner.
+func controlledByAnother(live *corev1.Secret, owner client.Object) bool {
+	ref := metav1.GetControllerOf(live)
+	return ref != nil && ref.UID != owner.GetUID()
+}
+
+// upToDate reports whether the live Secret has the desired data, labels and owner.
+func upToDate(live, desired *corev1.Secret) bool {
+	if !maps.EqualFunc(live.Data, desired.Data, bytes.Equal) {
+		return false
+	}
+	for k, v := range desired.Labels {
+		if live.Labels[k] != v {
+			return false
+		}
+	}
+	for _, ref := range live.OwnerReferences {
+		if ref.UID == desired.OwnerReferences[0].UID && ptr.Deref(ref.Controller, false) {
+			return true
+		}
+	}
+	return false
+}
