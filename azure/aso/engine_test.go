@@ -380,7 +380,7 @@ func TestPause_SkipsEveryOwnedObjectAndRestores(t *testing.T) {
 	g.Expect(env.Env.Patch(ctx, nsg, client.MergeFrom(before))).To(Succeed())
 	g.Eventually(func(g Gomega) {
 		cached := &asonetwork.NetworkSecurityGroup{}
-		g.Expect(env.Env.Get(ctx, nsgKey, cached)).To(Succeed())
+		g.Expect(env.Env.Manager.GetCache().Get(ctx, nsgKey, cached)).To(Succeed())
 		g.Expect(cached.Annotations).To(HaveKey(asoannotations.ReconcilePolicy))
 	}, timeout).Should(Succeed(), "pause reads the policy from the cache")
 
