@@ -170,20 +170,9 @@ func (r *runner) machinesCreate() phaseSpec {
 	return phaseSpec{
 		name: PhaseMachinesCreate, unit: "machine", units: want, namespaces: names, rawFloor: cfg.RawFloor,
 		unitKind: fmt.Sprintf("%T", &infrav1.AzureMachine{}),
-		act: func(ctx context.Context) error {
-			for _, name := range names {
-				objs, err := r.clusterBase(name, true)
-				if err != nil {
-					return err
-				}
-				objs = append(objs, selfManagedCluster(name)...)
-				objs = append(objs, machineDeployment(name, cfg.MachinesPerCluster)...)
-				if err := createAll(ctx, r.p.admin, objs...); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
+		act: r.createClusters(names, true, func(name string) []client.Object {
+			return append(selfManagedCluster(name), machineDeployment(name, cfg.MachinesPerCluster)...)
+		}),
 		progress: func(ctx context.Context) (progress, error) { return machinesProgress(ctx, r.p.observer, names, want) },
 	}
 }
@@ -219,19 +208,9 @@ func (r *runner) aksCreate() phaseSpec {
 	return phaseSpec{
 		name: PhaseAKSCreate, unit: "pool", units: want, namespaces: names, rawFloor: cfg.RawFloor,
 		unitKind: fmt.Sprintf("%T", &infrav1.AzureManagedMachinePool{}),
-		act: func(ctx context.Context) error {
-			for _, name := range names {
-				objs, err := r.clusterBase(name, false)
-				if err != nil {
-					return err
-				}
-				objs = append(objs, aksCluster(name, cfg.AKSPools, cfg.AKSNodes)...)
-				if err := createAll(ctx, r.p.admin, objs...); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
+		act: r.createClusters(names, false, func(name string) []client.Object {
+			return aksCluster(name, cfg.AKSPools, cfg.AKSNodes)
+		}),
 		progress: func(ctx context.Context) (progress, error) { return aksProgress(ctx, r.p.observer, names, want) },
 	}
 }
@@ -243,21 +222,27 @@ func (r *runner) flexCreate() phaseSpec {
 	return phaseSpec{
 		name: PhaseFlexCreate, unit: "instance", units: want, namespaces: names, rawFloor: cfg.RawFloor,
 		unitKind: fmt.Sprintf("%T", &infrav1exp.AzureMachinePoolMachine{}),
-		act: func(ctx context.Context) error {
-			for _, name := range names {
-				objs, err := r.clusterBase(name, true)
-				if err != nil {
-					return err
-				}
-				objs = append(objs, selfManagedCluster(name)...)
-				objs = append(objs, flexPools(name, cfg.FlexPools, cfg.FlexInstances)...)
-				if err := createAll(ctx, r.p.admin, objs...); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
+		act: r.createClusters(names, true, func(name string) []client.Object {
+			return append(selfManagedCluster(name), flexPools(name, cfg.FlexPools, cfg.FlexInstances)...)
+		}),
 		progress: func(ctx context.Context) (progress, error) { return flexProgress(ctx, r.p.observer, names, want) },
+	}
+}
+
+// createClusters returns the act of a create phase: for each cluster, its namespace's base objects (clusterBase)
+// and then what objects returns for it, created in that order.
+func (r *runner) createClusters(names []string, selfManaged bool, objects func(name string) []client.Object) func(context.Context) error {
+	return func(ctx context.Context) error {
+		for _, name := range names {
+			objs, err := r.clusterBase(name, selfManaged)
+			if err != nil {
+				return err
+			}
+			if err := createAll(ctx, r.p.admin, append(objs, objects(name)...)...); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 
