@@ -31,6 +31,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -49,6 +50,25 @@ func TestMain(m *testing.M) {
 const samplesDir = "../../config/samples"
 
 // readSamples returns the provider's objects of every sample file, by kind, and the other objects (Secrets).
+// samplesNamespace reads the samples and creates a namespace, removed when the test ends, that holds the objects
+// the samples of the provider's kinds refer to (the others of readSamples).
+func samplesNamespace(t *testing.T, name string) (map[string]*unstructured.Unstructured, *corev1.Namespace) {
+	t.Helper()
+	ctx := t.Context()
+	samples, others := readSamples(t)
+	ns, err := env.Env.CreateNamespace(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
+	for _, o := range others {
+		o = o.DeepCopy()
+		o.SetNamespace(ns.Name)
+		NewWithT(t).Expect(env.Env.Create(ctx, o)).To(Succeed())
+	}
+	return samples, ns
+}
+
 func readSamples(t *testing.T) (map[string]*unstructured.Unstructured, []*unstructured.Unstructured) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(samplesDir, "*.yaml"))
@@ -245,17 +265,7 @@ func TestAdmission_TemplatesAreImmutableExceptTopologyDryRuns(t *testing.T) {
 // TestAdmission_Updates covers what may not change after creation.
 func TestAdmission_Updates(t *testing.T) {
 	ctx := t.Context()
-	samples, others := readSamples(t)
-	ns, err := env.Env.CreateNamespace(ctx, "updates")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = env.Env.Cleanup(context.Background(), ns) }()
-	for _, o := range others {
-		o = o.DeepCopy()
-		o.SetNamespace(ns.Name)
-		NewWithT(t).Expect(env.Env.Create(ctx, o)).To(Succeed())
-	}
+	samples, ns := samplesNamespace(t, "updates")
 	tests := []struct {
 		name, kind, patch, field string
 		allowed                  bool
@@ -317,17 +327,7 @@ func TestAdmission_ExternallyManagedStaysExternal(t *testing.T) {
 // refused, and the object without the field is refused.
 func TestAdmission_IncompleteTemplates(t *testing.T) {
 	ctx := t.Context()
-	samples, others := readSamples(t)
-	ns, err := env.Env.CreateNamespace(ctx, "incomplete")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = env.Env.Cleanup(context.Background(), ns) }()
-	for _, o := range others {
-		o = o.DeepCopy()
-		o.SetNamespace(ns.Name)
-		NewWithT(t).Expect(env.Env.Create(ctx, o)).To(Succeed())
-	}
+	samples, ns := samplesNamespace(t, "incomplete")
 	type refused struct{ patch, field string }
 	tests := []struct {
 		kind       string
