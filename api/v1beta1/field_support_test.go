@@ -33,6 +33,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/test/fieldpath"
 )
 
 // specTypes are the spec types of every kind the provider serves.
@@ -309,11 +310,11 @@ func walkLeaves(t reflect.Type, path, pattern string, at func(reflect.Value) ref
 	case reflect.Struct:
 		for i := range t.NumField() {
 			f := t.Field(i)
-			name, ok := jsonName(f)
+			name, ok := fieldpath.JSONName(f)
 			if !ok {
 				continue
 			}
-			walkLeaves(f.Type, joinPath(path, name), joinPath(pattern, name), func(spec reflect.Value) reflect.Value {
+			walkLeaves(f.Type, fieldpath.Join(path, name), fieldpath.Join(pattern, name), func(spec reflect.Value) reflect.Value {
 				return at(spec).Field(i)
 			}, out)
 		}
@@ -363,29 +364,4 @@ func fill(v reflect.Value) {
 	default:
 		panic(fmt.Sprintf("fill: no value for %s", v.Type()))
 	}
-}
-
-// jsonName is a struct field's JSON name; "" for an inlined field, false for a field JSON skips.
-func jsonName(f reflect.StructField) (string, bool) {
-	name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-	if name == "-" || !f.IsExported() {
-		return "", false
-	}
-	if name == "" && (strings.Contains(opts, "inline") || f.Anonymous) {
-		return "", true
-	}
-	if name == "" {
-		name = f.Name
-	}
-	return name, true
-}
-
-func joinPath(path, name string) string {
-	switch {
-	case name == "":
-		return path
-	case path == "":
-		return name
-	}
-	return path + "." + name
 }

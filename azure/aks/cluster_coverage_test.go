@@ -34,6 +34,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/test/fieldpath"
 )
 
 // The field-coverage tests fill every spec field of AzureManagedControlPlane and AzureManagedMachinePool with a
@@ -618,8 +619,8 @@ func specLeaves(v reflect.Value, path string, visit func(string, reflect.Value))
 			return
 		}
 		for i := range v.NumField() {
-			if name, ok := jsonName(v.Type().Field(i)); ok {
-				specLeaves(v.Field(i), joinPath(path, name), visit)
+			if name, ok := fieldpath.JSONName(v.Type().Field(i)); ok {
+				specLeaves(v.Field(i), fieldpath.Join(path, name), visit)
 			}
 		}
 	case reflect.Slice:
@@ -651,11 +652,11 @@ func fieldPaths(t reflect.Type, path string) map[string]bool {
 			return out
 		}
 		for i := range t.NumField() {
-			name, ok := jsonName(t.Field(i))
+			name, ok := fieldpath.JSONName(t.Field(i))
 			if !ok {
 				continue
 			}
-			for p := range fieldPaths(t.Field(i).Type, joinPath(path, name)) {
+			for p := range fieldPaths(t.Field(i).Type, fieldpath.Join(path, name)) {
 				out[p] = true
 			}
 		}
@@ -663,31 +664,6 @@ func fieldPaths(t reflect.Type, path string) map[string]bool {
 		out[path] = true
 	}
 	return out
-}
-
-// jsonName is a struct field's JSON name; "" for an inlined field, false for a field JSON skips.
-func jsonName(f reflect.StructField) (string, bool) {
-	name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-	if name == "-" || !f.IsExported() {
-		return "", false
-	}
-	if name == "" && (f.Anonymous || strings.Contains(opts, "inline")) {
-		return "", true
-	}
-	if name == "" {
-		name = f.Name
-	}
-	return name, true
-}
-
-func joinPath(path, name string) string {
-	switch {
-	case name == "":
-		return path
-	case path == "":
-		return name
-	}
-	return path + "." + name
 }
 
 // lookup finds the value at a dotted path of JSON content; "name[i]" indexes a list.

@@ -29,6 +29,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/test/fieldpath"
 )
 
 // coverageExclusions are the AzureMachine spec fields (and everything under them) that no translator reads, and
@@ -382,11 +383,11 @@ func specLeaves(v reflect.Value, path string, visit func(string, reflect.Value))
 			return
 		}
 		for i := range v.NumField() {
-			name, ok := jsonName(v.Type().Field(i))
+			name, ok := fieldpath.JSONName(v.Type().Field(i))
 			if !ok {
 				continue
 			}
-			specLeaves(v.Field(i), joinPath(path, name), visit)
+			specLeaves(v.Field(i), fieldpath.Join(path, name), visit)
 		}
 	case reflect.Slice:
 		for i := range v.Len() {
@@ -415,11 +416,11 @@ func specFieldPaths(t reflect.Type, path string) map[string]bool {
 			return out
 		}
 		for i := range t.NumField() {
-			name, ok := jsonName(t.Field(i))
+			name, ok := fieldpath.JSONName(t.Field(i))
 			if !ok {
 				continue
 			}
-			for p := range specFieldPaths(t.Field(i).Type, joinPath(path, name)) {
+			for p := range specFieldPaths(t.Field(i).Type, fieldpath.Join(path, name)) {
 				out[p] = true
 			}
 		}
@@ -429,30 +430,4 @@ func specFieldPaths(t reflect.Type, path string) map[string]bool {
 		out[path] = true
 	}
 	return out
-}
-
-// jsonName is a struct field's JSON name; "" for an inlined field, false for a field JSON skips.
-func jsonName(f reflect.StructField) (string, bool) {
-	tag := f.Tag.Get("json")
-	name, opts, _ := strings.Cut(tag, ",")
-	if name == "-" || !f.IsExported() {
-		return "", false
-	}
-	if name == "" && (strings.Contains(opts, "inline") || f.Anonymous) {
-		return "", true
-	}
-	if name == "" {
-		name = f.Name
-	}
-	return name, true
-}
-
-func joinPath(path, name string) string {
-	switch {
-	case name == "":
-		return path
-	case path == "":
-		return name
-	}
-	return path + "." + name
 }
