@@ -47,7 +47,7 @@ type RBACRequest struct {
 	// Created is set for a patch (server-side apply) that created the object: the API server authorized it as a
 	// create too.
 	Created bool `json:"created,omitempty"`
-	// Forbidden is set when the API server denied the request (403).
+	// Forbidden is set when the API server's authorizer denied the request (not when admission refused it).
 	Forbidden bool `json:"forbidden,omitempty"`
 }
 
@@ -181,7 +181,16 @@ type auditEvent struct {
 	ResponseStatus *struct {
 		Code int `json:"code"`
 	} `json:"responseStatus"`
+	Annotations map[string]string `json:"annotations"`
 }
+
+// The audit annotation in which the API server's authorization filter records its decision, and its value for a
+// denial. A 403 alone is no RBAC denial: admission refuses writes with 403 too (a webhook's denial, a new object in
+// a terminating namespace).
+const (
+	authorizationDecisionAnnotation = "authorization.k8s.io/decision"
+	authorizationForbid             = "forbid"
+)
 
 // parseRBACAudit counts the provider's resource requests in an audit log: one event per request (a watch when it
 // starts, anything else when it completes).
@@ -229,8 +238,8 @@ func rbacRequestOf(e auditEvent) (RBACRequest, bool) {
 	case "":
 		req.Name = e.ObjectRef.Name
 	}
+	req.Forbidden = e.Annotations[authorizationDecisionAnnotation] == authorizationForbid
 	if e.ResponseStatus != nil {
-		req.Forbidden = e.ResponseStatus.Code == 403
 		req.Created = e.Verb == "patch" && e.ResponseStatus.Code == 201
 	}
 	return req, true

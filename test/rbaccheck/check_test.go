@@ -25,6 +25,7 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -163,7 +164,8 @@ func TestReadRoles(t *testing.T) {
 
 // TestCheck_RecordedOnAPIServer runs the check on requests a real API server recorded (test/env's audit log) for the
 // provider's ServiceAccount under its generated roles: a rule the provider needs and no longer has, and a request
-// no rule allows, are denied and reported as missing rules; a rule it did not use is reported as excessive.
+// no rule allows, are denied and reported as missing rules; a rule it did not use is reported as excessive; a
+// request its rules allow and admission refuses (403 as well) used its rule.
 func TestCheck_RecordedOnAPIServer(t *testing.T) {
 	g := NewWithT(t)
 	dir := t.TempDir()
@@ -185,6 +187,15 @@ func TestCheck_RecordedOnAPIServer(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	_, err = provider.CoreV1().ConfigMaps("default").List(ctx, metav1.ListOptions{})
 	g.Expect(apierrors.IsForbidden(err)).To(BeTrue(), "%v", err)
+
+	// Admission refuses a new Secret in a terminating namespace (no namespace controller finishes it here) with 403;
+	// RBAC allowed it.
+	closing, err := admin.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "closing-"}}, metav1.CreateOptions{})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(admin.CoreV1().Namespaces().Delete(ctx, closing.Name, metav1.DeleteOptions{})).To(Succeed())
+	_, err = provider.CoreV1().Secrets(closing.Name).Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "late"}}, metav1.CreateOptions{})
+	g.Expect(apierrors.IsForbidden(err)).To(BeTrue(), "%v", err)
+	g.Expect(err.Error()).To(ContainSubstring("being terminated"))
 
 	// Without its rule for Namespaces, the same request is denied.
 	installed, err := admin.RbacV1().ClusterRoles().Get(ctx, "capz-manager-role", metav1.GetOptions{})
@@ -214,7 +225,7 @@ func TestCheck_RecordedOnAPIServer(t *testing.T) {
 	var usage env.RBACUsage
 	g.Expect(json.Unmarshal(data, &usage)).To(Succeed())
 
-	secrets := rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get"}}
+	secrets := rbacv1.PolicyRule{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "create"}}
 	g.Expect(check([]role{{kind: "ClusterRole", name: "r", rules: []rbacv1.PolicyRule{namespaces, secrets}}}, []env.RBACUsage{usage})).To(Equal([]string{
 		"ClusterRole r grants get core/secrets, which the provider never used",
 		"denied get core/namespaces (in rbaccheck): a rule is missing",
