@@ -235,16 +235,11 @@ clean-tools: ## Remove hack/tools/bin (the per-user tool cache stays).
 
 ##@ test
 
+# make test records the requests of the provider's ServiceAccount in every test environment (test/env) into a fresh
+# directory, and then test/rbaccheck checks the provider's roles against them: no wildcard, nothing denied, every
+# rule used.
 .PHONY: test
-test: test-tools ## Run all tests, including the ones on a real API server.
-	go test $(GO_TEST_FLAGS) -timeout $(TEST_TIMEOUT) ./...
-
-# make rbac-check runs the whole suite recording the requests of the provider's ServiceAccount in every test
-# environment (test/env) into a fresh directory, then test/rbaccheck checks the provider's roles against them: no
-# wildcard, nothing denied, every rule used. Not yet part of make test: its last whole run still reported grants no
-# test uses and transient denials in the templates suite (see docs/security.md).
-.PHONY: rbac-check
-rbac-check: test-tools ## Run all tests recording the provider's requests, then check its RBAC against them.
+test: test-tools ## Run all tests, including the ones on a real API server, then check the provider's RBAC against the requests they made.
 	usage=$$(mktemp -d); trap 'rm -rf "$$usage"' EXIT; \
 	CAPZASO_RBAC_USAGE_DIR=$$usage go test $(GO_TEST_FLAGS) -timeout $(TEST_TIMEOUT) ./... || exit $$?; \
 	go run ./test/rbaccheck "$$usage"

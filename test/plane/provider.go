@@ -20,6 +20,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -37,8 +39,15 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
-// syncTimeout bounds the wait for a started provider's caches.
-const syncTimeout = time.Minute
+const (
+	// syncTimeout bounds the wait for a started provider's caches.
+	syncTimeout = time.Minute
+	// shutdownTimeout bounds a stop: the manager's default (30 s) is too short for a loaded CI machine running the
+	// race detector (a crash-suite stop once took longer there).
+	shutdownTimeout = 2 * time.Minute
+	// slowStop is when a stop is slow enough to print why.
+	slowStop = 20 * time.Second
+)
 
 // Provider runs the provider's controllers in a manager of their own, built as main.go builds it (caches, client),
 // without webhooks (the test environment's manager serves them). Stop and Start again make a fresh process: new
@@ -96,12 +105,13 @@ func (p *Provider) Start(ctx context.Context) error {
 		return errors.New("the provider is running")
 	}
 	mgr, err := ctrl.NewManager(p.config, ctrl.Options{
-		Scheme:                 scheme.New(),
-		Logger:                 p.Logger,
-		Cache:                  setup.CacheOptions(nil, ""),
-		Client:                 setup.ClientOptions(),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
+		Scheme:                  scheme.New(),
+		Logger:                  p.Logger,
+		Cache:                   setup.CacheOptions(nil, ""),
+		Client:                  setup.ClientOptions(),
+		Metrics:                 metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress:  "0",
+		GracefulShutdownTimeout: ptr.To(shutdownTimeout),
 		// Each start registers the same controllers again in this process.
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	})
@@ -139,19 +149,35 @@ func (p *Provider) Stop() error {
 		return nil
 	}
 	p.cancel()
-	err := <-p.done
+	var err error
+	select {
+	case err = <-p.done:
+	case <-time.After(slowStop):
+		// A runnable outlives its cancellation: its stack is the diagnosis, whether or not it ends in time.
+		dumpGoroutines(fmt.Sprintf("still stopping after %s", slowStop))
+		err = <-p.done
+	}
 	// The cluster cache's connections to workload clusters outlive the manager otherwise.
 	if s, ok := p.cc.(interface{ Shutdown() }); ok {
 		s.Shutdown()
 	}
+	// Stopped either way, as a killed process is: a failed stop leaves nothing for the next Start to trip over.
 	p.cancel, p.done, p.cc = nil, nil, nil
 	return err
 }
 
-// Restart stops the provider and starts it again.
+// dumpGoroutines writes every goroutine's stack to standard error, under the reason.
+func dumpGoroutines(reason string) {
+	fmt.Fprintf(os.Stderr, "the provider is slow to stop (%s); the goroutines of the process:\n", reason)
+	_ = pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
+}
+
+// Restart stops the provider and starts it again; it starts it even when the stop failed, so that a failed stop
+// fails one test, not every later one.
 func (p *Provider) Restart(ctx context.Context) error {
+	var errs []error
 	if err := p.Stop(); err != nil {
-		return fmt.Errorf("failed to stop the provider: %w", err)
+		errs = append(errs, fmt.Errorf("failed to stop the provider: %w", err))
 	}
-	return p.Start(ctx)
+	return errors.Join(append(errs, p.Start(ctx))...)
 }
