@@ -161,7 +161,7 @@ func run(ctx context.Context, o options) (reterr error) {
 	})
 	if p != nil {
 		defer func() {
-			fmt.Println("Stopping the manager, both kube-apiservers and etcds ...")
+			fmt.Println("Stopping the manager, kube-controller-manager, both kube-apiservers and etcds ...")
 			reterr = kerrors.NewAggregate([]error{reterr, p.stop()})
 		}()
 	}

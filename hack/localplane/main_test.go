@@ -190,7 +190,7 @@ func TestLocalPlane(t *testing.T) {
 	g.Expect(cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
 	stopped = true
 	g.Expect(cmd.Wait()).To(Succeed(), "Ctrl-C stops the plane cleanly:\n%s", out.String())
-	g.Expect(out.String()).To(ContainSubstring("Stopping the manager, both kube-apiservers and etcds"))
+	g.Expect(out.String()).To(ContainSubstring("Stopping the manager, kube-controller-manager, both kube-apiservers and etcds"))
 	for pid, name := range children {
 		g.Expect(running(pid, name)).To(BeFalse(), "%s (%d) is left behind", name, pid)
 	}
