@@ -17,6 +17,8 @@ limitations under the License.
 package network
 
 import (
+	"strings"
+
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -86,7 +88,8 @@ const (
 //     anyway and leaves them unused: kubernetes-sigs/cluster-api-provider-azure#5262). Everything else still
 //     references the subnets, by ARM ID.
 //   - A security group, route table or NAT gateway with an id is the user's: it is attached by ARM ID, never
-//     created. One named by several subnets is created once; a security group gets the rules of all of them.
+//     created; unless the id is the ARM ID of the one the provider makes for its name (CAPZ writes the IDs of the
+//     resources it created back into the spec, and manifests taken from CAPZ clusters have them). One named by several subnets is created once; a security group gets the rules of all of them.
 //   - The security group of a control-plane (or cluster) subnet gets CAPZ's default rules allow_ssh and
 //     allow_apiserver (see ControlPlaneSecurityRules).
 //   - A subnet with an IPv6 prefix never gets a NAT gateway. Other subnets of any role get the NAT gateway they
@@ -165,10 +168,29 @@ func clusterSubnets(in ClusterInput) []infrav1.SubnetSpec {
 	for _, s := range subnets {
 		if !seen[s.Name] {
 			seen[s.Name] = true
-			out = append(out, s)
+			out = append(out, withoutOwnIDs(in.Cluster, in.Network.Vnet, s))
 		}
 	}
 	return out
+}
+
+// withoutOwnIDs clears the ids of a subnet's security group, route table and NAT gateway that are the ARM IDs of the
+// ones the provider makes for their names: those are the provider's, not the user's.
+func withoutOwnIDs(c azure.Cluster, vnet infrav1.VnetSpec, s infrav1.SubnetSpec) infrav1.SubnetSpec {
+	own := func(id, group, resourceType, name string) bool {
+		return name != "" && strings.EqualFold(id, azure.ResourceID(c.SubscriptionID, group, resourceType, name))
+	}
+	vnetGroup := virtualNetworkGroup(c, vnet)
+	if own(s.SecurityGroup.ID, vnetGroup, azure.TypeNetworkSecurityGroup, s.SecurityGroup.Name) {
+		s.SecurityGroup.ID = ""
+	}
+	if own(s.RouteTable.ID, vnetGroup, azure.TypeRouteTable, s.RouteTable.Name) {
+		s.RouteTable.ID = ""
+	}
+	if own(s.NatGateway.ID, c.ResourceGroup, azure.TypeNatGateway, s.NatGateway.Name) {
+		s.NatGateway.ID = ""
+	}
+	return s
 }
 
 // apiServerLB returns the API server load balancer, nil when the cluster has none.

@@ -18,8 +18,10 @@ package network
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -305,4 +307,44 @@ func kindsOf(resources []azure.Resource) []string {
 		out = append(out, reflect.TypeOf(r.Object).Elem().Name())
 	}
 	return out
+}
+
+// TestClusterResources_IDsWrittenBackByCAPZ: CAPZ writes the IDs of the subnets, security groups, route tables and
+// NAT gateways it created back into the AzureCluster's spec. Such a manifest composes exactly as the one without
+// them, while an id of a resource elsewhere (another group, another name) stays the user's.
+func TestClusterResources_IDsWrittenBackByCAPZ(t *testing.T) {
+	g := NewWithT(t)
+	want := ClusterResources(inputOf(clusterCases()["default"]))
+
+	ac := clusterCases()["default"]
+	group := "/subscriptions/" + testSubscription + "/resourceGroups/my-cluster/providers/Microsoft.Network/"
+	for i := range ac.Spec.NetworkSpec.Subnets {
+		s := &ac.Spec.NetworkSpec.Subnets[i]
+		s.ID = group + "virtualNetworks/my-cluster-vnet/subnets/" + s.Name
+		s.SecurityGroup.ID = group + "networkSecurityGroups/" + s.SecurityGroup.Name
+		if s.RouteTable.Name != "" {
+			s.RouteTable.ID = group + "routeTables/" + s.RouteTable.Name
+		}
+		if s.NatGateway.Name != "" {
+			// Azure's IDs keep their case, and CAPZ's are compared case-insensitively.
+			s.NatGateway.ID = strings.ToUpper(group) + "natGateways/" + s.NatGateway.Name
+		}
+	}
+	g.Expect(ClusterResources(inputOf(ac))).To(Equal(want))
+
+	// A NAT gateway of another resource group is the user's: attached by ID, not created.
+	theirs := "/subscriptions/" + testSubscription + "/resourceGroups/shared-rg/providers/Microsoft.Network/natGateways/my-cluster-node-natgw"
+	nodeSubnet := &ac.Spec.NetworkSpec.Subnets[1]
+	g.Expect(nodeSubnet.NatGateway.Name).To(Equal("my-cluster-node-natgw"))
+	nodeSubnet.NatGateway.ID = theirs
+	got := ClusterResources(inputOf(ac))
+	g.Expect(kindsOf(got)).NotTo(ContainElement("NatGateway"))
+	var node *asonetwork.VirtualNetworksSubnet
+	for _, r := range got {
+		if s, ok := r.Object.(*asonetwork.VirtualNetworksSubnet); ok && s.Spec.AzureName == nodeSubnet.Name {
+			node = s
+		}
+	}
+	g.Expect(node).NotTo(BeNil())
+	g.Expect(node.Spec.NatGateway.Reference.ARMID).To(Equal(theirs))
 }
