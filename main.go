@@ -23,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -38,6 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/feature"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
@@ -61,12 +63,15 @@ type flags struct {
 	gracefulShutdownDelay time.Duration
 	concurrency           map[string]*int
 	identityCertDirs      []string
+	asoCloud              string
 }
 
 func (f *flags) addTo(fs *pflag.FlagSet) {
 	fs.StringVar(&f.namespace, "namespace", "", "Namespace to watch; empty watches all namespaces.")
 	fs.StringSliceVar(&f.identityCertDirs, "identity-cert-dirs", nil,
 		"Directories of the manager's filesystem from which an AzureClusterIdentity's spec.certPath may be read; none refuses certPath.")
+	fs.StringVar(&f.asoCloud, "aso-azure-environment", aso.PublicCloud, fmt.Sprintf("The Azure cloud ASO is configured for, one of %v; "+
+		"a cluster in another cloud needs an identityRef, whose credential then names its cloud.", aso.CloudNames()))
 	fs.StringVar(&f.watchFilter, "watch-filter", "", "Only reconcile objects labelled cluster.x-k8s.io/watch-filter=<value>.")
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "Elect a leader, so that only one replica reconciles.")
 	fs.StringVar(&f.leaderElectionNS, "leader-election-namespace", "", "Namespace of the leader election lease; defaults to the manager's namespace.")
@@ -114,6 +119,9 @@ func main() {
 }
 
 func run(ctx context.Context, f *flags) error {
+	if !slices.Contains(aso.CloudNames(), f.asoCloud) {
+		return fmt.Errorf("--aso-azure-environment %q is none of %v", f.asoCloud, aso.CloudNames())
+	}
 	metrics, webhookOptions, err := f.serving.Servers()
 	if err != nil {
 		return err
@@ -160,7 +168,7 @@ func run(ctx context.Context, f *flags) error {
 	for name, n := range f.concurrency {
 		concurrency[name] = *n
 	}
-	if err := setup.Controllers(ctx, mgr, setup.Options{WatchFilterValue: f.watchFilter, Concurrency: concurrency, IdentityCertDirs: f.identityCertDirs}); err != nil {
+	if err := setup.Controllers(ctx, mgr, setup.Options{WatchFilterValue: f.watchFilter, Concurrency: concurrency, IdentityCertDirs: f.identityCertDirs, ASOCloud: f.asoCloud}); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {

@@ -56,6 +56,9 @@ const (
 	IdentitySecretInvalidReason = "IdentitySecretInvalid"
 	// SubscriptionMissingReason means the owner names no subscription, which ASO credentials require.
 	SubscriptionMissingReason = "SubscriptionMissing"
+	// CloudNotSupportedReason means the owner's azureEnvironment cannot be reached: it is not ASO's cloud and the
+	// owner has no identity whose credential could point ASO at it, or it is unknown.
+	CloudNotSupportedReason = "CloudNotSupported"
 	// CredentialsReadyReason means the credential secret is in place.
 	CredentialsReadyReason = "CredentialsReady"
 )
@@ -78,6 +81,8 @@ type CredentialsInput struct {
 	ClusterName    string
 	SubscriptionID string
 	IdentityRef    *corev1.ObjectReference
+	// Cloud is the owner's azureEnvironment (empty: the public cloud).
+	Cloud string
 	// Kinds are the ASO kinds the owner may own: when the identity no longer allows the owner's namespace, their
 	// credential-from annotation is removed.
 	Kinds []schema.GroupVersionKind
@@ -90,8 +95,15 @@ type CredentialsInput struct {
 // Secret values are never logged.
 func (e *Engine) EnsureCredentials(ctx context.Context, owner client.Object, in CredentialsInput) (Credentials, error) {
 	creds, identity, err := e.resolveIdentity(ctx, owner, in)
-	if err != nil || identity == nil || !creds.Ready {
+	if err != nil || !creds.Ready {
 		return creds, err
+	}
+	if identity == nil {
+		if e.isOtherCloud(in.Cloud) {
+			return Credentials{Reason: CloudNotSupportedReason, Message: fmt.Sprintf("azureEnvironment %s is not the cloud ASO is "+
+				"configured for: set identityRef, whose credential then points ASO at %s (ASO needs ALLOW_MULTI_ENV_MANAGEMENT=true)", in.Cloud, in.Cloud)}, nil
+		}
+		return creds, nil
 	}
 	if in.SubscriptionID == "" {
 		return Credentials{Reason: SubscriptionMissingReason, Message: "spec.subscriptionID is required to use an AzureClusterIdentity"}, nil
@@ -103,6 +115,11 @@ func (e *Engine) EnsureCredentials(ctx context.Context, owner client.Object, in 
 	if problem != "" {
 		return Credentials{Reason: IdentitySecretInvalidReason, Message: problem}, nil
 	}
+	cloudData, err := e.cloudData(in.Cloud)
+	if err != nil {
+		return Credentials{Reason: CloudNotSupportedReason, Message: err.Error()}, nil
+	}
+	maps.Copy(data, cloudData)
 	if err := e.writeCredentialSecret(ctx, owner, in.ClusterName, creds.SecretName, data); err != nil {
 		return Credentials{}, err
 	}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
@@ -409,4 +410,70 @@ func TestCredentials_Revocation(t *testing.T) {
 	g.Expect(creds).To(And(HaveField("Ready", false), HaveField("Message", ContainSubstring("were removed"))))
 	g.Expect(credentialFrom("rg", &asoresources.ResourceGroup{})).To(BeEmpty())
 	g.Expect(env.Env.GetAPIReader().Get(ctx, secretKey, &corev1.Secret{})).To(MatchError(ContainSubstring("not found")))
+}
+
+// TestEnsureCredentials_Cloud: an owner in ASO's own cloud needs nothing in its credential; an owner in another
+// cloud gets that cloud's three endpoints in its credential (ASO v2.18 takes all or none of them), and without an
+// identity it is not ready, with the reason, since ASO's default credential reaches ASO's cloud only.
+func TestEnsureCredentials_Cloud(t *testing.T) {
+	china := map[string]string{
+		"AZURE_RESOURCE_MANAGER_ENDPOINT": "https://management.chinacloudapi.cn",
+		"AZURE_RESOURCE_MANAGER_AUDIENCE": "https://management.core.chinacloudapi.cn/",
+		"AZURE_AUTHORITY_HOST":            "https://login.chinacloudapi.cn/",
+	}
+	tests := []struct {
+		name, asoCloud, cloud string
+		noIdentity            bool
+		wantCloudKeys         map[string]string
+		wantReason            string
+	}{
+		{name: "default cloud", wantCloudKeys: map[string]string{}},
+		{name: "ASO's cloud named", cloud: "AzurePublicCloud", wantCloudKeys: map[string]string{}},
+		{name: "another cloud", cloud: "AzureChinaCloud", wantCloudKeys: china},
+		{name: "ASO configured for that cloud", asoCloud: "AzureChinaCloud", cloud: "AzureChinaCloud", wantCloudKeys: map[string]string{}},
+		{name: "the public cloud from an ASO of another", asoCloud: "AzureChinaCloud", cloud: "AzurePublicCloud", wantCloudKeys: map[string]string{
+			"AZURE_RESOURCE_MANAGER_ENDPOINT": "https://management.azure.com",
+			"AZURE_RESOURCE_MANAGER_AUDIENCE": "https://management.core.windows.net/",
+			"AZURE_AUTHORITY_HOST":            "https://login.microsoftonline.com/",
+		}},
+		{name: "unknown cloud", cloud: "AzureStackCloud", wantReason: aso.CloudNotSupportedReason},
+		{name: "another cloud without identity", cloud: "AzureUSGovernmentCloud", noIdentity: true, wantReason: aso.CloudNotSupportedReason},
+		{name: "ASO's cloud without identity", asoCloud: "AzureUSGovernmentCloud", cloud: "AzureUSGovernmentCloud", noIdentity: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			ctx, owner := setup(t, g)
+			e := newEngine(t)
+			e.ASOCloud = tt.asoCloud
+			g.Expect(env.Env.Create(ctx, &infrav1.AzureClusterIdentity{
+				ObjectMeta: metav1.ObjectMeta{Name: "identity", Namespace: owner.Namespace},
+				Spec:       infrav1.AzureClusterIdentitySpec{Type: infrav1.WorkloadIdentity, TenantID: "t", ClientID: "c", AllowedNamespaces: &infrav1.AllowedNamespaces{}},
+			})).To(Succeed())
+			in := aso.CredentialsInput{ClusterName: "cluster", SubscriptionID: "s", Cloud: tt.cloud, IdentityRef: &corev1.ObjectReference{Name: "identity"}}
+			if tt.noIdentity {
+				in.IdentityRef = nil
+			}
+			creds, err := e.EnsureCredentials(ctx, owner, in)
+			g.Expect(err).NotTo(HaveOccurred())
+			if tt.wantReason != "" {
+				g.Expect(creds).To(And(HaveField("Ready", false), HaveField("Reason", tt.wantReason), HaveField("Message", ContainSubstring(tt.cloud))))
+				return
+			}
+			g.Expect(creds.Ready).To(BeTrue())
+			if tt.noIdentity {
+				g.Expect(creds.SecretName).To(BeEmpty(), "ASO's default credential")
+				return
+			}
+			secret := &corev1.Secret{}
+			g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.Namespace, Name: creds.SecretName}, secret)).To(Succeed())
+			got := map[string]string{}
+			for k, v := range secret.Data {
+				if strings.HasPrefix(k, "AZURE_RESOURCE_MANAGER_") || k == "AZURE_AUTHORITY_HOST" {
+					got[k] = string(v)
+				}
+			}
+			g.Expect(got).To(Equal(tt.wantCloudKeys))
+		})
+	}
 }

@@ -60,6 +60,10 @@ type Engine struct {
 	// IdentityCertDirs are the directories of the manager's filesystem an AzureClusterIdentity's certPath may name;
 	// none means certPath is refused.
 	IdentityCertDirs []string
+	// ASOCloud is the azureEnvironment of the cloud ASO's own configuration points at (its
+	// AZURE_RESOURCE_MANAGER_ENDPOINT); empty means AzurePublicCloud. An owner in another cloud needs an identity,
+	// whose credential then carries that cloud's endpoints.
+	ASOCloud string
 }
 
 // Resource is one object a controller wants; see azure.Resource.

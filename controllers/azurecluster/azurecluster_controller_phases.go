@@ -78,6 +78,7 @@ func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
 		ClusterName:    s.cluster.Name,
 		SubscriptionID: s.azureCluster.Spec.SubscriptionID,
 		IdentityRef:    s.azureCluster.Spec.IdentityRef,
+		Cloud:          s.azureCluster.Spec.AzureEnvironment,
 		Kinds:          r.kinds,
 	})
 	if err != nil {

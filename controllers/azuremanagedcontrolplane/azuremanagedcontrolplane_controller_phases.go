@@ -62,6 +62,7 @@ func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
 		ClusterName:    s.cluster.Name,
 		SubscriptionID: s.controlPlane.Spec.SubscriptionID,
 		IdentityRef:    s.controlPlane.Spec.IdentityRef,
+		Cloud:          s.controlPlane.Spec.AzureEnvironment,
 		Kinds:          r.kinds,
 	})
 	if err != nil {

@@ -58,6 +58,8 @@ type Options struct {
 	Concurrency map[string]int
 	// IdentityCertDirs are the directories an AzureClusterIdentity's certPath may name (see aso.Engine).
 	IdentityCertDirs []string
+	// ASOCloud is the azureEnvironment of the cloud ASO is configured for (see aso.Engine).
+	ASOCloud string
 	// ClusterCache reaches workload clusters (for the nodes of AKS agent pools). When nil, Controllers sets one up;
 	// pass the one Cluster API's reconcilers use when they run in the same manager.
 	ClusterCache clustercache.ClusterCache
@@ -188,7 +190,7 @@ type namedController struct {
 // with server-side apply.
 func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	c, reader, filter := mgr.GetClient(), mgr.GetAPIReader(), opts.WatchFilterValue
-	engine := &aso.Engine{Client: c, APIReader: reader, IdentityCertDirs: opts.IdentityCertDirs}
+	engine := &aso.Engine{Client: c, APIReader: reader, IdentityCertDirs: opts.IdentityCertDirs, ASOCloud: opts.ASOCloud}
 	// The adoption controllers see ASO objects the provider has not labelled: they have a cache of their own.
 	adoptionCache, err := asomanagedadoption.NewCache(mgr)
 	if err != nil {
