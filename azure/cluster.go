@@ -39,6 +39,8 @@ type Cluster struct {
 	ResourceGroup string
 	// AdditionalTags are added to every resource.
 	AdditionalTags map[string]string
+	// AzureEnvironment is the cluster's Azure cloud (azureEnvironment); empty means the public cloud.
+	AzureEnvironment string
 	// ResourceGroupByID makes resources in the resource group owned by the group's ARM ID rather than by an ASO
 	// ResourceGroup object in the namespace. Machines use it: the cluster's resource group may be managed by
 	// another system (an externally managed or non-Azure InfraCluster) and have no ASO object.

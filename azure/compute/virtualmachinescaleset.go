@@ -306,7 +306,7 @@ func scheduledEventsProfile(minutes *int32) *asocompute.ScheduledEventsProfile {
 }
 
 // scaleSetExtensionProfile returns the extensions of the instances, like an AzureMachine's VM extensions: each of
-// spec.template.vmExtensions, then the bootstrap extension unless disableVMBootstrapExtension. Protected
+// spec.template.vmExtensions, then the bootstrap extension (see bootstrapExtensionOf). Protected
 // settings stay in Secrets (see ScaleSetSecrets).
 func scaleSetExtensionProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSetExtensionProfile {
 	t := in.Spec.Template
@@ -318,13 +318,9 @@ func scaleSetExtensionProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleS
 		}
 		profile.Extensions = append(profile.Extensions, ext)
 	}
-	if !ptr.Deref(t.DisableVMBootstrapExtension, false) {
-		name, command := LinuxBootstrapExtension, LinuxBootstrapCommand
-		if t.OSDisk.OSType == windowsOS {
-			name, command = WindowsBootstrapExtension, WindowsBootstrapCommand
-		}
+	if b, ok := bootstrapExtensionOf(in.Cluster, t.OSDisk.OSType, t.VMSize, t.DisableVMBootstrapExtension); ok {
 		profile.Extensions = append(profile.Extensions,
-			scaleSetExtension(name, BootstrapExtensionPublisher, BootstrapExtensionVersion, map[string]string{commandToExecute: command}))
+			scaleSetExtension(b.name, BootstrapExtensionPublisher, b.version, map[string]string{commandToExecute: b.command}))
 	}
 	if len(profile.Extensions) == 0 {
 		return nil

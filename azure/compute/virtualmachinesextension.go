@@ -19,6 +19,8 @@ package compute
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"strings"
 
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
@@ -42,6 +44,9 @@ const (
 	WindowsBootstrapExtension = "CAPZ.Windows.Bootstrapping"
 	// BootstrapExtensionVersion is the handler version of the bootstrap extensions.
 	BootstrapExtensionVersion = "1.0"
+	// Arm64BootstrapExtensionVersion is the handler version of the Linux bootstrap extension on Arm64 VMs, as
+	// CAPZ has it: the 1.0 handler does not run there.
+	Arm64BootstrapExtensionVersion = "1.1"
 
 	// bootstrapSentinelFile is written by bootstrap providers once a machine has bootstrapped (Cluster API's
 	// bootstrap provider contract).
@@ -65,8 +70,8 @@ var WindowsBootstrapCommand = fmt.Sprintf(
 	bootstrapRetries, bootstrapSentinelFile, bootstrapSleepSeconds)
 
 // VirtualMachinesExtensions returns the VM's extensions and the Secrets holding their protected settings: each
-// of spec.vmExtensions (type = name, typeHandlerVersion = version, as in CAPZ), then the bootstrap extension of
-// the VM's OS unless disableVMBootstrapExtension. Protected settings never enter an extension's spec: the
+// of spec.vmExtensions (type = name, typeHandlerVersion = version, as in CAPZ), then the bootstrap extension
+// (see bootstrapExtensionOf). Protected settings never enter an extension's spec: the
 // extension references its Secret, which ASO reads as a whole. There are no extensions at all when
 // disableExtensionOperations.
 func VirtualMachinesExtensions(in MachineInput) ([]*asocompute.VirtualMachinesExtension, []*corev1.Secret) {
@@ -85,15 +90,43 @@ func VirtualMachinesExtensions(in MachineInput) ([]*asocompute.VirtualMachinesEx
 		}
 		extensions = append(extensions, ext)
 	}
-	if !ptr.Deref(spec.DisableVMBootstrapExtension, false) {
-		name, command := LinuxBootstrapExtension, LinuxBootstrapCommand
-		if spec.OSDisk.OSType == windowsOS {
-			name, command = WindowsBootstrapExtension, WindowsBootstrapCommand
-		}
+	if b, ok := bootstrapExtensionOf(in.Cluster, spec.OSDisk.OSType, spec.VMSize, spec.DisableVMBootstrapExtension); ok {
 		// The command is no secret, so it is a public setting, which the Custom Script extension accepts as well.
-		extensions = append(extensions, vmExtension(in, name, BootstrapExtensionPublisher, BootstrapExtensionVersion, map[string]string{commandToExecute: command}))
+		extensions = append(extensions, vmExtension(in, b.name, BootstrapExtensionPublisher, b.version, map[string]string{commandToExecute: b.command}))
 	}
 	return extensions, secrets
+}
+
+// bootstrapExtension is the bootstrap extension of a VM.
+type bootstrapExtension struct {
+	name, version, command string
+}
+
+// bootstrapExtensionOf returns the bootstrap extension of a VM of the OS and size, as CAPZ installs it: unless
+// disabled, and only in Azure's public cloud, where its publisher publishes it; the Arm64 handler on Arm64 sizes.
+func bootstrapExtensionOf(c azure.Cluster, osType, vmSize string, disabled *bool) (bootstrapExtension, bool) {
+	if ptr.Deref(disabled, false) || (c.AzureEnvironment != "" && c.AzureEnvironment != infrav1.DefaultAzureCloud) {
+		return bootstrapExtension{}, false
+	}
+	if osType == windowsOS {
+		return bootstrapExtension{name: WindowsBootstrapExtension, version: BootstrapExtensionVersion, command: WindowsBootstrapCommand}, true
+	}
+	version := BootstrapExtensionVersion
+	if IsArm64Size(vmSize) {
+		version = Arm64BootstrapExtensionVersion
+	}
+	return bootstrapExtension{name: LinuxBootstrapExtension, version: version, command: LinuxBootstrapCommand}, true
+}
+
+// sizeFeatures matches an Azure VM size name and captures its additive features, the lower-case letters after the
+// vCPU count (and the constrained count): "ps" in Standard_D4ps_v5, "ms" in Standard_M416-208ms_v2.
+var sizeFeatures = regexp.MustCompile(`(?i)^standard_[a-z]+[0-9]+(?:-[0-9]+)?([a-z]*)(?:_|$)`)
+
+// IsArm64Size tells whether a VM size has Arm64 processors: Azure's size names mark them with the feature "p"
+// (Standard_D4ps_v5, Standard_E8pds_v5, Standard_B2pts_v2).
+func IsArm64Size(size string) bool {
+	m := sizeFeatures.FindStringSubmatch(size)
+	return m != nil && strings.Contains(strings.ToLower(m[1]), "p")
 }
 
 // vmExtension returns an extension of the machine's VM.

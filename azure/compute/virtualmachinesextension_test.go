@@ -19,10 +19,12 @@ package compute
 import (
 	"testing"
 
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	. "github.com/onsi/gomega"
 	"k8s.io/utils/ptr"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/test/golden"
 )
 
@@ -74,4 +76,65 @@ func TestBootstrapCommands(t *testing.T) {
 		"for i in $(seq 1 60); do test -f /run/cluster-api/bootstrap-success.complete && break; if [ $i -eq 60 ]; then exit 1; else sleep 5; fi; done"))
 	g.Expect(WindowsBootstrapCommand).To(Equal(
 		`powershell.exe -Command "for ($i = 0; $i -lt 60; $i++) {if (Test-Path '/run/cluster-api/bootstrap-success.complete') {exit 0} else {Start-Sleep -Seconds 5}} exit -2"`))
+}
+
+// TestBootstrapExtension_CloudsAndArchitectures: the bootstrap extension is installed as CAPZ installs it, on VMs
+// and on scale sets alike: its handler 1.1 on Arm64 sizes, 1.0 elsewhere, and none outside Azure's public cloud,
+// where its publisher does not publish it.
+func TestBootstrapExtension_CloudsAndArchitectures(t *testing.T) {
+	tests := []struct {
+		name, cloud, os, size string
+		want                  []string // name and handler version; nil for no bootstrap extension
+	}{
+		{name: "linux, public cloud by default", size: "Standard_D2s_v3", want: []string{LinuxBootstrapExtension, "1.0"}},
+		{name: "linux, public cloud named", cloud: "AzurePublicCloud", size: "Standard_D2s_v3", want: []string{LinuxBootstrapExtension, "1.0"}},
+		{name: "linux on Arm64", size: "Standard_D4ps_v5", want: []string{LinuxBootstrapExtension, "1.1"}},
+		{name: "linux on Arm64 with local disk", size: "Standard_E8pds_v5", want: []string{LinuxBootstrapExtension, "1.1"}},
+		{name: "windows", os: "Windows", size: "Standard_D4s_v3", want: []string{WindowsBootstrapExtension, "1.0"}},
+		{name: "china cloud", cloud: "AzureChinaCloud", size: "Standard_D2s_v3"},
+		{name: "US government cloud, windows", cloud: "AzureUSGovernmentCloud", os: "Windows", size: "Standard_D2s_v3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			in := workerInput(t, "m", func(s *infrav1.AzureMachineSpec) {
+				s.VMSize = tt.size
+				if tt.os != "" {
+					s.OSDisk.OSType = tt.os
+				}
+			})
+			in.Cluster.AzureEnvironment = tt.cloud
+			var got []string
+			for _, e := range func() []*asocompute.VirtualMachinesExtension { e, _ := VirtualMachinesExtensions(in); return e }() {
+				got = append(got, *e.Spec.Type, *e.Spec.TypeHandlerVersion)
+			}
+			g.Expect(got).To(Equal(tt.want))
+
+			pool := poolInput(t, "p", func(s *infrav1exp.AzureMachinePoolSpec) {
+				s.Template.VMSize = tt.size
+				if tt.os != "" {
+					s.Template.OSDisk.OSType = tt.os
+				}
+			})
+			pool.Cluster.AzureEnvironment = tt.cloud
+			got = nil
+			if profile := VirtualMachineScaleSet(pool).Spec.VirtualMachineProfile.ExtensionProfile; profile != nil {
+				for _, e := range profile.Extensions {
+					got = append(got, *e.Type, *e.TypeHandlerVersion)
+				}
+			}
+			g.Expect(got).To(Equal(tt.want))
+		})
+	}
+}
+
+func TestIsArm64Size(t *testing.T) {
+	g := NewWithT(t)
+	for size, want := range map[string]bool{
+		"Standard_D4ps_v5": true, "Standard_D2plds_v5": true, "Standard_B2pts_v2": true, "Standard_E8pds_v5": true,
+		"standard_d4ps_v6": true, "Standard_D2s_v3": false, "Standard_DC2s_v3": false, "Standard_NP10s": false,
+		"Standard_M416-208ms_v2": false, "Standard_NC24ads_A100_v4": false, "Standard_A2": false, "": false, "p": false,
+	} {
+		g.Expect(IsArm64Size(size)).To(Equal(want), size)
+	}
 }

@@ -102,6 +102,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		ExtendedLocation: ac.Spec.ExtendedLocation,
 		ResourceGroup:    ac.Spec.ResourceGroup,
 		AdditionalTags:   ac.Spec.AdditionalTags,
+		AzureEnvironment: ac.Spec.AzureEnvironment,
 	}
 	opts := aso.Options{ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName, Kinds: r.kinds, Patches: aso.UserPatches(ac.Spec.ASOPatches)}
 	if c.SubscriptionID == "" {

@@ -194,7 +194,7 @@ func (c *Infrastructure) Credentials(ctx context.Context, e *aso.Engine, owner c
 func (c *Infrastructure) AzureCluster(cluster string) azure.Cluster {
 	return azure.Cluster{
 		Name: cluster, SubscriptionID: c.SubscriptionID, Location: c.Location, ExtendedLocation: c.ExtendedLocation,
-		ResourceGroup: c.ResourceGroup, AdditionalTags: c.AdditionalTags, ResourceGroupByID: true,
+		ResourceGroup: c.ResourceGroup, AdditionalTags: c.AdditionalTags, AzureEnvironment: c.AzureEnvironment, ResourceGroupByID: true,
 	}
 }
 
