@@ -18,7 +18,9 @@ limitations under the License.
 // controller manager that watches the ASO kinds the provider produces and, instead of calling Azure, keeps a
 // fake Azure (a map of ARM IDs) and reports back the way ASO does: a finalizer, the Ready condition with
 // observedGeneration, status.id, provisioningState, the status fields the provider reads (IP addresses, FQDNs,
-// agent pool counts) and, for managed clusters, the kubeconfig secrets asked for in operatorSpec.secrets.
+// agent pool counts) and, for managed clusters, the kubeconfig secrets asked for in operatorSpec.secrets; like
+// ASO, it never overwrites a Secret the managed cluster does not own (Ready false, severity Error, reason
+// FailedWritingAdditionalKubernetesObjects). Its own tests show what it does where ASO does so.
 //
 // It honours the reconcile-policy annotation (skip: only reads; detach-on-delete: never deletes in Azure) and
 // records every Azure-side create, update (a PUT of a changed spec) and delete for tests to assert on. Tests can

@@ -19,7 +19,9 @@ package asosim
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,6 +44,8 @@ const (
 	finalizer = "serviceoperator.azure.com/finalizer"
 	// ownerRetry is how soon an object whose owner is not ready yet is looked at again.
 	ownerRetry = 200 * time.Millisecond
+	// slowRetry is how soon an object is looked at again after a failure ASO retries slowly (minutes in ASO).
+	slowRetry = time.Second
 )
 
 // reconciler plays ASO for one kind.
@@ -279,6 +283,9 @@ func (r *reconciler) writeStatus(ctx context.Context, obj genruntime.ARMMetaObje
 		}
 		r.sim.azure.mu.Unlock()
 		if err := r.fillKindStatus(ctx, obj, content, status, id); err != nil {
+			if notOwned := (*notOwnedError)(nil); errors.As(err, &notOwned) {
+				return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Error", reason: additionalObjectWriteFailure, message: notOwned.Error()}, slowRetry)
+			}
 			return ctrl.Result{}, err
 		}
 	}
@@ -462,10 +469,14 @@ users:
 `, obj.GetName(), fqdn)), nil
 }
 
-// writeSecret writes a kubeconfig secret owned by the managed cluster, as ASO does (Opaque, no labels).
+// writeSecret writes a kubeconfig secret owned by the managed cluster, as ASO does (Opaque, no labels). Like ASO, it
+// never overwrites a Secret the managed cluster does not own (one without its owner reference): notOwnedError.
 func (r *reconciler) writeSecret(ctx context.Context, owner client.Object, name, key string, value []byte) error {
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: owner.GetNamespace(), Name: name}}
 	_, err := controllerutil.CreateOrUpdate(ctx, r.sim.client, secret, func() error {
+		if secret.ResourceVersion != "" && !slices.ContainsFunc(secret.OwnerReferences, func(ref metav1.OwnerReference) bool { return ref.UID == owner.GetUID() }) {
+			return &notOwnedError{target: secret, source: owner, sourceKind: r.gvk.GroupKind()}
+		}
 		if secret.Data == nil {
 			secret.Data = map[string][]byte{}
 		}
@@ -477,6 +488,23 @@ func (r *reconciler) writeSecret(ctx context.Context, owner client.Object, name,
 	})
 	return err
 }
+
+// notOwnedError is ASO's refusal to overwrite a Kubernetes object its resource does not own; ASO reports it on the
+// resource's Ready condition (severity Error, reason additionalObjectWriteFailure), with ASO's message.
+type notOwnedError struct {
+	target     client.Object
+	source     client.Object
+	sourceKind schema.GroupKind
+}
+
+func (e *notOwnedError) Error() string {
+	return fmt.Sprintf("cannot overwrite Secret %s/%s which is not owned by %s %s/%s",
+		e.target.GetNamespace(), e.target.GetName(), e.sourceKind, e.source.GetNamespace(), e.source.GetName())
+}
+
+// additionalObjectWriteFailure is the reason of ASO's Ready condition when it could not write a Secret or
+// ConfigMap of a resource's operatorSpec.
+const additionalObjectWriteFailure = "FailedWritingAdditionalKubernetesObjects"
 
 // specHash is a hash of an ASO object's spec: what a PUT would send to Azure.
 func specHash(obj client.Object) (string, error) {
