@@ -20,7 +20,8 @@ limitations under the License.
 // observedGeneration, status.id, provisioningState, the status fields the provider reads (IP addresses, FQDNs,
 // agent pool counts) and, for managed clusters, the kubeconfig secrets asked for in operatorSpec.secrets; like
 // ASO, it never overwrites a Secret the managed cluster does not own (Ready false, severity Error, reason
-// FailedWritingAdditionalKubernetesObjects). Its own tests show what it does where ASO does so.
+// FailedWritingAdditionalKubernetesObjects). Like ASO, it claims a resource (resource-id) only once its owner is
+// Ready (WaitingForOwner until then). Its own tests show what it does where ASO does so.
 //
 // It honours the reconcile-policy annotation (skip: only reads; detach-on-delete: never deletes in Azure) and
 // records every Azure-side create, update (a PUT of a changed spec) and delete for tests to assert on. Tests can

@@ -200,11 +200,14 @@ func (r *reconciler) armID(ctx context.Context, obj genruntime.ARMMetaObject) (i
 			return "", "", err
 		}
 		if ownerObj == nil {
-			return "", fmt.Sprintf("owner %s %s does not exist", owner.Kind, owner.Name), nil
+			return "", fmt.Sprintf("Owner %q cannot be found. Progress is blocked until the owner is created.", owner.String()), nil
 		}
 		ownerID = genruntime.GetResourceIDOrDefault(ownerObj)
-		if ownerID == "" {
-			return "", fmt.Sprintf("owner %s %s is not ready", owner.Kind, owner.Name), nil
+		// ASO claims a resource (its finalizer and resource-id) only once its owner is Ready; a claimed one keeps
+		// its ID whatever becomes of the owner.
+		claimed := genruntime.GetResourceIDOrDefault(obj) != ""
+		if ready := genruntime.GetReadyCondition(ownerObj); ownerID == "" || (!claimed && (ready == nil || ready.Status != metav1.ConditionTrue)) {
+			return "", fmt.Sprintf("Owner %q cannot be found. Progress is blocked until the owner is created.", owner.String()), nil
 		}
 		ownerIsGroup = ownerObj.GetType() == "Microsoft.Resources/resourceGroups"
 	}

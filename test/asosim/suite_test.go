@@ -29,13 +29,17 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
+// sim is the simulator every test of the package works with.
+var sim *asosim.Simulator
+
 // The simulator's own tests: what it does where ASO v2.18 does something a provider must cope with. It runs on the
 // test API server, beside no controller of the provider's.
 func TestMain(m *testing.M) {
 	os.Exit(env.Run(context.Background(), m, env.Options{
 		Scheme: scheme.New(),
 		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
-			_, err := asosim.Start(ctx, env.AdminConfig(mgr.GetConfig()), asosim.Options{
+			var err error
+			sim, err = asosim.Start(ctx, env.AdminConfig(mgr.GetConfig()), asosim.Options{
 				Scheme: scheme.New(),
 				Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) {
 					return []byte("kubeconfig"), nil
