@@ -42,9 +42,7 @@ import (
 	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
 	"sigs.k8s.io/cluster-api/cmd/clusterctl/client/cluster"
 	"sigs.k8s.io/cluster-api/cmd/clusterctl/client/config"
-	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/cluster-api/util/conditions"
-	"sigs.k8s.io/cluster-api/util/secret"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -56,14 +54,14 @@ import (
 )
 
 const (
-	// flavor is the shipped flavor the test generates: the default self-managed cluster with ephemeral OS disks.
-	flavor = "ephemeral"
+	// flavor is the shipped flavor the test generates: AKS through the AzureASOManaged* kinds. (A kubeadm flavor's
+	// KubeadmControlPlane dials the etcd of its Nodes through port-forwards, concurrently, where k8s.io/streaming's
+	// SPDY round tripper has a data race that -race reports.)
+	flavor = "aks-aso"
 	// capiVersion is the Cluster API release the plane runs in-process (the version of go.mod).
 	capiVersion = "v1.14.2"
 
 	providerNamespace = "capz-system"
-	identityName      = "cluster-identity"
-	identitySecret    = "cluster-identity-secret"
 )
 
 // capiProviders are the providers of Cluster API that the plane runs in-process, as clusterctl's inventory names
@@ -116,29 +114,26 @@ func TestClusterctl(t *testing.T) {
 		out := ctl.run(g, "init", "--infrastructure", clusterctlrepo.ProviderName, "--kubeconfig", side.kubeconfig)
 		g.Expect(out).To(ContainSubstring("Skipping installing cert-manager as it is already installed"))
 		g.Expect(out).To(ContainSubstring(`Installing provider="infrastructure-azure" version="` + repo.Version + `" targetNamespace="` + providerNamespace + `"`))
-		for _, p := range capiProviders {
-			g.Expect(out).NotTo(ContainSubstring(`Installing provider="`+p.name+`"`), "init installs only the provider")
+		for _, provider := range capiProviders {
+			g.Expect(out).NotTo(ContainSubstring(`Installing provider="`+provider.name+`"`), "init installs only the provider")
 		}
 		checkInstalled(ctx, g, side, repo.Version)
 		removeProviderWebhooks(ctx, g, side)
 	}
 
 	// clusterctl generate cluster --flavor, and kubectl apply, as a user does.
-	ns, name := prepareWorkload(t, g)
+	f := p.NewAKSFixture(t, g, "ctl")
+	ns, name := f.Namespace, f.ClusterName
 	vars := map[string]string{
-		"AZURE_LOCATION":                          plane.Location,
-		"AZURE_SUBSCRIPTION_ID":                   p.Sim.SubscriptionID(),
-		"AZURE_TENANT_ID":                         "00000000-0000-0000-0000-00000000000a",
-		"AZURE_CLIENT_ID":                         "00000000-0000-0000-0000-00000000000b",
-		"AZURE_CLUSTER_IDENTITY_SECRET_NAME":      identitySecret,
-		"AZURE_CLUSTER_IDENTITY_SECRET_NAMESPACE": ns,
-		"CLUSTER_IDENTITY_NAME":                   identityName,
-		"AZURE_CONTROL_PLANE_MACHINE_TYPE":        "Standard_D2s_v3",
-		"AZURE_NODE_MACHINE_TYPE":                 "Standard_D4s_v3",
+		"AZURE_LOCATION":          plane.Location,
+		"AZURE_SUBSCRIPTION_ID":   p.Sim.SubscriptionID(),
+		"AZURE_TENANT_ID":         "00000000-0000-0000-0000-00000000000a",
+		"AZURE_CLIENT_ID":         "00000000-0000-0000-0000-00000000000b",
+		"AZURE_NODE_MACHINE_TYPE": "Standard_D2s_v3",
 	}
 	manifest, _ := ctl.runWith(g, vars, "generate", "cluster", name,
 		"--infrastructure", clusterctlrepo.ProviderName, "--flavor", flavor,
-		"--kubernetes-version", plane.KubernetesVersion, "--control-plane-machine-count", "1", "--worker-machine-count", "1",
+		"--kubernetes-version", plane.KubernetesVersion, "--worker-machine-count", "2",
 		"--target-namespace", ns, "--kubeconfig", source.kubeconfig)
 	clusterYAML := filepath.Join(dir, name+".yaml")
 	g.Expect(os.WriteFile(clusterYAML, []byte(manifest), 0o600)).To(Succeed())
@@ -147,66 +142,66 @@ func TestClusterctl(t *testing.T) {
 		g.Expect(o.GetNamespace()).To(Equal(ns), "%s %s", o.GetKind(), o.GetName())
 		kinds[o.GetKind()]++
 	}
-	g.Expect(kinds).To(SatisfyAll(HaveKeyWithValue("Cluster", 1), HaveKeyWithValue("AzureCluster", 1),
-		HaveKeyWithValue("KubeadmControlPlane", 1), HaveKeyWithValue("MachineDeployment", 1), HaveKeyWithValue("AzureClusterIdentity", 1)))
+	g.Expect(kinds).To(Equal(map[string]int{"Secret": 1, "Cluster": 1, "AzureASOManagedCluster": 1,
+		"AzureASOManagedControlPlane": 1, "MachinePool": 2, "AzureASOManagedMachinePool": 2}))
 
-	kubectl(t, g, "create", "secret", "generic", identitySecret, "--from-literal=clientSecret=not-a-secret",
-		"--namespace", ns, "--kubeconfig", source.kubeconfig)
 	kubectl(t, g, "apply", "-f", clusterYAML, "--kubeconfig", source.kubeconfig)
 
 	// Cluster API and the provider provision the cluster; clusterctl moves it only once the infrastructure is
-	// provisioned, the control plane initialized and every Machine has a Node.
+	// provisioned and the control plane initialized.
 	g.Eventually(func(g Gomega) {
 		c := &clusterv1.Cluster{}
 		g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, c)).To(Succeed())
 		g.Expect(c.Status.Initialization.InfrastructureProvisioned).To(HaveValue(BeTrue()))
 		g.Expect(c.Status.Initialization.ControlPlaneInitialized).To(HaveValue(BeTrue()))
 		g.Expect(conditions.IsTrue(c, clusterv1.ClusterControlPlaneInitializedCondition)).To(BeTrue())
-		machines := &clusterv1.MachineList{}
-		g.Expect(env.Env.GetAPIReader().List(ctx, machines, client.InNamespace(ns))).To(Succeed())
-		g.Expect(machines.Items).To(HaveLen(2))
-		for _, m := range machines.Items {
-			g.Expect(m.Status.NodeRef.IsDefined()).To(BeTrue(), "Machine %s has no Node", m.Name)
+		pools := &clusterv1.MachinePoolList{}
+		g.Expect(env.Env.GetAPIReader().List(ctx, pools, client.InNamespace(ns))).To(Succeed())
+		g.Expect(pools.Items).To(HaveLen(2))
+		for _, pool := range pools.Items {
+			g.Expect(pool.Status.ReadyReplicas).To(Equal(pool.Spec.Replicas), "MachinePool %s", pool.Name)
 		}
 	}, plane.Timeout, plane.Interval).Should(Succeed())
 
 	// clusterctl describe cluster shows the tree with the provider's objects Ready.
 	describe := ctl.run(g, "describe", "cluster", name, "--namespace", ns, "--kubeconfig", source.kubeconfig)
 	key := ns + "/" + name
-	// The Cluster is not Available: the simulated workload cluster has no etcd for the KubeadmControlPlane to
-	// report (see the README's make run).
-	g.Expect(describeLine(g, describe, "Cluster", key)).To(ContainSubstring("NotAvailable"))
-	g.Expect(strings.Fields(describeLine(g, describe, "AzureCluster", key))).To(ContainElements("True", "Ready"))
-	g.Expect(describeLine(g, describe, "KubeadmControlPlane", key+"-control-plane")).To(ContainSubstring("1/1"))
-	g.Expect(describeLine(g, describe, "MachineDeployment", key+"-md-0")).To(ContainSubstring("1/1"))
+	g.Expect(strings.Fields(describeLine(g, describe, "Cluster", key))).To(ContainElements("True", "Available"))
+	g.Expect(strings.Fields(describeLine(g, describe, "AzureASOManagedCluster", key))).To(ContainElements("True", "Ready"))
+	g.Expect(strings.Fields(describeLine(g, describe, "AzureASOManagedControlPlane", key+","))).To(ContainElements("True", "Ready"))
+	describeLine(g, describe, "MachinePool", key+"-pool0,")
+	describeLine(g, describe, "MachinePool", key+"-pool1,")
 
 	// clusterctl move to the target.
-	asoBefore := plane.ListASOObjects(ctx, g, ns)
-	g.Expect(asoBefore).NotTo(BeEmpty())
-	out := ctl.run(g, "move", "--namespace", ns, "--kubeconfig", source.kubeconfig, "--to-kubeconfig", to.kubeconfig)
-	g.Expect(out).To(ContainSubstring("Moving Cluster API objects"))
-
-	for _, side := range []struct {
-		c     *managementCluster
-		count int
-	}{{source, 0}, {to, 1}} {
-		reader := side.c.client
-		g.Expect(list(ctx, g, reader, &clusterv1.ClusterList{}, ns)).To(HaveLen(side.count))
-		g.Expect(list(ctx, g, reader, &infrav1.AzureClusterList{}, ns)).To(HaveLen(side.count))
-		g.Expect(list(ctx, g, reader, &clusterv1.MachineList{}, ns)).To(HaveLen(2 * side.count))
-		g.Expect(list(ctx, g, reader, &infrav1.AzureMachineList{}, ns)).To(HaveLen(2 * side.count))
-		g.Expect(list(ctx, g, reader, &clusterv1.MachineDeploymentList{}, ns)).To(HaveLen(side.count))
+	objects := func(c client.Reader) map[string][]string {
+		return map[string][]string{
+			"Cluster":                     list(ctx, g, c, &clusterv1.ClusterList{}, ns),
+			"MachinePool":                 list(ctx, g, c, &clusterv1.MachinePoolList{}, ns),
+			"AzureASOManagedCluster":      list(ctx, g, c, &infrav1.AzureASOManagedClusterList{}, ns),
+			"AzureASOManagedControlPlane": list(ctx, g, c, &infrav1.AzureASOManagedControlPlaneList{}, ns),
+			"AzureASOManagedMachinePool":  list(ctx, g, c, &infrav1.AzureASOManagedMachinePoolList{}, ns),
+		}
 	}
-	g.Expect(plane.ListASOObjects(ctx, g, ns)).To(BeEmpty(), "clusterctl left ASO objects on the source")
+	before := objects(source.client)
+	g.Expect(before).To(HaveEach(Not(BeEmpty())))
+	asoBefore := plane.ListASOObjects(ctx, g, ns)
+	g.Expect(plane.CountByKind(asoBefore)).To(Equal("ManagedCluster×1, ManagedClustersAgentPool×2, ResourceGroup×1"))
+
+	out := ctl.run(g, "move", "--namespace", ns, "--kubeconfig", source.kubeconfig, "--to-kubeconfig", to.kubeconfig)
+	g.Expect(out).To(ContainSubstring("Moving Cluster API objects Clusters=1"))
+
+	g.Expect(objects(to.client)).To(Equal(before), "the objects on the target")
+	g.Expect(objects(source.client)).To(HaveEach(BeEmpty()), "the objects left on the source")
 	moved := plane.ListASOObjectsFrom(ctx, g, to.client, ns)
 	g.Expect(plane.CountByKind(moved)).To(Equal(plane.CountByKind(asoBefore)))
+	g.Expect(plane.ListASOObjects(ctx, g, ns)).To(BeEmpty(), "clusterctl left ASO objects on the source")
 	movedCluster := &clusterv1.Cluster{}
 	g.Expect(to.client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, movedCluster)).To(Succeed())
 	g.Expect(ptr.Deref(movedCluster.Spec.Paused, false)).To(BeFalse(), "clusterctl unpauses the Cluster on the target")
 
 	describe = ctl.run(g, "describe", "cluster", name, "--namespace", ns, "--kubeconfig", to.kubeconfig)
 	describeLine(g, describe, "Cluster", key)
-	describeLine(g, describe, "AzureCluster", key)
+	describeLine(g, describe, "AzureASOManagedCluster", key)
 }
 
 // newManagementCluster writes the kubeconfig of an API server and returns it with an admin client that also knows
@@ -242,11 +237,11 @@ func newClusterctl(t *testing.T, g *WithT, dir string, repo *clusterctlrepo.Repo
 		ReleaseSeries: []clusterctlv1.ReleaseSeries{{Major: 1, Minor: 14, Contract: clusterv1.GroupVersion.Version}},
 	})
 	g.Expect(err).NotTo(HaveOccurred())
-	for _, p := range capiProviders {
-		versionDir := filepath.Join(repo.Dir, p.name, capiVersion)
+	for _, provider := range capiProviders {
+		versionDir := filepath.Join(repo.Dir, provider.name, capiVersion)
 		g.Expect(os.MkdirAll(versionDir, 0o700)).To(Succeed())
 		g.Expect(os.WriteFile(filepath.Join(versionDir, "metadata.yaml"), metadata, 0o600)).To(Succeed())
-		providers = append(providers, map[string]string{"name": p.providerName, "url": "file://" + filepath.Join(versionDir, p.components), "type": string(p.typ)})
+		providers = append(providers, map[string]string{"name": provider.providerName, "url": "file://" + filepath.Join(versionDir, provider.components), "type": string(provider.typ)})
 	}
 	cfg, err := yaml.Marshal(map[string]any{"providers": providers, "overridesFolder": repo.Overrides})
 	g.Expect(err).NotTo(HaveOccurred())
@@ -299,30 +294,6 @@ func kubectl(t *testing.T, g *WithT, args ...string) {
 	g.Expect(err).NotTo(HaveOccurred(), "kubectl %s: %s", strings.Join(args, " "), out)
 }
 
-// prepareWorkload creates the namespace of the test's cluster and returns it with the cluster's name, after writing
-// what a user provides besides the template: the kubeconfig Secret through which Cluster API reaches the workload
-// cluster (a user-provided one, without the type of a generated one, so that the KubeadmControlPlane uses it and
-// does not rotate it), and the simulated kubelets that register the machines' Nodes.
-func prepareWorkload(t *testing.T, g *WithT) (string, string) {
-	t.Helper()
-	ctx := t.Context()
-	namespace, err := env.Env.CreateNamespace(ctx, "clusterctl")
-	g.Expect(err).NotTo(HaveOccurred())
-	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), namespace) })
-	name := "ctl-" + util.RandomString(5)
-	workload, workloadClient := p.Workload.Get(t)
-	kubeconfig := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{
-			Namespace: namespace.Name, Name: secret.Name(name, secret.Kubeconfig),
-			Labels: map[string]string{clusterv1.ClusterNameLabel: name},
-		},
-		Data: map[string][]byte{secret.KubeconfigDataName: workload.KubeConfig},
-	}
-	g.Expect(env.Env.Create(ctx, kubeconfig)).To(Succeed())
-	p.StartKubelets(t, namespace.Name, workloadClient)
-	return namespace.Name, name
-}
-
 // prepare gives a management cluster what clusterctl init needs and a real one would have: cert-manager's API
 // (stand-in CRDs for Issuer and Certificate, which init creates and deletes to see that cert-manager works), and
 // Cluster API's providers as a first init would have installed them (the plane runs them in-process): their CRDs
@@ -363,15 +334,15 @@ func prepare(ctx context.Context, t *testing.T, g *WithT, side *managementCluste
 	g.Expect(err).NotTo(HaveOccurred())
 	inventory := cluster.New(cluster.Kubeconfig{Path: side.kubeconfig}, cfg).ProviderInventory()
 	g.Expect(inventory.EnsureCustomResourceDefinitions(ctx)).To(Succeed())
-	for _, p := range capiProviders {
-		err := side.client.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: p.namespace}})
+	for _, provider := range capiProviders {
+		err := side.client.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: provider.namespace}})
 		g.Expect(client.IgnoreAlreadyExists(err)).To(Succeed())
 		g.Expect(inventory.Create(ctx, clusterctlv1.Provider{
-			ObjectMeta: metav1.ObjectMeta{Name: p.name, Namespace: p.namespace, Labels: map[string]string{
-				clusterctlv1.ClusterctlLabel: "", clusterv1.ProviderNameLabel: p.name,
+			ObjectMeta: metav1.ObjectMeta{Name: provider.name, Namespace: provider.namespace, Labels: map[string]string{
+				clusterctlv1.ClusterctlLabel: "", clusterv1.ProviderNameLabel: provider.name,
 			}},
-			ProviderName: p.providerName,
-			Type:         string(p.typ),
+			ProviderName: provider.providerName,
+			Type:         string(provider.typ),
 			Version:      capiVersion,
 		})).To(Succeed())
 	}
@@ -421,11 +392,12 @@ func removeProviderWebhooks(ctx context.Context, g *WithT, side *managementClust
 	}
 }
 
-// describeLine returns the line of clusterctl describe's tree that shows an object, by kind and namespace/name.
+// describeLine returns the line of clusterctl describe's tree that shows an object, by kind and namespace/name (with
+// the comma describe puts after it when it shows a version).
 func describeLine(g *WithT, out, kind, key string) string {
 	for _, line := range strings.Split(out, "\n") {
 		fields := strings.Fields(strings.TrimLeft(line, "│├└─ "))
-		if len(fields) >= 2 && fields[0] == kind && strings.TrimSuffix(fields[1], ",") == key {
+		if len(fields) >= 2 && fields[0] == kind && fields[1] == key {
 			return line
 		}
 	}

@@ -22,9 +22,11 @@ limitations under the License.
 //
 // The plane runs Cluster API and the provider in-process and no Pods (there is no kubelet), so the test prepares
 // what init would otherwise install or wait for: cert-manager's Issuer and Certificate CRDs (stand-ins, so that init
-// finds cert-manager's API and skips installing it) and the inventory entries of Cluster API's core, kubeadm
-// bootstrap and kubeadm control plane providers, which the plane already runs. init then installs only the
-// provider's components; their Deployments never run, and the webhook configurations they bring, whose Services
-// have no Pods behind them, are removed (the plane serves the same webhooks in-process). The target of the move is
-// a plain API server with the Cluster API, ASO and provider CRDs, initialised the same way; nothing reconciles there.
+// finds cert-manager's API and skips installing it), and Cluster API's core, kubeadm bootstrap and kubeadm control
+// plane providers as a first init leaves them (inventory entries, clusterctl's labels on their CRDs); the plane runs
+// them in-process (the kubeadm control plane only when asked: the test's AKS cluster needs none). init then installs
+// only the provider's components; their Deployments never run, and the webhook configurations they bring, whose
+// Services have no Pods behind them, are removed (the plane serves the same webhooks in-process). The target of the
+// move is a plain API server with the Cluster API, ASO and provider CRDs, prepared and initialised the same way;
+// nothing reconciles there.
 package clusterctl

@@ -23,14 +23,13 @@ import (
 	"testing"
 
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
-	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/plane"
 )
 
-// p is the source management cluster: Cluster API with the kubeadm control plane, the provider, the ASO simulator
-// and a workload API server (test/plane).
-var p = plane.New(plane.Options{CAPI: capiplane.Options{KubeadmControlPlane: true}, KubeadmInitialized: true})
+// p is the source management cluster: Cluster API's core and kubeadm bootstrap, the provider, the ASO simulator and
+// a workload API server (test/plane).
+var p = plane.New(plane.Options{})
 
 // The target management cluster of the move, a plain API server with the CRDs, starts beside the source;
 // targetStarted is closed once target or targetErr is set.
