@@ -24,6 +24,8 @@ KUBE_APISERVER_VERSION := v1.36.3
 ETCD_VERSION := v3.6.16
 # kubectl is only for people using the local management plane (make run); tests do not need it.
 KUBECTL_VERSION := v1.36.3
+# clusterctl comes from the Cluster API module the provider is built against (go.mod); the clusterctl test runs it.
+CLUSTERCTL_VERSION := v1.14.2
 CONTROLLER_GEN_VERSION := v0.21.0
 # v5.8.3 needs go >= 1.27; v5.8.2 is the newest v5.8.x that builds with Go 1.26.
 KUSTOMIZE_VERSION := v5.8.2
@@ -45,6 +47,7 @@ CONTROLLER_GEN := $(TOOLS_BIN_DIR)/controller-gen-$(CONTROLLER_GEN_VERSION)
 KUSTOMIZE := $(TOOLS_BIN_DIR)/kustomize-$(KUSTOMIZE_VERSION)
 HELM := $(TOOLS_BIN_DIR)/helm-$(HELM_VERSION)
 KUBECTL := $(TOOLS_BIN_DIR)/kubectl-$(KUBECTL_VERSION)
+CLUSTERCTL := $(TOOLS_BIN_DIR)/clusterctl-$(CLUSTERCTL_VERSION)
 ENSURE_TOOL := $(ROOT_DIR)/hack/ensure-tool.sh
 
 # kube-apiserver reports this version (tests check it), so stamp it like a release build.
@@ -54,6 +57,15 @@ KUBE_APISERVER_LDFLAGS := -s -w \
 	-X k8s.io/component-base/version.gitVersion=$(KUBE_APISERVER_VERSION) \
 	-X k8s.io/component-base/version.gitMajor=$(KUBE_APISERVER_MAJOR) \
 	-X k8s.io/component-base/version.gitMinor=$(KUBE_APISERVER_MINOR)
+
+# clusterctl version reports this version, as a release build does.
+CLUSTERCTL_MAJOR := $(word 1,$(subst ., ,$(CLUSTERCTL_VERSION:v%=%)))
+CLUSTERCTL_MINOR := $(word 2,$(subst ., ,$(CLUSTERCTL_VERSION:v%=%)))
+CLUSTERCTL_LDFLAGS := -s -w \
+	-X sigs.k8s.io/cluster-api/version.gitVersion=$(CLUSTERCTL_VERSION) \
+	-X sigs.k8s.io/cluster-api/version.gitMajor=$(CLUSTERCTL_MAJOR) \
+	-X sigs.k8s.io/cluster-api/version.gitMinor=$(CLUSTERCTL_MINOR) \
+	-X sigs.k8s.io/cluster-api/version.gitTreeState=clean
 
 # ASO API packages whose CRDs the test API server installs: one served+storage
 # version per kind (shared/reference/aso.md §4).
@@ -173,10 +185,10 @@ run: test-tools ## Run the local management plane (Cluster API and the provider 
 	bin/localplane $(RUN_ARGS)
 
 .PHONY: tools
-tools: kube-apiserver kube-controller-manager etcd controller-gen kustomize helm kubectl ## Build every pinned tool into hack/tools/bin.
+tools: kube-apiserver kube-controller-manager etcd controller-gen kustomize helm kubectl clusterctl ## Build every pinned tool into hack/tools/bin.
 
 .PHONY: test-tools
-test-tools: kube-apiserver kube-controller-manager etcd kubectl kustomize ## Build the tools the tests need (kube-apiserver, kube-controller-manager, etcd, kustomize; kubectl for the make run test).
+test-tools: kube-apiserver kube-controller-manager etcd kubectl kustomize clusterctl ## Build the tools the tests need (kube-apiserver, kube-controller-manager, etcd, kustomize; kubectl for the make run test; clusterctl for test/clusterctl).
 
 .PHONY: kube-apiserver
 kube-apiserver: $(KUBE_APISERVER) ## Build kube-apiserver and point hack/tools/bin/kube-apiserver at it.
@@ -193,6 +205,10 @@ etcd: $(ETCD) ## Build etcd and point hack/tools/bin/etcd at it.
 .PHONY: kubectl
 kubectl: $(KUBECTL) ## Build kubectl and point hack/tools/bin/kubectl at it (for use with make run).
 	@ln -sfn $(notdir $<) $(TOOLS_BIN_DIR)/kubectl
+
+.PHONY: clusterctl
+clusterctl: $(CLUSTERCTL) ## Build clusterctl and point hack/tools/bin/clusterctl at it.
+	@ln -sfn $(notdir $<) $(TOOLS_BIN_DIR)/clusterctl
 
 .PHONY: controller-gen
 controller-gen: $(CONTROLLER_GEN) ## Build controller-gen.
@@ -215,6 +231,9 @@ $(ETCD): ## Build etcd from hack/tools/etcd.
 
 $(KUBECTL): ## Build kubectl from hack/tools/kubectl.
 	$(ENSURE_TOOL) build kubectl $(KUBECTL_VERSION) hack/tools/kubectl k8s.io/kubectl "$(subst $(KUBE_APISERVER_VERSION),$(KUBECTL_VERSION),$(KUBE_APISERVER_LDFLAGS))"
+
+$(CLUSTERCTL): ## Build clusterctl from hack/tools/clusterctl.
+	$(ENSURE_TOOL) build clusterctl $(CLUSTERCTL_VERSION) hack/tools/clusterctl sigs.k8s.io/cluster-api "$(CLUSTERCTL_LDFLAGS)"
 
 $(CONTROLLER_GEN): ## Install controller-gen.
 	$(ENSURE_TOOL) install controller-gen $(CONTROLLER_GEN_VERSION) sigs.k8s.io/controller-tools/cmd/controller-gen

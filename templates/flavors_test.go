@@ -309,7 +309,7 @@ func TestFlavors(t *testing.T) {
 				}
 				return clusterctl.GetClusterTemplateOptions{
 					Kubeconfig:               clusterctl.Kubeconfig{Path: kubeconfig},
-					ProviderRepositorySource: &clusterctl.ProviderRepositorySourceOptions{InfrastructureProvider: providerName + ":" + r.version, Flavor: flavorName},
+					ProviderRepositorySource: &clusterctl.ProviderRepositorySourceOptions{InfrastructureProvider: providerName + ":" + r.Version, Flavor: flavorName},
 					ClusterName:              f.cluster,
 					TargetNamespace:          f.namespace,
 					KubernetesVersion:        kubernetesVersion,

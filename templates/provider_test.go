@@ -54,7 +54,7 @@ func TestGenerateProvider(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(components.Name()).To(Equal(providerName))
 	g.Expect(components.Type()).To(Equal(clusterctlv1.InfrastructureProviderType))
-	g.Expect(components.Version()).To(Equal(r.version))
+	g.Expect(components.Version()).To(Equal(r.Version))
 	g.Expect(components.TargetNamespace()).To(Equal(providerNamespace))
 	g.Expect(components.Images()).To(ContainElement(managerImage))
 

@@ -17,12 +17,8 @@ limitations under the License.
 package templates
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -31,44 +27,27 @@ import (
 	"sigs.k8s.io/cluster-api/cmd/clusterctl/client/config"
 	"sigs.k8s.io/yaml"
 
-	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/clusterctlrepo"
 )
 
 const (
 	// providerName is the name clusterctl knows the provider by (clusterctl init --infrastructure azure).
-	providerName = "azure"
+	providerName = clusterctlrepo.ProviderName
 	// managerImage is the manager image of the release manifests the repository is built from.
-	managerImage = "ghcr.io/capzaso/cluster-api-azure-controller:dev"
+	managerImage = clusterctlrepo.ManagerImage
 )
-
-// repository is a local clusterctl provider repository, laid out as clusterctl requires:
-// <dir>/infrastructure-azure/<version>/{infrastructure-components.yaml,metadata.yaml,cluster-template*.yaml,
-// clusterclass-*.yaml}.
-type repository struct {
-	// version is the provider version of the repository, the first release series of metadata.yaml.
-	version string
-	// componentsURL is the file:// URL of infrastructure-components.yaml, the provider's URL in clusterctl's config.
-	componentsURL string
-	// overrides is an empty directory for clusterctl's overrides folder, so that the user's are not read.
-	overrides string
-}
 
 var repo struct {
 	once sync.Once
-	r    *repository
+	r    *clusterctlrepo.Repository
 	err  error
 }
 
-// localRepository builds the repository once per test binary: the release assets freshly built from config/ by
-// hack/release-manifests.sh (what make release-manifests writes to out/), and the templates as committed. It fails
-// the test when kustomize has not been built (make test-tools).
-func localRepository(t *testing.T) *repository {
+// localRepository builds the local clusterctl repository (test/clusterctlrepo) once per test binary. It fails the
+// test when kustomize has not been built (make test-tools).
+func localRepository(t *testing.T) *clusterctlrepo.Repository {
 	t.Helper()
-	kustomize, err := env.Tool("kustomize")
-	if err != nil {
-		t.Fatal(err)
-	}
-	repo.once.Do(func() { repo.r, repo.err = buildRepository(kustomize, repoDir) })
+	repo.once.Do(func() { repo.r, repo.err = clusterctlrepo.Build(repoDir) })
 	if repo.err != nil {
 		t.Fatal(repo.err)
 	}
@@ -78,77 +57,17 @@ func localRepository(t *testing.T) *repository {
 // repoDir is where the repository is built; TestMain creates and removes it.
 var repoDir string
 
-func buildRepository(kustomize, dir string) (*repository, error) {
-	version, err := metadataVersion(filepath.Join("..", "metadata.yaml"))
-	if err != nil {
-		return nil, err
-	}
-	versionDir := filepath.Join(dir, "infrastructure-"+providerName, version)
-	var out bytes.Buffer
-	cmd := exec.Command(filepath.Join("..", "hack", "release-manifests.sh"), kustomize, managerImage, versionDir)
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("hack/release-manifests.sh: %w: %s", err, out.String())
-	}
-	templates, err := filepath.Glob("cluster-template*.yaml")
-	if err != nil {
-		return nil, err
-	}
-	classes, err := filepath.Glob("clusterclass-*.yaml")
-	if err != nil {
-		return nil, err
-	}
-	if len(templates) == 0 {
-		return nil, fmt.Errorf("no cluster-template*.yaml in templates/: run 'make generate-flavors'")
-	}
-	for _, f := range append(templates, classes...) {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(filepath.Join(versionDir, f), data, 0o600); err != nil {
-			return nil, err
-		}
-	}
-	overrides := filepath.Join(dir, "overrides")
-	if err := os.MkdirAll(overrides, 0o700); err != nil {
-		return nil, err
-	}
-	return &repository{
-		version:       version,
-		componentsURL: "file://" + filepath.Join(versionDir, "infrastructure-components.yaml"),
-		overrides:     overrides,
-	}, nil
-}
-
-// metadataVersion returns v<major>.<minor>.0 of the first release series in metadata.yaml.
-func metadataVersion(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	metadata := &clusterctlv1.Metadata{}
-	if err := yaml.UnmarshalStrict(data, metadata); err != nil {
-		return "", fmt.Errorf("failed to read %s: %w", path, err)
-	}
-	if len(metadata.ReleaseSeries) == 0 {
-		return "", fmt.Errorf("%s has no releaseSeries", path)
-	}
-	s := metadata.ReleaseSeries[0]
-	return fmt.Sprintf("v%d.%d.0", s.Major, s.Minor), nil
-}
-
 // newClusterctl returns a clusterctl client whose configuration points the azure infrastructure provider at the
 // local repository and holds vars, as a clusterctl.yaml would. Nothing comes from the environment or the user's
 // clusterctl configuration, and nothing is fetched from the network.
-func newClusterctl(ctx context.Context, t *testing.T, r *repository, vars map[string]string) clusterctl.Client {
+func newClusterctl(ctx context.Context, t *testing.T, r *clusterctlrepo.Repository, vars map[string]string) clusterctl.Client {
 	t.Helper()
-	reader := &memoryReader{values: map[string]string{"overridesFolder": r.overrides}}
+	reader := &memoryReader{values: map[string]string{"overridesFolder": r.Overrides}}
 	for k, v := range vars {
 		reader.values[k] = v
 	}
 	providers, err := yaml.Marshal([]map[string]string{{
-		"name": providerName, "url": r.componentsURL, "type": string(clusterctlv1.InfrastructureProviderType),
+		"name": providerName, "url": r.ComponentsURL, "type": string(clusterctlv1.InfrastructureProviderType),
 	}})
 	if err != nil {
 		t.Fatal(err)

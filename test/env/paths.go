@@ -95,6 +95,11 @@ func isModuleRoot(dir string) bool {
 	return false
 }
 
+// RepoRoot returns the repository root: the directory of the provider module's go.mod.
+func RepoRoot() (string, error) {
+	return repoRoot()
+}
+
 // Tool returns the path of a pinned tool in the repository's hack/tools/bin (kustomize, kubectl, ...), or an error
 // that says how to build it.
 func Tool(name string) (string, error) {

@@ -303,13 +303,19 @@ func (o ASOObject) String() string { return o.Kind + " " + o.Object.GetName() }
 
 // ListASOObjects lists the objects of every ASO kind the provider produces in a namespace, from the API server.
 func ListASOObjects(ctx context.Context, g Gomega, namespace string) []ASOObject {
+	return ListASOObjectsFrom(ctx, g, env.Env.GetAPIReader(), namespace)
+}
+
+// ListASOObjectsFrom lists the objects of every ASO kind the provider produces in a namespace of the API server
+// reader reads from, which may be another management cluster's.
+func ListASOObjectsFrom(ctx context.Context, g Gomega, reader client.Reader, namespace string) []ASOObject {
 	var out []ASOObject
 	for _, kind := range asosim.Kinds() {
 		gvk, err := apiutil.GVKForObject(kind, env.Env.Scheme())
 		g.Expect(err).NotTo(HaveOccurred())
 		list, err := env.Env.Scheme().New(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
 		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(env.Env.GetAPIReader().List(ctx, list.(client.ObjectList), client.InNamespace(namespace))).To(Succeed())
+		g.Expect(reader.List(ctx, list.(client.ObjectList), client.InNamespace(namespace))).To(Succeed())
 		items, err := meta.ExtractList(list)
 		g.Expect(err).NotTo(HaveOccurred())
 		for _, item := range items {
