@@ -17,9 +17,6 @@ limitations under the License.
 package templates
 
 import (
-	"bytes"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,11 +26,12 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
 	clusterctl "sigs.k8s.io/cluster-api/cmd/clusterctl/client"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/clusterctlrepo"
 )
 
 const (
@@ -103,17 +101,7 @@ func TestGenerateProvider(t *testing.T) {
 
 // decodeYAML splits a multi-document YAML into objects.
 func decodeYAML(g Gomega, data []byte) []unstructured.Unstructured {
-	var objs []unstructured.Unstructured
-	d := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	for {
-		u := unstructured.Unstructured{}
-		err := d.Decode(&u.Object)
-		if errors.Is(err, io.EOF) {
-			return objs
-		}
-		g.Expect(err).NotTo(HaveOccurred())
-		if len(u.Object) > 0 {
-			objs = append(objs, u)
-		}
-	}
+	objs, err := clusterctlrepo.Objects(data)
+	g.Expect(err).NotTo(HaveOccurred())
+	return objs
 }

@@ -18,8 +18,6 @@ package clusterctl_test
 
 import (
 	"context"
-	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,7 +34,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
@@ -427,17 +424,7 @@ func extract(g *WithT, l client.ObjectList) []client.Object {
 
 // decodeYAML splits a multi-document YAML into objects.
 func decodeYAML(g *WithT, data string) []unstructured.Unstructured {
-	var objs []unstructured.Unstructured
-	d := utilyaml.NewYAMLOrJSONDecoder(strings.NewReader(data), 4096)
-	for {
-		u := unstructured.Unstructured{}
-		err := d.Decode(&u.Object)
-		if errors.Is(err, io.EOF) {
-			return objs
-		}
-		g.Expect(err).NotTo(HaveOccurred())
-		if len(u.Object) > 0 {
-			objs = append(objs, u)
-		}
-	}
+	objs, err := clusterctlrepo.Objects([]byte(data))
+	g.Expect(err).NotTo(HaveOccurred())
+	return objs
 }
