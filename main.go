@@ -39,6 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/feature"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
@@ -70,7 +71,7 @@ func (f *flags) addTo(fs *pflag.FlagSet) {
 	fs.StringVar(&f.namespace, "namespace", "", "Namespace to watch; empty watches all namespaces.")
 	fs.StringSliceVar(&f.identityCertDirs, "identity-cert-dirs", nil,
 		"Directories of the manager's filesystem from which an AzureClusterIdentity's spec.certPath may be read; none refuses certPath.")
-	fs.StringVar(&f.asoCloud, "aso-azure-environment", aso.PublicCloud, fmt.Sprintf("The Azure cloud ASO is configured for, one of %v; "+
+	fs.StringVar(&f.asoCloud, "aso-azure-environment", infrav1.DefaultAzureCloud, fmt.Sprintf("The Azure cloud ASO is configured for, one of %v; "+
 		"a cluster in another cloud needs an identityRef, whose credential then names its cloud.", aso.CloudNames()))
 	fs.StringVar(&f.watchFilter, "watch-filter", "", "Only reconcile objects labelled cluster.x-k8s.io/watch-filter=<value>.")
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "Elect a leader, so that only one replica reconciles.")

@@ -22,16 +22,15 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	asoconfig "github.com/Azure/azure-service-operator/v2/pkg/common/config"
 	"k8s.io/apimachinery/pkg/util/sets"
-)
 
-// PublicCloud is the azureEnvironment of Azure's public cloud, the default of owners and of ASO.
-const PublicCloud = "AzurePublicCloud"
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+)
 
 // clouds are the Azure clouds an azureEnvironment may name, by name.
 var clouds = map[string]cloud.Configuration{
-	PublicCloud:              cloud.AzurePublic,
-	"AzureChinaCloud":        cloud.AzureChina,
-	"AzureUSGovernmentCloud": cloud.AzureGovernment,
+	infrav1.DefaultAzureCloud: cloud.AzurePublic,
+	"AzureChinaCloud":         cloud.AzureChina,
+	"AzureUSGovernmentCloud":  cloud.AzureGovernment,
 }
 
 // CloudNames lists the azureEnvironment values the provider knows, sorted.
@@ -62,7 +61,7 @@ func (e *Engine) cloudData(name string) (map[string][]byte, error) {
 func (e *Engine) isOtherCloud(name string) bool {
 	own := e.ASOCloud
 	if own == "" {
-		own = PublicCloud
+		own = infrav1.DefaultAzureCloud
 	}
 	return name != "" && name != own
 }
