@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/capzaso/cluster-api-provider-azure/test/clusterctlrepo"
+	"github.com/capzaso/cluster-api-provider-azure/test/plane"
 )
 
 const (
@@ -76,7 +77,7 @@ func TestGenerateProvider(t *testing.T) {
 	g.Eventually(func() error {
 		_, err := c.RESTMapper().RESTMapping(schema.GroupKind{Group: "cert-manager.io", Kind: "Certificate"}, "v1")
 		return err
-	}).Should(Succeed())
+	}, plane.Timeout, plane.Interval).Should(Succeed(), "the stand-in CRDs are served (slowly on a loaded machine)")
 
 	// clusterctl's order: the Namespace, cert-manager's objects, then the rest.
 	rank := func(o unstructured.Unstructured) int {
