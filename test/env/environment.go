@@ -30,6 +30,7 @@ import (
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -124,10 +125,11 @@ func Start(ctx context.Context, opts Options) (*Environment, error) {
 
 func startManager(ctx context.Context, cp *ControlPlane, opts Options) (*Environment, error) {
 	mgrOpts := ctrl.Options{
-		Scheme:                 opts.Scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		WebhookServer:          webhook.NewServer(cp.WebhookServerOptions()),
+		Scheme:                  opts.Scheme,
+		Metrics:                 metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress:  "0",
+		WebhookServer:           webhook.NewServer(cp.WebhookServerOptions()),
+		GracefulShutdownTimeout: ptr.To(managerShutdownTimeout),
 	}
 	if opts.ManagerOptions != nil {
 		opts.ManagerOptions(&mgrOpts)
@@ -230,7 +232,7 @@ func (e *Environment) waitReady(ctx context.Context, webhooks bool) error {
 func (e *Environment) Stop() error {
 	e.stopOnce.Do(func() {
 		e.cancel()
-		<-e.mgrDone
+		AwaitStop("the test environment's manager", e.mgrDone)
 		e.stopErr = kerrors.NewAggregate([]error{e.mgrErr, e.ControlPlane.Stop()})
 	})
 	return e.stopErr

@@ -20,8 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -45,8 +43,6 @@ const (
 	// shutdownTimeout bounds a stop: the manager's default (30 s) is too short for a loaded CI machine running the
 	// race detector (a crash-suite stop once took longer there).
 	shutdownTimeout = 2 * time.Minute
-	// slowStop is when a stop is slow enough to print why.
-	slowStop = 20 * time.Second
 )
 
 // Provider runs the provider's controllers in a manager of their own, built as main.go builds it (caches, client),
@@ -149,14 +145,7 @@ func (p *Provider) Stop() error {
 		return nil
 	}
 	p.cancel()
-	var err error
-	select {
-	case err = <-p.done:
-	case <-time.After(slowStop):
-		// A runnable outlives its cancellation: its stack is the diagnosis, whether or not it ends in time.
-		dumpGoroutines(fmt.Sprintf("still stopping after %s", slowStop))
-		err = <-p.done
-	}
+	err := env.AwaitStop("the provider", p.done)
 	// The cluster cache's connections to workload clusters outlive the manager otherwise.
 	if s, ok := p.cc.(interface{ Shutdown() }); ok {
 		s.Shutdown()
@@ -164,12 +153,6 @@ func (p *Provider) Stop() error {
 	// Stopped either way, as a killed process is: a failed stop leaves nothing for the next Start to trip over.
 	p.cancel, p.done, p.cc = nil, nil, nil
 	return err
-}
-
-// dumpGoroutines writes every goroutine's stack to standard error, under the reason.
-func dumpGoroutines(reason string) {
-	fmt.Fprintf(os.Stderr, "the provider is slow to stop (%s); the goroutines of the process:\n", reason)
-	_ = pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
 }
 
 // Restart stops the provider and starts it again; it starts it even when the stop failed, so that a failed stop
