@@ -21,7 +21,13 @@ limitations under the License.
 // agent pool counts) and, for managed clusters, the kubeconfig secrets asked for in operatorSpec.secrets; like
 // ASO, it never overwrites a Secret the managed cluster does not own (Ready false, severity Error, reason
 // FailedWritingAdditionalKubernetesObjects). Like ASO, it claims a resource (resource-id) only once its owner is
-// Ready (WaitingForOwner until then). Its own tests show what it does where ASO does so.
+// Ready (WaitingForOwner until then). Like ASO, it resolves the references of a spec before the resource goes to
+// Azure: a Kubernetes reference to an ASO object that exists and is claimed (else ReferenceNotFound), Secrets and
+// ConfigMaps that have the key (else SecretNotFound, ConfigMapNotFound), all retried Warnings. A Ready resource
+// exports what its operatorSpec asks to ConfigMaps: configMapExpressions (CEL over the resource) and a managed
+// cluster's OIDC issuer URL; VMs and scale sets with a system-assigned identity report its principal. While a
+// resource waits or fails, it keeps the status last read from Azure and changes only the Ready condition. Its own
+// tests show what it does where ASO does so.
 //
 // It honours the reconcile-policy annotation (skip: only reads; detach-on-delete: never deletes in Azure) and
 // records every Azure-side create, update (a PUT of a changed spec) and delete for tests to assert on. Tests can

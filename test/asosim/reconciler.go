@@ -21,19 +21,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -94,7 +91,18 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "WaitingForOwner", message: waiting}, ownerRetry)
 	case fault.Reconciling:
 		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Info", reason: "Reconciling", message: "The resource is being reconciled"}, 0)
-	case fault.Severity != "":
+	}
+	// ASO resolves the spec's references before it sends the resource to Azure, and retries soon.
+	if policy != string(asoannotations.ReconcilePolicySkip) {
+		missing, err := r.resolve(ctx, obj)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		if missing != nil {
+			return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Warning", reason: missing.reason, message: missing.message}, ownerRetry)
+		}
+	}
+	if fault.Severity != "" {
 		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: fault.Severity, reason: fault.Reason, message: fault.Message}, 0)
 	}
 
@@ -219,13 +227,18 @@ func (r *reconciler) armID(ctx context.Context, obj genruntime.ARMMetaObject) (i
 }
 
 func (r *reconciler) ownerObject(ctx context.Context, namespace string, owner *genruntime.ResourceReference) (genruntime.ARMMetaObject, error) {
-	for _, kind := range Kinds() {
-		gvk, err := r.sim.client.GroupVersionKindFor(kind)
-		if err != nil || gvk.Group != owner.Group || gvk.Kind != owner.Kind {
+	return r.objectOfKind(ctx, owner.Group, owner.Kind, client.ObjectKey{Namespace: namespace, Name: owner.Name})
+}
+
+// objectOfKind reads the ASO object of a group and kind; nil when it does not exist.
+func (r *reconciler) objectOfKind(ctx context.Context, group, kind string, key client.ObjectKey) (genruntime.ARMMetaObject, error) {
+	for _, obj := range Kinds() {
+		gvk, err := r.sim.client.GroupVersionKindFor(obj)
+		if err != nil || gvk.Group != group || gvk.Kind != kind {
 			continue
 		}
-		o := kind.DeepCopyObject().(genruntime.ARMMetaObject)
-		if err := r.sim.client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: owner.Name}, o); err != nil {
+		o := obj.DeepCopyObject().(genruntime.ARMMetaObject)
+		if err := r.sim.client.Get(ctx, key, o); err != nil {
 			if apierrors.IsNotFound(err) {
 				return nil, nil
 			}
@@ -233,7 +246,7 @@ func (r *reconciler) ownerObject(ctx context.Context, namespace string, owner *g
 		}
 		return o, nil
 	}
-	return nil, fmt.Errorf("unknown owner kind %s/%s", owner.Group, owner.Kind)
+	return nil, fmt.Errorf("unknown kind %s/%s", group, kind)
 }
 
 // ready is the Ready condition to report.
@@ -258,6 +271,10 @@ func (r *reconciler) writeStatus(ctx context.Context, obj genruntime.ARMMetaObje
 	u := &unstructured.Unstructured{Object: content}
 	u.SetGroupVersionKind(r.gvk)
 	status := map[string]any{}
+	if previous, _ := content["status"].(map[string]any); previous != nil && c.status != metav1.ConditionTrue {
+		// ASO keeps what it last read from Azure while a change waits, reconciles or fails: only Ready changes.
+		status = runtime.DeepCopyJSONValue(previous).(map[string]any)
+	}
 	condition := map[string]any{
 		"type": "Ready", "status": string(c.status), "reason": c.reason,
 		"observedGeneration": obj.GetGeneration(), "lastTransitionTime": time.Now().UTC().Format(time.RFC3339),
@@ -285,10 +302,16 @@ func (r *reconciler) writeStatus(ctx context.Context, obj genruntime.ARMMetaObje
 			status["tags"] = out
 		}
 		r.sim.azure.mu.Unlock()
-		if err := r.fillKindStatus(ctx, obj, content, status, id); err != nil {
-			if notOwned := (*notOwnedError)(nil); errors.As(err, &notOwned) {
-				return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Error", reason: additionalObjectWriteFailure, message: notOwned.Error()}, slowRetry)
-			}
+		err := r.fillKindStatus(ctx, obj, content, status, id)
+		if err == nil {
+			self := runtime.DeepCopyJSONValue(content).(map[string]any)
+			self["status"] = status
+			err = r.exportConfigMaps(ctx, obj, self)
+		}
+		if exportErr := (*exportError)(nil); errors.As(err, &exportErr) {
+			return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Error", reason: additionalObjectWriteFailure, message: exportErr.Error()}, slowRetry)
+		}
+		if err != nil {
 			return ctrl.Result{}, err
 		}
 	}
@@ -372,6 +395,7 @@ func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaO
 		status["frontendIPConfigurations"] = out
 	case "VirtualMachine":
 		status["vmId"] = fakeGUID(id)
+		fillIdentity(spec, status, id)
 	case "VirtualMachineScaleSet":
 		// Azure reports the scale set's size; instances (and their Nodes) are for the test to play.
 		status["orchestrationMode"] = spec["orchestrationMode"]
@@ -379,6 +403,7 @@ func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaO
 		if sku, ok := spec["sku"].(map[string]any); ok {
 			status["sku"] = sku
 		}
+		fillIdentity(spec, status, id)
 	case "PrivateEndpoint":
 		// Automatic connections are approved at once; manual ones wait for the remote owner (ApprovePrivateEndpoint).
 		approved := r.sim.isApproved(objectKey{r.gvk.Kind, obj.GetNamespace(), obj.GetName()})
@@ -411,6 +436,14 @@ func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaO
 		return r.fillManagedCluster(ctx, obj, spec, status, location)
 	}
 	return nil
+}
+
+// fillIdentity reports the principal of a system-assigned identity, which Azure creates with the resource.
+func fillIdentity(spec, status map[string]any, id string) {
+	identity, _ := spec["identity"].(map[string]any)
+	if typ, _ := identity["type"].(string); strings.Contains(typ, "SystemAssigned") {
+		status["identity"] = map[string]any{"type": typ, "principalId": fakeGUID(id + "/identity"), "tenantId": fakeGUID("tenant")}
+	}
 }
 
 func (r *reconciler) fillManagedCluster(ctx context.Context, obj genruntime.ARMMetaObject, spec, status map[string]any, location string) error {
@@ -471,43 +504,6 @@ users:
   user: {token: simulated}
 `, obj.GetName(), fqdn)), nil
 }
-
-// writeSecret writes a kubeconfig secret owned by the managed cluster, as ASO does (Opaque, no labels). Like ASO, it
-// never overwrites a Secret the managed cluster does not own (one without its owner reference): notOwnedError.
-func (r *reconciler) writeSecret(ctx context.Context, owner client.Object, name, key string, value []byte) error {
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: owner.GetNamespace(), Name: name}}
-	_, err := controllerutil.CreateOrUpdate(ctx, r.sim.client, secret, func() error {
-		if secret.ResourceVersion != "" && !slices.ContainsFunc(secret.OwnerReferences, func(ref metav1.OwnerReference) bool { return ref.UID == owner.GetUID() }) {
-			return &notOwnedError{target: secret, source: owner, sourceKind: r.gvk.GroupKind()}
-		}
-		if secret.Data == nil {
-			secret.Data = map[string][]byte{}
-		}
-		secret.Data[key] = value
-		secret.OwnerReferences = []metav1.OwnerReference{{
-			APIVersion: r.gvk.GroupVersion().String(), Kind: r.gvk.Kind, Name: owner.GetName(), UID: owner.GetUID(), Controller: ptr.To(true),
-		}}
-		return nil
-	})
-	return err
-}
-
-// notOwnedError is ASO's refusal to overwrite a Kubernetes object its resource does not own; ASO reports it on the
-// resource's Ready condition (severity Error, reason additionalObjectWriteFailure), with ASO's message.
-type notOwnedError struct {
-	target     client.Object
-	source     client.Object
-	sourceKind schema.GroupKind
-}
-
-func (e *notOwnedError) Error() string {
-	return fmt.Sprintf("cannot overwrite Secret %s/%s which is not owned by %s %s/%s",
-		e.target.GetNamespace(), e.target.GetName(), e.sourceKind, e.source.GetNamespace(), e.source.GetName())
-}
-
-// additionalObjectWriteFailure is the reason of ASO's Ready condition when it could not write a Secret or
-// ConfigMap of a resource's operatorSpec.
-const additionalObjectWriteFailure = "FailedWritingAdditionalKubernetesObjects"
 
 // specHash is a hash of an ASO object's spec: what a PUT would send to Azure.
 func specHash(obj client.Object) (string, error) {
