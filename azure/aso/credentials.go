@@ -157,29 +157,27 @@ func (e *Engine) resolveIdentity(ctx context.Context, owner client.Object, in Cr
 		return Credentials{}, nil, fmt.Errorf("failed to get Namespace %s: %w", owner.GetNamespace(), err)
 	}
 	if !NamespaceAllowed(identity.Spec.AllowedNamespaces, ns) {
-		revoked, err := e.revokeCredentials(ctx, owner, in)
-		if err != nil {
+		if err := e.revokeCredentials(ctx, owner, in); err != nil {
 			return Credentials{}, nil, err
 		}
-		message := fmt.Sprintf("AzureClusterIdentity %s does not allow namespace %s in spec.allowedNamespaces", key, ns.Name)
-		if revoked {
-			message += "; the cluster's credential secret and ASO's credential-from annotations were removed"
-		}
+		// The message says what holds after every pass, not what this pass changed: it stays the same until the
+		// identity allows the namespace again.
+		message := fmt.Sprintf("AzureClusterIdentity %s does not allow namespace %s in spec.allowedNamespaces; the credential is revoked: "+
+			"ASO's credential-from annotations and the cluster's credential secret are removed", key, ns.Name)
 		return Credentials{Reason: infrav1.NamespaceNotAllowedReason, Message: message}, nil, nil
 	}
 	return Credentials{SecretName: CredentialSecretName(in.ClusterName), Ready: true, Reason: CredentialsReadyReason}, identity, nil
 }
 
 // revokeCredentials removes the cluster's credential secret from the owner's ASO objects' credential-from
-// annotation and deletes the secret when the owner controls it (a user's own secret of that name stays). It
-// reports whether it changed anything. The identity was read and does not allow the namespace: an explicit intent.
-func (e *Engine) revokeCredentials(ctx context.Context, owner client.Object, in CredentialsInput) (bool, error) {
+// annotation and deletes the secret when the owner controls it (a user's own secret of that name stays). The
+// identity was read and does not allow the namespace: an explicit intent.
+func (e *Engine) revokeCredentials(ctx context.Context, owner client.Object, in CredentialsInput) error {
 	name := CredentialSecretName(in.ClusterName)
 	objs, err := e.owned(ctx, owner, in.ClusterName, in.Kinds)
 	if err != nil {
-		return false, err
+		return err
 	}
-	changed := false
 	for _, obj := range objs {
 		if obj.GetAnnotations()[asoannotations.PerResourceSecret] != name {
 			continue
@@ -187,27 +185,26 @@ func (e *Engine) revokeCredentials(ctx context.Context, owner client.Object, in 
 		path := "/metadata/annotations/" + strings.ReplaceAll(asoannotations.PerResourceSecret, "/", "~1")
 		ops, err := json.Marshal([]map[string]any{{"op": "test", "path": path, "value": name}, {"op": "remove", "path": path}})
 		if err != nil {
-			return changed, err
+			return err
 		}
 		if err := e.Client.Patch(ctx, obj, client.RawPatch(types.JSONPatchType, ops), client.FieldOwner(FieldManager)); client.IgnoreNotFound(err) != nil {
-			return changed, fmt.Errorf("failed to remove the credential of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
+			return fmt.Errorf("failed to remove the credential of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
 		}
-		changed = true
 	}
 	secret := &corev1.Secret{}
 	err = e.APIReader.Get(ctx, client.ObjectKey{Namespace: owner.GetNamespace(), Name: name}, secret)
 	switch {
 	case apierrors.IsNotFound(err):
-		return changed, nil
+		return nil
 	case err != nil:
-		return changed, fmt.Errorf("failed to get Secret %s/%s: %w", owner.GetNamespace(), name, err)
+		return fmt.Errorf("failed to get Secret %s/%s: %w", owner.GetNamespace(), name, err)
 	case secret.Labels[infrav1.OwnedByLabel] == "" || !isControlledBy(secret, owner):
-		return changed, nil
+		return nil
 	}
 	if err := e.Client.Delete(ctx, secret, client.Preconditions{UID: ptr.To(secret.UID)}); client.IgnoreNotFound(err) != nil {
-		return changed, fmt.Errorf("failed to delete Secret %s/%s: %w", secret.Namespace, secret.Name, err)
+		return fmt.Errorf("failed to delete Secret %s/%s: %w", secret.Namespace, secret.Name, err)
 	}
-	return true, nil
+	return nil
 }
 
 // NamespaceAllowed applies CAPZ's tenancy rules: no allowedNamespaces allows no namespace, an empty one ({})

@@ -407,7 +407,7 @@ func TestCredentials_Revocation(t *testing.T) {
 
 	creds, err = e.EnsureCredentials(ctx, cluster, in)
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(creds).To(And(HaveField("Ready", false), HaveField("Message", ContainSubstring("were removed"))))
+	g.Expect(creds).To(And(HaveField("Ready", false), HaveField("Message", ContainSubstring("the credential is revoked"))))
 	g.Expect(credentialFrom("rg", &asoresources.ResourceGroup{})).To(BeEmpty())
 	g.Expect(env.Env.GetAPIReader().Get(ctx, secretKey, &corev1.Secret{})).To(MatchError(ContainSubstring("not found")))
 }

@@ -359,7 +359,7 @@ func TestReconcile_IdentityAllowedAndRevoked(t *testing.T) {
 		}
 		live := &infrav1.AzureCluster{}
 		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
-		g.Expect(conditions.Get(live, infrav1.CredentialsReadyCondition)).To(HaveField("Message", ContainSubstring("were removed")))
+		g.Expect(conditions.Get(live, infrav1.CredentialsReadyCondition)).To(HaveField("Message", ContainSubstring("the credential is revoked")))
 	}, timeout).Should(Succeed())
 }
 
