@@ -86,10 +86,17 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	switch {
-	case waiting != "":
+	if waiting != "" {
 		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "WaitingForOwner", message: waiting}, ownerRetry)
-	case fault.Reconciling:
+	}
+	// Without a credential ASO neither claims the resource nor reaches Azure.
+	if problem, err := r.credentialProblem(ctx, obj); problem != "" || err != nil {
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "Failed", message: problem}, ownerRetry)
+	}
+	if fault.Reconciling {
 		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Info", reason: "Reconciling", message: "The resource is being reconciled"}, 0)
 	}
 	// ASO resolves the spec's references before it sends the resource to Azure, and retries soon.
