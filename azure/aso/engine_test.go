@@ -436,7 +436,7 @@ func TestReconcile_StatusMirror(t *testing.T) {
 			g.Expect(result.Resource("NetworkSecurityGroup", name)).To(match)
 		}, timeout).Should(Succeed())
 	}
-	sim.Fail("NetworkSecurityGroup", owner.Namespace, "nsg-a", "Error", "InvalidResourceReference", "the security group is broken")
+	sim.Fail("NetworkSecurityGroup", owner.Namespace, "nsg-a", "PropertyChangeNotAllowed", "the security group is broken")
 	expectState("nsg-a", And(HaveField("Ready", false), HaveField("Reason", infrav1.FailedReason), HaveField("Message", "the security group is broken")))
 	result, err := e.Reconcile(ctx, owner, desired(), options("c9"))
 	g.Expect(err).NotTo(HaveOccurred())
@@ -445,7 +445,7 @@ func TestReconcile_StatusMirror(t *testing.T) {
 	g.Expect(result.Conditions()).To(ContainElement(And(HaveField("Type", "SecurityGroupsReady"), HaveField("Status", metav1.ConditionFalse),
 		HaveField("Reason", infrav1.FailedReason), HaveField("Message", "NetworkSecurityGroup nsg-a: the security group is broken"))))
 
-	sim.Fail("NetworkSecurityGroup", owner.Namespace, "nsg-a", "Warning", "ResourceGroupNotFound", "try again later")
+	sim.Fail("NetworkSecurityGroup", owner.Namespace, "nsg-a", "ResourceGroupNotFound", "try again later")
 	expectState("nsg-a", And(HaveField("Ready", false), HaveField("Reason", "ResourceGroupNotFound"), HaveField("Message", "try again later")))
 	result, err = e.Reconcile(ctx, owner, desired(), options("c9"))
 	g.Expect(err).NotTo(HaveOccurred())

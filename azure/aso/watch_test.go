@@ -109,7 +109,7 @@ func TestWatch_ASOStatusReachesTheOwner(t *testing.T) {
 	ctx := t.Context()
 	owner := newMirroredOwner(ctx, t, g, "watched")
 
-	sim.Fail("ResourceGroup", owner.Namespace, "watched-rg", "Error", "AuthorizationFailed", "the credential may not create resource groups")
+	sim.Fail("ResourceGroup", owner.Namespace, "watched-rg", "AuthorizationFailed", "the credential may not create resource groups")
 	waitForCondition(ctx, g, owner, "ResourceGroupReady", metav1.ConditionFalse, "the credential may not create resource groups")
 	g.Expect(sim.Heal(ctx, "ResourceGroup", owner.Namespace, "watched-rg")).To(Succeed())
 	waitForCondition(ctx, g, owner, "ResourceGroupReady", metav1.ConditionTrue, "")
@@ -124,7 +124,7 @@ func BenchmarkWatchLatency(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		message := fmt.Sprintf("failure %d", i)
-		sim.Fail("ResourceGroup", owner.Namespace, "latency-rg", "Warning", "Throttled", message)
+		sim.Fail("ResourceGroup", owner.Namespace, "latency-rg", "Throttled", message)
 		waitForCondition(ctx, g, owner, "ResourceGroupReady", metav1.ConditionFalse, message)
 		g.Expect(sim.Heal(ctx, "ResourceGroup", owner.Namespace, "latency-rg")).To(Succeed())
 		waitForCondition(ctx, g, owner, "ResourceGroupReady", metav1.ConditionTrue, "")

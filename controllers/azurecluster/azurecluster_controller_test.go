@@ -217,14 +217,14 @@ func TestReconcile_FailureSurfacesOnReady(t *testing.T) {
 	ctx, _, ac := newCluster(t, g, "failing", spec, nil)
 	waitReady(ctx, g, ac)
 
-	sim.Fail("LoadBalancer", ac.Namespace, "failing-public-lb", "Error", "PublicIPAndLBSkuDoNotMatch", "Standard sku load balancer cannot reference Basic sku publicIP")
+	sim.Fail("LoadBalancer", ac.Namespace, "failing-public-lb", "PublicIPAndLBSkuDoNotMatch", "Standard sku load balancer cannot reference Basic sku publicIP")
 	g.Eventually(func(g Gomega) {
 		live := &infrav1.AzureCluster{}
 		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
 		ready := conditions.Get(live, clusterv1.ReadyCondition)
 		g.Expect(ready).NotTo(BeNil())
 		g.Expect(ready.Status).To(Equal(metav1.ConditionFalse))
-		g.Expect(ready.Reason).To(Equal(infrav1.FailedReason))
+		g.Expect(ready.Reason).To(Equal("PublicIPAndLBSkuDoNotMatch"), "ASO retries the code: a Warning, with Azure's code as reason")
 		g.Expect(ready.Message).To(Equal("LoadBalancer failing-public-lb: Standard sku load balancer cannot reference Basic sku publicIP"))
 		g.Expect(conditions.IsFalse(live, "LoadBalancersReady")).To(BeTrue())
 		g.Expect(live.Status.Initialization.Provisioned).To(HaveValue(BeTrue()), "provisioned never goes back to false")

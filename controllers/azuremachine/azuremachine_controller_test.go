@@ -202,14 +202,14 @@ func TestReconcile_BootstrapDataOnlyUntilTheVMExists(t *testing.T) {
 func TestReconcile_FailingVMSurfacesOnReady(t *testing.T) {
 	g := NewWithT(t)
 	f := newFixture(t, g, nil)
-	sim.Fail("VirtualMachine", f.namespace, "quota", "Error", "OperationNotAllowed", "Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota")
+	sim.Fail("VirtualMachine", f.namespace, "quota", "OperationNotAllowed", "Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota")
 	_, am := f.newMachine(t, g, "quota", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	g.Eventually(func(g Gomega) {
 		live := &infrav1.AzureMachine{}
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(am), live)).To(Succeed())
 		ready := conditions.Get(live, clusterv1.ReadyCondition)
 		g.Expect(ready).NotTo(BeNil())
-		g.Expect(ready.Reason).To(Equal(infrav1.FailedReason))
+		g.Expect(ready.Reason).To(Equal("OperationNotAllowed"), "ASO retries a quota error: a Warning, with Azure's code as reason")
 		g.Expect(ready.Message).To(ContainSubstring("VirtualMachine quota: Operation could not be completed"))
 	}, timeout).Should(Succeed())
 }

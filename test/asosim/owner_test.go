@@ -41,7 +41,7 @@ func TestOwnerReadiness(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	t.Cleanup(func() { _ = env.Env.Cleanup(ctx, ns) })
 
-	sim.Fail("ResourceGroup", ns.Name, "rg", "Error", "AuthorizationFailed", "the client may not write the group")
+	sim.Fail("ResourceGroup", ns.Name, "rg", "AuthorizationFailed", "the client may not write the group")
 	rg := &asoresources.ResourceGroup{ObjectMeta: metav1.ObjectMeta{Namespace: ns.Name, Name: "rg"}, Spec: asoresources.ResourceGroup_Spec{Location: ptr.To("eastus")}}
 	nsg := &asonetwork.NetworkSecurityGroup{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns.Name, Name: "nsg"},
@@ -70,7 +70,7 @@ func TestOwnerReadiness(t *testing.T) {
 	}, timeout).Should(Succeed())
 
 	// The claimed security group does not wait for its owner again.
-	sim.Fail("ResourceGroup", ns.Name, "rg", "Warning", "Throttled", "too many requests")
+	sim.Fail("ResourceGroup", ns.Name, "rg", "Throttled", "too many requests")
 	g.Eventually(func(g Gomega) { g.Expect(ready(g, rg).Reason).To(Equal("Throttled")) }, timeout).Should(Succeed())
 	nsg.Spec.Tags = map[string]string{"changed": "true"}
 	g.Expect(env.Env.Update(ctx, nsg)).To(Succeed())

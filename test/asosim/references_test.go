@@ -183,7 +183,7 @@ func TestStatus_KeptWhileFailing(t *testing.T) {
 		address = *pip.Status.IpAddress
 	}, timeout).Should(Succeed())
 
-	sim.Fail("PublicIPAddress", ns.Name, "pip", "Warning", "Conflict", "another operation is in progress")
+	sim.Fail("PublicIPAddress", ns.Name, "pip", "Conflict", "another operation is in progress")
 	patch := client.MergeFrom(pip.DeepCopy())
 	pip.Spec.Tags = map[string]string{"changed": "true"}
 	g.Expect(env.Env.Patch(ctx, pip, patch)).To(Succeed())

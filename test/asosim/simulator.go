@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/selection"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -172,10 +173,25 @@ func (s *Simulator) Stop() error {
 	return <-s.done
 }
 
-// Fail makes an object report Ready=False with this severity (Error or Warning), reason and message.
-func (s *Simulator) Fail(kind, namespace, name, severity, reason, message string) {
-	s.setFault(kind, namespace, name, Fault{Severity: severity, Reason: reason, Message: message})
+// Fail makes Azure answer an object's PUT with an error code and message. The object reports it as ASO does:
+// Ready=False, reason the code, severity Error for the few codes ASO deems fatal and Warning (retried) for every
+// other one, unknown codes included.
+func (s *Simulator) Fail(kind, namespace, name, code, message string) {
+	severity := "Warning"
+	if fatalAzureErrors.Has(code) {
+		severity = "Error"
+	}
+	s.setFault(kind, namespace, name, Fault{Severity: severity, Reason: code, Message: message})
 }
+
+// fatalAzureErrors are the Azure error codes ASO v2.18 classifies as fatal: retrying the same request cannot
+// succeed. It retries on every other code.
+var fatalAzureErrors = sets.New(
+	"PublicIpForGatewayIsRequired", "InvalidResourceType", "InvalidRequestContent", "InvalidTemplate",
+	"InvalidValuesForRequestParameters", "InvalidGatewaySkuProvidedForGatewayVpnType", "InvalidGatewaySize",
+	"K8sVersionNotSupported", "LocationRequired", "MissingRequiredParameter", "PasswordTooLong",
+	"PrivateIPAddressInReservedRange", "PrivateIPAddressNotInSubnet", "PropertyChangeNotAllowed",
+)
 
 // StayReconciling keeps an object Ready=False with reason Reconciling.
 func (s *Simulator) StayReconciling(kind, namespace, name string) {

@@ -652,18 +652,18 @@ func TestFlexible_FailingInstanceAndPause(t *testing.T) {
 	instance := f.replicas(g, mp)[0].Name
 
 	// A failing VM shows on its instance's Ready, and the pool's Ready names the instance and the resource.
-	sim.Fail("VirtualMachine", f.namespace, instance, "Error", "OperationNotAllowed", "Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota")
+	sim.Fail("VirtualMachine", f.namespace, instance, "OperationNotAllowed", "Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota")
 	g.Eventually(func(g Gomega) {
 		m := &infrav1exp.AzureMachinePoolMachine{}
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: instance}, m)).To(Succeed())
 		ready := conditions.Get(m, clusterv1.ReadyCondition)
 		g.Expect(ready).NotTo(BeNil())
-		g.Expect(ready.Reason).To(Equal(infrav1.FailedReason))
+		g.Expect(ready.Reason).To(Equal("OperationNotAllowed"), "ASO retries a quota error: a Warning, with Azure's code as reason")
 		g.Expect(conditions.IsFalse(m, "VirtualMachineReady")).To(BeTrue())
 		live := &infrav1exp.AzureMachinePool{}
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
 		ready = conditions.Get(live, clusterv1.ReadyCondition)
-		g.Expect(ready.Reason).To(Equal(infrav1.FailedReason))
+		g.Expect(ready.Reason).To(Equal("OperationNotAllowed"))
 		g.Expect(ready.Message).To(Equal(fmt.Sprintf("AzureMachinePoolMachine %s: VirtualMachine %s: Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota", instance, instance)))
 		g.Expect(live.Status.Ready).To(BeTrue(), "the scale set stays provisioned")
 	}, timeout, interval).Should(Succeed())
