@@ -173,6 +173,35 @@ var flavors = []flavor{
 			}
 			g.Expect(windows).To(HaveLen(1))
 		}},
+	{name: "windows-apiserver-ilb", prefix: "wilb", required: selfManagedVariables, machines: 3, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			g.Expect(lbFrontends(f.aso(g, "LoadBalancer", f.cluster+"-public-lb-internal"))).To(ConsistOf(
+				frontend{name: f.cluster + "-internal-lb-frontEnd", privateIP: "10.0.0.100"}))
+			var windows int
+			for _, vm := range f.asoList(g, "VirtualMachine") {
+				if nested(vm, "spec", "storageProfile", "osDisk", "osType") == "Windows" {
+					windows++
+				}
+			}
+			g.Expect(windows).To(Equal(1))
+		}},
+	{name: "aad", prefix: "aad", required: slices.Concat(selfManagedVariables, []string{"AZURE_SERVER_APP_ID"}),
+		vars: map[string]string{"AZURE_SERVER_APP_ID": "00000000-0000-0000-0000-00000000000c"}, machines: 2, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			// kube-apiserver trusts the tenant's Entra ID issuer for the server application (the control plane's
+			// configuration as Cluster API admitted it).
+			kcp := &unstructured.Unstructured{}
+			kcp.SetAPIVersion("controlplane.cluster.x-k8s.io/v1beta2")
+			kcp.SetKind("KubeadmControlPlane")
+			g.Expect(f.reader.Get(context.Background(), client.ObjectKey{Namespace: f.namespace, Name: f.cluster + "-control-plane"}, kcp)).To(Succeed())
+			args, _, _ := unstructured.NestedSlice(kcp.Object, "spec", "kubeadmConfigSpec", "clusterConfiguration", "apiServer", "extraArgs")
+			g.Expect(args).To(ContainElements(
+				map[string]any{"name": "oidc-issuer-url", "value": "https://sts.windows.net/00000000-0000-0000-0000-00000000000a/"},
+				map[string]any{"name": "oidc-client-id", "value": "00000000-0000-0000-0000-00000000000c"},
+				map[string]any{"name": "oidc-username-claim", "value": "oid"},
+				map[string]any{"name": "oidc-groups-claim", "value": "groups"},
+			))
+		}},
 	{name: "ephemeral", prefix: "eph", required: selfManagedVariables, machines: 2, asoKinds: selfManagedKinds,
 		check: func(g Gomega, f *fixture) {
 			vms := f.asoList(g, "VirtualMachine")
