@@ -163,27 +163,12 @@ var flavors = []flavor{
 	{name: "dual-stack", prefix: "dual", required: selfManagedVariables, machines: 2, asoKinds: without(selfManagedKinds, "NatGateway"),
 		check: checkDualStackNetwork},
 	{name: "windows", prefix: "win", required: selfManagedVariables, machines: 3, asoKinds: selfManagedKinds,
-		check: func(g Gomega, f *fixture) {
-			var windows []string
-			for _, vm := range f.asoList(g, "VirtualMachine") {
-				if nested(vm, "spec", "storageProfile", "osDisk", "osType") == "Windows" {
-					windows = append(windows, vm.GetName())
-					g.Expect(nested(vm, "spec", "osProfile", "adminPassword", "name")).NotTo(BeEmpty())
-				}
-			}
-			g.Expect(windows).To(HaveLen(1))
-		}},
+		check: checkWindowsWorker},
 	{name: "windows-apiserver-ilb", prefix: "wilb", required: selfManagedVariables, machines: 3, asoKinds: selfManagedKinds,
 		check: func(g Gomega, f *fixture) {
 			g.Expect(lbFrontends(f.aso(g, "LoadBalancer", f.cluster+"-public-lb-internal"))).To(ConsistOf(
 				frontend{name: f.cluster + "-internal-lb-frontEnd", privateIP: "10.0.0.100"}))
-			var windows int
-			for _, vm := range f.asoList(g, "VirtualMachine") {
-				if nested(vm, "spec", "storageProfile", "osDisk", "osType") == "Windows" {
-					windows++
-				}
-			}
-			g.Expect(windows).To(Equal(1))
+			checkWindowsWorker(g, f)
 		}},
 	{name: "aad", prefix: "aad", required: slices.Concat(selfManagedVariables, []string{"AZURE_SERVER_APP_ID"}),
 		vars: map[string]string{"AZURE_SERVER_APP_ID": "00000000-0000-0000-0000-00000000000c"}, machines: 2, asoKinds: selfManagedKinds,
@@ -306,6 +291,18 @@ func checkMachinePools(pools map[string]string) func(g Gomega, f *fixture) {
 
 // selfManaged tells whether the flavor's cluster runs on AzureMachines.
 func (fl flavor) selfManaged() bool { return fl.machines > 0 }
+
+// checkWindowsWorker checks that one of the cluster's VMs is a Windows worker, with the generated admin password.
+func checkWindowsWorker(g Gomega, f *fixture) {
+	var windows []string
+	for _, vm := range f.asoList(g, "VirtualMachine") {
+		if nested(vm, "spec", "storageProfile", "osDisk", "osType") == "Windows" {
+			windows = append(windows, vm.GetName())
+			g.Expect(nested(vm, "spec", "osProfile", "adminPassword", "name")).NotTo(BeEmpty())
+		}
+	}
+	g.Expect(windows).To(HaveLen(1))
+}
 
 // TestFlavors renders every flavor with clusterctl from the local repository, checks its variables and the error
 // for a missing one, creates the objects through the webhooks and waits for the cluster to reconcile: ASO objects
