@@ -175,9 +175,11 @@ func replicaSpec(name string, m infrav1exp.AzureMachinePoolMachineModel) infrav1
 		VMExtensions:                t.VMExtensions,
 		DisableVMBootstrapExtension: t.DisableVMBootstrapExtension,
 		NetworkInterfaces:           t.NetworkInterfaces,
-		AdditionalTags:              m.AdditionalTags,
-		Identity:                    m.Identity,
-		UserAssignedIdentities:      m.UserAssignedIdentities,
+		// A Flexible instance's interfaces forward IP as a Uniform scale set's do (see scaleSetNetworkProfile).
+		EnableIPForwarding:     true,
+		AdditionalTags:         m.AdditionalTags,
+		Identity:               m.Identity,
+		UserAssignedIdentities: m.UserAssignedIdentities,
 	}
 	if role := m.SystemAssignedIdentityRole; role != nil {
 		r := *role

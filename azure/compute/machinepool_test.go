@@ -121,7 +121,34 @@ func poolCases(t *testing.T) map[string]ScaleSetInput {
 	win.WindowsAdminPassword = "Aa1!not-a-real-password"
 	win.Zones = nil
 	cases["uniform-windows-extensions-system-identity"] = win
+	dualStack := poolInput(t, "my-cluster-mp-ds", nil)
+	dualStack.VNet.IPv6Subnets = []string{"my-cluster-node-subnet"}
+	cases["uniform-dual-stack"] = dualStack
 	return cases
+}
+
+// TestVirtualMachineScaleSet_NetworkInterfaces: as CAPZ has them, every interface forwards IP, and an interface in
+// an IPv6 subnet gets a secondary IPv6 configuration in the same subnet; so do a Flexible pool's instances.
+func TestVirtualMachineScaleSet_NetworkInterfaces(t *testing.T) {
+	g := NewWithT(t)
+	nic := VirtualMachineScaleSet(poolCases(t)["uniform-dual-stack"]).Spec.VirtualMachineProfile.NetworkProfile.NetworkInterfaceConfigurations[0]
+	g.Expect(nic.EnableIPForwarding).To(HaveValue(BeTrue()))
+	g.Expect(nic.IpConfigurations).To(HaveLen(2))
+	v4, v6 := nic.IpConfigurations[0], nic.IpConfigurations[1]
+	g.Expect(v4.Primary).To(HaveValue(BeTrue()))
+	g.Expect(v4.LoadBalancerBackendAddressPools).To(HaveLen(1), "the primary configuration joins the outbound pool")
+	g.Expect(v6.Name).To(HaveValue(Equal("ipConfigv6")))
+	g.Expect(v6.Primary).To(HaveValue(BeFalse()))
+	g.Expect(v6.PrivateIPAddressVersion).To(HaveValue(BeEquivalentTo("IPv6")))
+	g.Expect(v6.Subnet).To(Equal(v4.Subnet))
+	g.Expect(v6.LoadBalancerBackendAddressPools).To(BeEmpty())
+
+	ipv4Only := VirtualMachineScaleSet(poolCases(t)["uniform-default"]).Spec.VirtualMachineProfile.NetworkProfile.NetworkInterfaceConfigurations[0]
+	g.Expect(ipv4Only.IpConfigurations).To(HaveLen(1), "no IPv6 configuration outside IPv6 subnets")
+
+	flex := poolCases(t)["flexible-default"].Spec
+	model := infrav1exp.AzureMachinePoolMachineModel{Template: flex.Template, Version: "v1.34.1"}
+	g.Expect(replicaSpec("my-cluster-mp-flex-0", model).EnableIPForwarding).To(BeTrue())
 }
 
 func TestMachinePoolResources(t *testing.T) {

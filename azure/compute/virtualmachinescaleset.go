@@ -19,6 +19,7 @@ package compute
 import (
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strings"
 
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
@@ -29,6 +30,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/network"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 )
 
@@ -259,17 +261,19 @@ func scaleSetNetworkProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		if subnet == "" {
 			subnet = in.DefaultSubnet
 		}
+		// IP forwarding is on, as CAPZ has it for scale sets: CNIs that route pod traffic through the node need it.
 		config := asocompute.VirtualMachineScaleSetNetworkConfiguration{
 			Name:                        ptr.To(name),
 			Primary:                     ptr.To(i == 0),
 			EnableAcceleratedNetworking: nic.AcceleratedNetworking,
-			EnableIPForwarding:          ptr.To(false),
+			EnableIPForwarding:          ptr.To(true),
 		}
+		subnetRef := &asocompute.ApiEntityReference{Reference: &genruntime.ResourceReference{ARMID: azure.ChildID(vnetID, "subnets", subnet)}}
 		for n := range max(nic.PrivateIPConfigs, 1) {
 			ipConfig := asocompute.VirtualMachineScaleSetIPConfiguration{
 				Name:    ptr.To(scaleSetIPConfigName(name, n)),
 				Primary: ptr.To(n == 0),
-				Subnet:  &asocompute.ApiEntityReference{Reference: &genruntime.ResourceReference{ARMID: azure.ChildID(vnetID, "subnets", subnet)}},
+				Subnet:  subnetRef,
 			}
 			if i == 0 && n == 0 {
 				for _, pool := range in.BackendPools {
@@ -279,6 +283,16 @@ func scaleSetNetworkProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 				}
 			}
 			config.IpConfigurations = append(config.IpConfigurations, ipConfig)
+		}
+		if slices.Contains(in.VNet.IPv6Subnets, subnet) {
+			// Azure gives an instance its IPv6 address through a secondary configuration in the same subnet, named
+			// as an AzureMachine's.
+			config.IpConfigurations = append(config.IpConfigurations, asocompute.VirtualMachineScaleSetIPConfiguration{
+				Name:                    ptr.To(network.IPv6ConfigName),
+				Primary:                 ptr.To(false),
+				PrivateIPAddressVersion: ptr.To(asocompute.VirtualMachineScaleSetIPConfigurationProperties_PrivateIPAddressVersion_IPv6),
+				Subnet:                  subnetRef,
+			})
 		}
 		profile.NetworkInterfaceConfigurations = append(profile.NetworkInterfaceConfigurations, config)
 	}

@@ -29,11 +29,11 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 )
 
-// nicPrimaryIPConfigName is the name of a network interface's primary IP configuration, and nicIPv6ConfigName
-// that of its IPv6 configuration in an IPv6 subnet, as CAPZ names them.
+// nicPrimaryIPConfigName is the name of a network interface's primary IP configuration, and IPv6ConfigName
+// that of its IPv6 configuration in an IPv6 subnet (a scale set's too), as CAPZ names them.
 const (
 	nicPrimaryIPConfigName = "pipConfig"
-	nicIPv6ConfigName      = "ipConfigv6"
+	IPv6ConfigName         = "ipConfigv6"
 )
 
 // NICBackendPool is a backend address pool of a load balancer in the cluster's resource group.
@@ -127,7 +127,7 @@ func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterf
 		if slices.Contains(in.IPv6Subnets, subnet) {
 			// Azure gives an interface its IPv6 address through a secondary configuration in the same subnet.
 			nic.Spec.IpConfigurations = append(nic.Spec.IpConfigurations, asonetwork.NetworkInterfaceIPConfiguration_NetworkInterface_SubResourceEmbedded{
-				Name:                      ptr.To(nicIPv6ConfigName),
+				Name:                      ptr.To(IPv6ConfigName),
 				Primary:                   ptr.To(false),
 				PrivateIPAddressVersion:   ptr.To(asonetwork.IPVersion_IPv6),
 				PrivateIPAllocationMethod: ptr.To(asonetwork.IPAllocationMethod_Dynamic),
