@@ -79,9 +79,13 @@ func APIErrorReason(err error) string {
 	return infrav1.APIErrorReason
 }
 
-// readFrom maps ASO's Ready condition of a live object, then runs the kind's post-reconcile check.
+// readFrom maps ASO's Ready condition of a live object, then runs the kind's post-reconcile check: on a Ready
+// object, and on one that ASO's own post-reconciliation check holds (ASO has one for private endpoints), so that
+// the provider's reason and message show either way.
 func (s *resourceState) readFrom(ctx context.Context, obj client.Object, checks map[schema.GroupKind]Check, reader client.Reader) {
 	ready := readyCondition(obj)
+	asoCheckFailed := obj.GetDeletionTimestamp().IsZero() && ready != nil && ready.Status == metav1.ConditionFalse &&
+		ready.Reason == conditions.ReasonPostReconcileFailure.Name && ready.ObservedGeneration >= obj.GetGeneration()
 	switch {
 	case !obj.GetDeletionTimestamp().IsZero():
 		s.notReady(infrav1.DeletingReason, "ASO is deleting the resource", false)
@@ -98,7 +102,7 @@ func (s *resourceState) readFrom(ctx context.Context, obj client.Object, checks 
 	default:
 		s.notReady(orDefault(ready.Reason, infrav1.ProvisioningReason), ready.Message, false)
 	}
-	if !s.ready {
+	if !s.ready && !asoCheckFailed {
 		return
 	}
 	if check, ok := checks[s.gvk.GroupKind()]; ok {

@@ -26,8 +26,11 @@ limitations under the License.
 // ConfigMaps that have the key (else SecretNotFound, ConfigMapNotFound), all retried Warnings. A Ready resource
 // exports what its operatorSpec asks to ConfigMaps: configMapExpressions (CEL over the resource) and a managed
 // cluster's OIDC issuer URL; VMs and scale sets with a system-assigned identity report its principal. While a
-// resource waits or fails, it keeps the status last read from Azure and changes only the Ready condition. Its own
-// tests show what it does where ASO does so.
+// resource waits or fails, it keeps the status last read from Azure and changes only the Ready condition. A
+// credential-from Secret that is missing or incomplete keeps a resource unclaimed (Failed, a Warning). Azure
+// errors injected with Fail are classified as ASO classifies them: Error for the few fatal codes, Warning for the
+// rest. ASO's post-reconciliation check of private endpoints holds one with a manual connection awaiting approval
+// (PostReconciliationFailure). Its own tests show what it does where ASO does so.
 //
 // It honours the reconcile-policy annotation (skip: only reads; detach-on-delete: never deletes in Azure) and
 // records every Azure-side create, update (a PUT of a changed spec) and delete for tests to assert on. Tests can

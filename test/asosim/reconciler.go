@@ -321,6 +321,11 @@ func (r *reconciler) writeStatus(ctx context.Context, obj genruntime.ARMMetaObje
 		if err != nil {
 			return ctrl.Result{}, err
 		}
+		if message := postReconcileFailure(r.gvk.Kind, status); message != "" {
+			// ASO's post-reconciliation check: the resource is in Azure, as its status says, but not ready.
+			condition["status"], condition["severity"], condition["reason"], condition["message"] = string(metav1.ConditionFalse), "Warning", postReconciliationFailure, message
+			requeue = slowRetry
+		}
 	}
 	// Round-trip through the typed object: it drops what the kind's status has no field for, as the API server
 	// would, so that an unchanged status compares equal.
@@ -423,7 +428,10 @@ func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaO
 				if field == "manualPrivateLinkServiceConnections" && !approved {
 					state = "Pending"
 				}
-				out = append(out, map[string]any{"name": conn["name"], "privateLinkServiceConnectionState": map[string]any{"status": state}})
+				out = append(out, map[string]any{
+					"id": fmt.Sprintf("%s/%s/%v", id, field, conn["name"]), "name": conn["name"],
+					"privateLinkServiceConnectionState": map[string]any{"status": state},
+				})
 			}
 			if out != nil {
 				status[field] = out
@@ -443,6 +451,31 @@ func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaO
 		return r.fillManagedCluster(ctx, obj, spec, status, location)
 	}
 	return nil
+}
+
+// postReconciliationFailure is the reason of ASO's Ready condition when its post-reconciliation check of a kind
+// fails.
+const postReconciliationFailure = "PostReconciliationFailure"
+
+// postReconcileFailure is ASO's post-reconciliation check of the kinds that have one, on the status just read from
+// Azure: a private endpoint is not ready while a manual connection awaits approval. It returns ASO's message, or "".
+func postReconcileFailure(kind string, status map[string]any) string {
+	if kind != "PrivateEndpoint" {
+		return ""
+	}
+	connections, _ := status["manualPrivateLinkServiceConnections"].([]any)
+	var pending []string
+	for _, c := range connections {
+		conn, _ := c.(map[string]any)
+		state, _ := conn["privateLinkServiceConnectionState"].(map[string]any)
+		if state["status"] != "Approved" {
+			pending = append(pending, fmt.Sprint(conn["id"]))
+		}
+	}
+	if len(pending) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Private connection(s) '%q' to the PrivateEndpoint requires approval", pending)
 }
 
 // fillIdentity reports the principal of a system-assigned identity, which Azure creates with the resource.
