@@ -227,7 +227,7 @@ func printBanner(o options, p *plane, stateDir string, samples []*sample, took t
 	fmt.Fprintf(&b, "\nTry, in another terminal:\n  export KUBECONFIG=%s\n", rel(p.kubeconfig))
 	fmt.Fprintf(&b, "  hack/tools/bin/kubectl get clusters,machines,machinepools -A\n")
 	if len(samples) > 0 {
-		fmt.Fprintf(&b, "  clusterctl describe cluster %s    # with clusterctl installed\n", samples[0].cluster)
+		fmt.Fprintf(&b, "  hack/tools/bin/clusterctl describe cluster %s\n", samples[0].cluster)
 	} else {
 		fmt.Fprintf(&b, "  hack/tools/bin/kubectl apply -f config/samples/\n")
 	}
