@@ -40,7 +40,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
-	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/feature"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
@@ -72,7 +71,7 @@ func (f *flags) addTo(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.identityCertDirs, "identity-cert-dirs", nil,
 		"Directories of the manager's filesystem from which an AzureClusterIdentity's spec.certPath may be read; none refuses certPath.")
 	fs.StringVar(&f.asoCloud, "aso-azure-environment", infrav1.DefaultAzureCloud, fmt.Sprintf("The Azure cloud ASO is configured for, one of %v; "+
-		"a cluster in another cloud needs an identityRef, whose credential then names its cloud.", aso.CloudNames()))
+		"a cluster in another cloud needs an identityRef, whose credential then names its cloud.", infrav1.AzureEnvironments()))
 	fs.StringVar(&f.watchFilter, "watch-filter", "", "Only reconcile objects labelled cluster.x-k8s.io/watch-filter=<value>.")
 	fs.BoolVar(&f.leaderElect, "leader-elect", false, "Elect a leader, so that only one replica reconciles.")
 	fs.StringVar(&f.leaderElectionNS, "leader-election-namespace", "", "Namespace of the leader election lease; defaults to the manager's namespace.")
@@ -120,8 +119,8 @@ func main() {
 }
 
 func run(ctx context.Context, f *flags) error {
-	if !slices.Contains(aso.CloudNames(), f.asoCloud) {
-		return fmt.Errorf("--aso-azure-environment %q is none of %v", f.asoCloud, aso.CloudNames())
+	if !slices.Contains(infrav1.AzureEnvironments(), f.asoCloud) {
+		return fmt.Errorf("--aso-azure-environment %q is none of %v", f.asoCloud, infrav1.AzureEnvironments())
 	}
 	metrics, webhookOptions, err := f.serving.Servers()
 	if err != nil {

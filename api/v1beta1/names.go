@@ -20,6 +20,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/sets"
 )
 
 // Default names of the Azure resources of a cluster and its machines. ASO object names equal the Azure resource
@@ -139,11 +141,17 @@ func APIServerDNSLabel(namespace, cluster string) string {
 	return cluster + "-" + hex.EncodeToString(sum[:4])
 }
 
-// cloudAppSuffix is the DNS suffix of public IP addresses per Azure environment.
+// cloudAppSuffix is the DNS suffix of public IP addresses per Azure environment: its keys are the azureEnvironment
+// values the API accepts (AzureEnvironments).
 var cloudAppSuffix = map[string]string{
 	"AzurePublicCloud":       "cloudapp.azure.com",
 	"AzureChinaCloud":        "cloudapp.chinacloudapi.cn",
 	"AzureUSGovernmentCloud": "cloudapp.usgovcloudapi.net",
+}
+
+// AzureEnvironments lists the azureEnvironment values the API accepts, sorted.
+func AzureEnvironments() []string {
+	return sets.List(sets.KeySet(cloudAppSuffix))
 }
 
 // APIServerFQDN is the default DNS name of the API server's public IP.

@@ -21,21 +21,16 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	asoconfig "github.com/Azure/azure-service-operator/v2/pkg/common/config"
-	"k8s.io/apimachinery/pkg/util/sets"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 )
 
-// clouds are the Azure clouds an azureEnvironment may name, by name.
+// clouds are the Azure clouds by azureEnvironment value: one for each of infrav1.AzureEnvironments (cloud_test.go
+// checks it).
 var clouds = map[string]cloud.Configuration{
 	infrav1.DefaultAzureCloud: cloud.AzurePublic,
 	"AzureChinaCloud":         cloud.AzureChina,
 	"AzureUSGovernmentCloud":  cloud.AzureGovernment,
-}
-
-// CloudNames lists the azureEnvironment values the provider knows, sorted.
-func CloudNames() []string {
-	return sets.List(sets.KeySet(clouds))
 }
 
 // cloudData returns the keys of an ASO credential that point ASO at the named cloud: none for ASO's own cloud
@@ -47,7 +42,7 @@ func (e *Engine) cloudData(name string) (map[string][]byte, error) {
 	}
 	c, ok := clouds[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown azureEnvironment %q: one of %v", name, CloudNames())
+		return nil, fmt.Errorf("unknown azureEnvironment %q: one of %v", name, infrav1.AzureEnvironments())
 	}
 	rm := c.Services[cloud.ResourceManager]
 	return map[string][]byte{
