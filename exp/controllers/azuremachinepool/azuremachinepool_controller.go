@@ -19,20 +19,27 @@ package azuremachinepool
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/util"
+	"sigs.k8s.io/cluster-api/util/conditions"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
 	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
@@ -93,6 +100,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 			handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1exp.GroupVersion.WithKind("AzureMachinePool")))).
 		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.poolsOfCluster),
 			predicates.ClusterPausedTransitionsOrInfrastructureProvisioned(mgr.GetScheme(), log)).
+		// A pool's azure.json follows its AzureCluster's spec and the revocation of the cluster's identity.
+		Watches(&infrav1.AzureCluster{}, handler.EnqueueRequestsFromMapFunc(r.poolsOfAzureCluster),
+			specOrCredentialsChanged()).
 		// An instance's readiness and deletion move the rollout on.
 		Watches(&infrav1exp.AzureMachinePoolMachine{},
 			handler.EnqueueRequestForOwner(mgr.GetScheme(), mgr.GetRESTMapper(), &infrav1exp.AzureMachinePool{})).
@@ -102,6 +112,47 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 	}
 	r.controller, err = b.Build(ctx, r)
 	return err
+}
+
+// poolsOfAzureCluster maps an AzureCluster to the pools of its Cluster (its owner, or the one its cluster-name
+// label names).
+func (r *Reconciler) poolsOfAzureCluster(ctx context.Context, o client.Object) []reconcile.Request {
+	name := o.GetLabels()[clusterv1.ClusterNameLabel]
+	for _, ref := range o.GetOwnerReferences() {
+		if ref.Kind == "Cluster" && strings.HasPrefix(ref.APIVersion, clusterv1.GroupVersion.Group+"/") {
+			name = ref.Name
+		}
+	}
+	if name == "" {
+		return nil
+	}
+	return r.poolsOfCluster(ctx, &clusterv1.Cluster{ObjectMeta: metav1.ObjectMeta{Namespace: o.GetNamespace(), Name: name}})
+}
+
+// specOrCredentialsChanged passes an AzureCluster's updates that change its spec or its CredentialsReady
+// condition, not the many status updates of its provisioning.
+func specOrCredentialsChanged() predicate.Predicate {
+	return predicate.Funcs{
+		CreateFunc:  func(event.CreateEvent) bool { return false },
+		DeleteFunc:  func(event.DeleteEvent) bool { return false },
+		GenericFunc: func(event.GenericEvent) bool { return false },
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			if e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration() {
+				return true
+			}
+			credentials := func(o client.Object) metav1.Condition {
+				getter, ok := o.(conditions.Getter)
+				if !ok {
+					return metav1.Condition{}
+				}
+				if c := conditions.Get(getter, infrav1.CredentialsReadyCondition); c != nil {
+					return metav1.Condition{Status: c.Status, Reason: c.Reason}
+				}
+				return metav1.Condition{}
+			}
+			return credentials(e.ObjectOld) != credentials(e.ObjectNew)
+		},
+	}
 }
 
 // Reconcile makes the AzureMachinePool's scale set and instances match its spec and its MachinePool.

@@ -739,7 +739,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 
 // TestAzureJSON_WrittenAndOwned: a pool's <pool>-azure-json Secret, which its MachinePool's KubeadmConfig reads, is
 // written with the cluster's cloud provider configuration, owned by the pool, and follows a change of the
-// AzureCluster's cloudProviderConfigOverrides.
+// AzureCluster's cloudProviderConfigOverrides without any other event (the pool watches its AzureCluster).
 func TestAzureJSON_WrittenAndOwned(t *testing.T) {
 	g := NewWithT(t)
 	f := newFixture(t, g)
@@ -767,8 +767,6 @@ func TestAzureJSON_WrittenAndOwned(t *testing.T) {
 	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: f.cluster.Name}, ac)).To(Succeed())
 	ac.Spec.CloudProviderConfigOverrides = &infrav1.CloudProviderConfigOverrides{BackOffs: infrav1.BackOffConfig{CloudProviderBackoff: true, CloudProviderBackoffRetries: 3}}
 	g.Expect(env.Env.Update(f.ctx, ac)).To(Succeed())
-	// The pool does not watch its AzureCluster: a change of the pool (as a ClusterClass rollout makes) brings it.
-	f.changePool(g, amp, func(s *infrav1exp.AzureMachinePoolSpec) { s.AdditionalTags = map[string]string{"rev": "2"} })
 	g.Eventually(func(g Gomega) {
 		_, content := file(g)
 		g.Expect(content).To(HaveKeyWithValue("cloudProviderBackoff", true))
