@@ -739,7 +739,8 @@ func TestSecretsNeverLogged(t *testing.T) {
 
 // TestAzureJSON_WrittenAndOwned: a pool's <pool>-azure-json Secret, which its MachinePool's KubeadmConfig reads, is
 // written with the cluster's cloud provider configuration, owned by the pool, and follows a change of the
-// AzureCluster's cloudProviderConfigOverrides without any other event (the pool watches its AzureCluster).
+// AzureCluster's cloudProviderConfigOverrides without a change of the pool (the pool watches its AzureCluster, see
+// TestSpecOrCredentialsChanged; MachinePool status updates reach it too).
 func TestAzureJSON_WrittenAndOwned(t *testing.T) {
 	g := NewWithT(t)
 	f := newFixture(t, g)
