@@ -15,12 +15,13 @@
 
 # ensure-tool.sh puts a pinned tool binary at hack/tools/bin/<name>-<version>.
 #
-#   ensure-tool.sh build   NAME VERSION MODULE_DIR PINNED_MODULE [LDFLAGS]
+#   ensure-tool.sh build   NAME VERSION MODULE_DIR PINNED_MODULE [LDFLAGS [PACKAGE]]
 #       go build the main package of the local tool module MODULE_DIR (for
-#       example hack/tools/etcd). PINNED_MODULE is the dependency whose version
-#       must equal VERSION in MODULE_DIR/go.mod (for example
-#       go.etcd.io/etcd/server/v3), so the Makefile and the tool module cannot
-#       drift apart silently.
+#       example hack/tools/etcd), or PACKAGE, a main package of one of its
+#       requirements, built unmodified with the module's requirements (ASO's
+#       controller). PINNED_MODULE is the dependency whose version must equal
+#       VERSION in MODULE_DIR/go.mod (for example go.etcd.io/etcd/server/v3), so
+#       the Makefile and the tool module cannot drift apart silently.
 #   ensure-tool.sh install NAME VERSION PACKAGE
 #       go install PACKAGE@VERSION.
 #
@@ -34,7 +35,7 @@
 set -euo pipefail
 
 usage() {
-	sed -n '18,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	sed -n '18,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -50,9 +51,9 @@ platform=$(go env GOOS)-$(go env GOARCH)
 case $mode in
 build)
 	[[ $# -ge 5 ]] || usage
-	module_dir=$4 pinned_module=$5 ldflags=${6:-}
+	module_dir=$4 pinned_module=$5 ldflags=${6:-} package=${7:-.}
 	[[ $module_dir == /* ]] || module_dir=$root/$module_dir
-	hash=$(cd "$module_dir" && { cat go.mod go.sum ./*.go; printf '%s' "$ldflags"; } | sha256sum | cut -c1-12)
+	hash=$(cd "$module_dir" && { cat go.mod go.sum ./*.go; printf '%s' "$ldflags$package"; } | sha256sum | cut -c1-12)
 	key=$version-$platform-$hash
 	;;
 install)
@@ -108,7 +109,7 @@ build)
 		exit 1
 	fi
 	echo "ensure-tool: building $name $version from $module_dir (takes minutes the first time)"
-	(cd "$module_dir" && go build -trimpath -ldflags "$ldflags" -o "$tmp_bin" .)
+	(cd "$module_dir" && go build -trimpath -ldflags "$ldflags" -o "$tmp_bin" "$package")
 	;;
 install)
 	echo "ensure-tool: installing $package@$version"
