@@ -1,3 +1,5 @@
+//go:build tools
+
 /*
 Copyright 2026 The Cluster API Provider Azure ASO Authors.
 
@@ -13,8 +15,6 @@ WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.
 */
-
-//go:build tools
 
 // Package tools pins Azure Service Operator's controller: hack/ensure-tool.sh builds its main package,
 // github.com/Azure/azure-service-operator/v2/cmd/controller, unmodified, with this module's requirements. The
