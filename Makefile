@@ -74,18 +74,7 @@ CLUSTERCTL_LDFLAGS := -s -w \
 # aso-controller version reports this version (ASO's release builds stamp it the same way).
 ASO_CONTROLLER_LDFLAGS := -s -w -X github.com/Azure/azure-service-operator/v2/internal/version.BuildVersion=$(ASO_CONTROLLER_VERSION)
 
-# ASO API packages whose kinds' CRDs the test API server installs, each with every
-# version ASO serves (hack/generate-aso-crds.sh); the provider uses these versions.
-ASO_API := github.com/Azure/azure-service-operator/v2/api
-ASO_CRD_PACKAGES := \
-	resources/v1api20200601 \
-	network/v1api20240301 \
-	network/v1api20240601 \
-	compute/v1api20220301 \
-	compute/v1api20240302 \
-	containerservice/v1api20250801 \
-	managedidentity/v1api20230131 \
-	authorization/v1api20220401
+# The ASO CRDs the test API server installs: the kinds of hack/aso-kinds.txt, each with every version ASO serves.
 ASO_CRD_DIR := test/crd/aso
 
 # Our API packages; they may not exist yet, so generation skips what is missing.
@@ -124,7 +113,7 @@ generate-manifests: $(CONTROLLER_GEN) ## Generate CRDs, RBAC and webhook manifes
 
 .PHONY: generate-aso-crds
 generate-aso-crds: $(CONTROLLER_GEN) ## Generate the ASO CRDs that tests install into test/crd/aso.
-	@hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) $(ASO_CRD_DIR) $(addprefix $(ASO_API)/,$(ASO_CRD_PACKAGES))
+	@hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) $(ASO_CRD_DIR)
 
 .PHONY: generate-aso-bundle
 generate-aso-bundle: $(HELM) $(CONTROLLER_GEN) ## Render the bundled ASO controller from its chart into config/aso.
@@ -151,7 +140,7 @@ verify-gen: generate ## Check that generated files are up to date and committed.
 .PHONY: verify-aso-crds
 verify-aso-crds: $(CONTROLLER_GEN) ## Check that test/crd/aso matches a fresh generation.
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) "$$tmp" $(addprefix $(ASO_API)/,$(ASO_CRD_PACKAGES)); \
+	hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) "$$tmp"; \
 	if ! diff -r $(ASO_CRD_DIR) "$$tmp" >/dev/null; then \
 		diff -r $(ASO_CRD_DIR) "$$tmp" | head -n 50 || true; \
 		echo "verify-aso-crds: $(ASO_CRD_DIR) is stale; run 'make generate-aso-crds'" >&2; exit 1; fi

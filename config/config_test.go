@@ -588,7 +588,7 @@ func TestComponents_ASO(t *testing.T) {
 	ours := patterns[:len(patterns)-1]
 	g.Expect(ours).To(HaveLen(kinds.Len()), "duplicate patterns: %v", ours)
 	g.Expect(sets.New(ours...).Equal(kinds)).To(BeTrue(),
-		"--crd-pattern and aso.Kinds() differ: only in the pattern %v, only in Kinds() %v (update kinds in hack/generate-aso-bundle.sh and run make generate-aso-bundle)",
+		"--crd-pattern and aso.Kinds() differ: only in the pattern %v, only in Kinds() %v (update hack/aso-kinds.txt and run make generate-aso-bundle generate-aso-crds)",
 		sets.List(sets.New(ours...).Difference(kinds)), sets.List(kinds.Difference(sets.New(ours...))))
 	g.Expect(kinds.Has(additionalCRDsDefault)).To(BeTrue())
 
@@ -759,7 +759,7 @@ func TestComponents_ApplyServerSide(t *testing.T) {
 	ctx := t.Context()
 	objs := decode(t, withDefaults(t, componentsYAML(t), nil))
 
-	cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{})
+	cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{WithoutASO: true})
 	g.Expect(err).NotTo(HaveOccurred())
 	t.Cleanup(func() {
 		if err := cp.Stop(); err != nil {

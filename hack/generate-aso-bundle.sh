@@ -39,35 +39,8 @@ export LC_ALL=C
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# The ASO kinds the provider produces, as group/Kind=plural. They must equal
-# azure/aso.Kinds(); config/config_test.go checks that they do.
-kinds=(
-	resources.azure.com/ResourceGroup=resourcegroups
-	network.azure.com/VirtualNetwork=virtualnetworks
-	network.azure.com/VirtualNetworksSubnet=virtualnetworkssubnets
-	network.azure.com/VirtualNetworksVirtualNetworkPeering=virtualnetworksvirtualnetworkpeerings
-	network.azure.com/NetworkSecurityGroup=networksecuritygroups
-	network.azure.com/NetworkSecurityGroupsSecurityRule=networksecuritygroupssecurityrules
-	network.azure.com/RouteTable=routetables
-	network.azure.com/RouteTablesRoute=routetablesroutes
-	network.azure.com/NatGateway=natgateways
-	network.azure.com/PublicIPAddress=publicipaddresses
-	network.azure.com/LoadBalancer=loadbalancers
-	network.azure.com/BastionHost=bastionhosts
-	network.azure.com/NetworkInterface=networkinterfaces
-	network.azure.com/PrivateEndpoint=privateendpoints
-	network.azure.com/PrivateDnsZone=privatednszones
-	network.azure.com/PrivateDnsZonesVirtualNetworkLink=privatednszonesvirtualnetworklinks
-	network.azure.com/PrivateDnsZonesARecord=privatednszonesarecords
-	compute.azure.com/VirtualMachine=virtualmachines
-	compute.azure.com/VirtualMachineScaleSet=virtualmachinescalesets
-	compute.azure.com/VirtualMachinesExtension=virtualmachinesextensions
-	compute.azure.com/Disk=disks
-	containerservice.azure.com/ManagedCluster=managedclusters
-	containerservice.azure.com/ManagedClustersAgentPool=managedclustersagentpools
-	managedidentity.azure.com/UserAssignedIdentity=userassignedidentities
-	authorization.azure.com/RoleAssignment=roleassignments
-)
+# The ASO kinds the provider produces, as group/Kind=plural.
+mapfile -t kinds < <(grep -v '^#' hack/aso-kinds.txt)
 
 # ASO fails to start when a --crd-pattern entry matches no CRD, and clusterctl
 # treats a variable with an empty default as unset, so the default of
