@@ -38,7 +38,7 @@ func TestKubeconfigHandout(t *testing.T) {
 	g := NewWithT(t)
 	ctx := t.Context()
 	s := capiplane.Scheme()
-	cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Scheme: s})
+	cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Scheme: s, WithoutASO: true})
 	g.Expect(err).NotTo(HaveOccurred())
 	t.Cleanup(func() { _ = cp.Stop() })
 	c, err := client.New(cp.Config, client.Options{Scheme: s})

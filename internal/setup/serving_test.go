@@ -61,7 +61,7 @@ type servingPlane struct {
 func startServingPlane(t *testing.T, g *WithT) *servingPlane {
 	t.Helper()
 	ctx := t.Context()
-	cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{})
+	cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{WithoutASO: true})
 	g.Expect(err).NotTo(HaveOccurred())
 	t.Cleanup(func() {
 		if err := cp.Stop(); err != nil {

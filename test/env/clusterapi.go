@@ -24,16 +24,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
@@ -91,51 +88,9 @@ func clusterAPIWebhookConfigurations(capiDir string) ([]*admissionv1.MutatingWeb
 }
 
 // convertClusterAPICRDs points the conversion of Cluster API's multi-version CRDs at the local webhook server, where
-// Cluster API's conversion webhooks run (test/capiplane.Webhooks), as Cluster API's release does, and waits until
-// the API server serves them again.
+// Cluster API's conversion webhooks run (test/capiplane.Webhooks), as Cluster API's release does.
 func convertClusterAPICRDs(ctx context.Context, cfg *rest.Config, crds []*apiextensionsv1.CustomResourceDefinition, webhooks envtest.WebhookInstallOptions) error {
-	c, err := client.New(cfg, client.Options{})
-	if err != nil {
-		return err
-	}
 	url := fmt.Sprintf("https://%s:%d/convert", webhooks.LocalServingHost, webhooks.LocalServingPort)
-	var converted []*apiextensionsv1.CustomResourceDefinition
-	for _, crd := range crds {
-		if !clusterAPIGroups[crd.Spec.Group] || len(crd.Spec.Versions) < 2 {
-			continue
-		}
-		live := &apiextensionsv1.CustomResourceDefinition{}
-		if err := c.Get(ctx, client.ObjectKey{Name: crd.Name}, live); err != nil {
-			return fmt.Errorf("failed to get CRD %s: %w", crd.Name, err)
-		}
-		live.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{
-			Strategy: apiextensionsv1.WebhookConverter,
-			Webhook: &apiextensionsv1.WebhookConversion{
-				ClientConfig:             &apiextensionsv1.WebhookClientConfig{URL: &url, CABundle: webhooks.LocalServingCAData},
-				ConversionReviewVersions: []string{"v1"},
-			},
-		}
-		if err := c.Update(ctx, live); err != nil {
-			return fmt.Errorf("failed to set the conversion of CRD %s: %w", crd.Name, err)
-		}
-		converted = append(converted, live)
-	}
-	return wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, startTimeout, true, func(ctx context.Context) (bool, error) {
-		for _, crd := range converted {
-			live := &apiextensionsv1.CustomResourceDefinition{}
-			if err := c.Get(ctx, client.ObjectKey{Name: crd.Name}, live); err != nil {
-				return false, nil
-			}
-			established := false
-			for _, cond := range live.Status.Conditions {
-				if cond.Type == apiextensionsv1.Established && cond.Status == apiextensionsv1.ConditionTrue {
-					established = true
-				}
-			}
-			if !established {
-				return false, nil
-			}
-		}
-		return true, nil
-	})
+	isClusterAPI := func(crd *apiextensionsv1.CustomResourceDefinition) bool { return clusterAPIGroups[crd.Spec.Group] }
+	return convertCRDs(ctx, cfg, crds, isClusterAPI, url, webhooks.LocalServingCAData)
 }

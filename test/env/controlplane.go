@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,8 +45,9 @@ const (
 type ControlPlaneOptions struct {
 	// Scheme is what envtest checks when it installs CRDs: a kind with several
 	// convertible versions in it gets a conversion webhook pointing at the local
-	// webhook server. Register one version per ASO kind so that ASO CRDs keep
-	// strategy None. Defaults to client-go's scheme.
+	// webhook server. Register one version per ASO kind, so that envtest leaves
+	// the ASO CRDs alone: ASO's own webhook server converts them. Defaults to
+	// client-go's scheme.
 	Scheme *runtime.Scheme
 
 	// InstallWebhooks installs config/webhook/manifests.yaml, when it exists,
@@ -62,6 +64,12 @@ type ControlPlaneOptions struct {
 	// ControllerManager runs kube-controller-manager's garbage collector and namespace controller, as a real
 	// management cluster does: objects whose owners are gone are deleted, and so are a deleted namespace's.
 	ControllerManager bool
+
+	// WithoutASO leaves ASO out: no ASO CRDs, no ASO webhooks, for a control plane that plays a workload cluster or
+	// holds no ASO object. Every other control plane has the ASO CRDs (test/crd/aso) with every version ASO serves,
+	// and runs ASO's own controller in webhooks mode (hack/tools/bin/aso-controller), so that every ASO object written
+	// is defaulted, validated and converted by ASO, as on a real management cluster.
+	WithoutASO bool
 
 	// EtcdDataDir keeps etcd's data in this directory across restarts. Empty
 	// means a temporary directory that Stop removes.
@@ -87,6 +95,7 @@ type ControlPlane struct {
 
 	env      *envtest.Environment
 	kcm      *controllerManager
+	aso      *asoWebhooks
 	stopOnce sync.Once
 	stopErr  error
 
@@ -97,9 +106,10 @@ type ControlPlane struct {
 }
 
 // StartControlPlane starts kube-apiserver and etcd from hack/tools/bin, installs
-// the Cluster API CRDs (from the cluster-api module), the ASO CRDs (test/crd/aso)
-// and ours (config/crd/bases, when present), and, if asked, our webhook
-// configurations. Stop must be called to end the processes.
+// the Cluster API CRDs (from the cluster-api module), ours (config/crd/bases, when
+// present) and, if asked, our webhook configurations, and, unless WithoutASO,
+// the ASO CRDs (test/crd/aso) and ASO's webhooks. Stop must be called to end the
+// processes.
 func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlPlane, error) {
 	root, err := repoRoot()
 	if err != nil {
@@ -121,8 +131,11 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 	te := &envtest.Environment{
 		Scheme: opts.Scheme, // nil: envtest uses client-go's scheme
 
-		CRDDirectoryPaths:        crdDirs,
-		ErrorIfCRDPathMissing:    true,
+		CRDDirectoryPaths:     crdDirs,
+		ErrorIfCRDPathMissing: true,
+		// envtest's default wait for the CRDs to be served (10 s) is short for ASO's multi-version CRDs on a loaded
+		// machine.
+		CRDInstallOptions:        envtest.CRDInstallOptions{MaxTime: startTimeout},
 		ControlPlaneStartTimeout: startTimeout,
 		ControlPlaneStopTimeout:  stopTimeout,
 		ControlPlane: envtest.ControlPlane{
@@ -183,13 +196,21 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 		env:        te,
 		usage:      usage,
 	}
-	if opts.ControllerManager {
-		out := opts.Output
-		if out == nil {
-			out = io.Discard
+	out := opts.Output
+	if out == nil {
+		out = io.Discard
+		if attach, _ := strconv.ParseBool(os.Getenv("KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT")); attach {
+			out = os.Stderr
 		}
+	}
+	if !opts.WithoutASO {
+		if cp.aso, err = installASO(ctx, root, te.Config, te.KubeConfig, out); err != nil {
+			return nil, kerrors.NewAggregate([]error{err, te.Stop(), usage.discard()})
+		}
+	}
+	if opts.ControllerManager {
 		if cp.kcm, err = startControllerManager(root, te.KubeConfig, out); err != nil {
-			return nil, kerrors.NewAggregate([]error{err, te.Stop()})
+			return nil, kerrors.NewAggregate([]error{err, cp.Stop()})
 		}
 	}
 	return cp, nil
@@ -203,6 +224,9 @@ func (c *ControlPlane) Stop() error {
 		var errs []error
 		if c.kcm != nil {
 			errs = append(errs, c.kcm.stop(context.Background()))
+		}
+		if c.aso != nil {
+			errs = append(errs, c.aso.stop(context.Background()))
 		}
 		errs = append(errs, c.env.Stop())
 		// The audit log is complete once the API server has stopped. A control plane without the provider's RBAC

@@ -23,7 +23,9 @@ import (
 	"testing"
 	"time"
 
+	networkv1 "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	resourcesv1 "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	asoconditions "github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -47,6 +49,7 @@ func newScheme() *runtime.Scheme {
 	utilruntime.Must(clientgoscheme.AddToScheme(s))
 	utilruntime.Must(clusterv1.AddToScheme(s))
 	utilruntime.Must(resourcesv1.AddToScheme(s))
+	utilruntime.Must(networkv1.AddToScheme(s))
 	return s
 }
 
@@ -181,6 +184,53 @@ func TestEnvironment_ApplyResourceGroup(t *testing.T) {
 			HaveField("Status", metav1.ConditionTrue),
 		)))
 	}, 10*time.Second, 100*time.Millisecond).Should(Succeed())
+}
+
+// TestEnvironment_ASOWebhooks shows ASO's own webhooks in front of every ASO write, as on a real management cluster:
+// ASO's defaulter fills azureName, its validator refuses an owner of the wrong type and, once ASO has created the
+// resource in Azure, a change of its azureName, and the API server stores the object in ASO's storage version and
+// serves it in every version ASO has, converted by ASO.
+func TestEnvironment_ASOWebhooks(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	ns, err := env.Env.CreateNamespace(ctx, "aso-webhooks")
+	g.Expect(err).NotTo(HaveOccurred())
+	defer func() { g.Expect(env.Env.Cleanup(context.Background(), ns)).To(Succeed()) }()
+
+	vnet := &networkv1.VirtualNetwork{
+		ObjectMeta: metav1.ObjectMeta{Name: "vnet", Namespace: ns.Name},
+		Spec: networkv1.VirtualNetwork_Spec{
+			Location:     ptr.To("westeurope"),
+			AddressSpace: &networkv1.AddressSpace{AddressPrefixes: []string{"10.0.0.0/16"}},
+			// A virtual network belongs to a resource group, not to a subscription.
+			Owner: &genruntime.KnownResourceReference{ARMID: "/subscriptions/00000000-0000-0000-0000-000000000000"},
+		},
+	}
+	err = env.Env.Create(ctx, vnet)
+	g.Expect(apierrors.IsForbidden(err)).To(BeTrue(), "ASO's validator refuses an owner of the wrong type: %v", err)
+	g.Expect(err.Error()).To(ContainSubstring("admission webhook \"validate.v1api20240301.virtualnetworks.network.azure.com\" denied the request"))
+
+	vnet.Spec.Owner = &genruntime.KnownResourceReference{Name: "rg"}
+	g.Expect(env.Env.Create(ctx, vnet)).To(Succeed())
+	g.Expect(vnet.Spec.AzureName).To(Equal("vnet"), "ASO's defaulter sets azureName to the object's name")
+
+	// The API server keeps it in ASO's storage version, and ASO converts it to any other version it serves.
+	old := &unstructured.Unstructured{}
+	old.SetGroupVersionKind(networkv1.GroupVersion.WithKind("VirtualNetwork"))
+	old.SetAPIVersion("network.azure.com/v1api20201101")
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(vnet), old)).To(Succeed())
+	g.Expect(old.GetAPIVersion()).To(Equal("network.azure.com/v1api20201101"))
+	prefixes, _, err := unstructured.NestedStringSlice(old.Object, "spec", "addressSpace", "addressPrefixes")
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(prefixes).To(Equal([]string{"10.0.0.0/16"}))
+
+	// Once ASO has created the resource in Azure (and recorded its ID), its name and owner are fixed.
+	vnet.Annotations = map[string]string{"serviceoperator.azure.com/resource-id": "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/vnet"}
+	g.Expect(env.Env.Update(ctx, vnet)).To(Succeed())
+	vnet.Spec.AzureName = "renamed"
+	err = env.Env.Update(ctx, vnet)
+	g.Expect(apierrors.IsForbidden(err)).To(BeTrue(), "ASO's validator refuses a new azureName: %v", err)
+	g.Expect(err.Error()).To(ContainSubstring("updating 'spec.azureName' is not allowed"))
 }
 
 func TestControlPlane_WriteKubeconfig(t *testing.T) {

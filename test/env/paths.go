@@ -179,8 +179,8 @@ func downloadModule(ctx context.Context, module, version string) (string, error)
 	return result.Dir, nil
 }
 
-// crdDirectories returns the CRD directories to install: Cluster API's and
-// ASO's, which must exist, then ours, which are skipped while missing.
+// crdDirectories returns the CRD directories to install: Cluster API's, which must
+// exist, then ours, which are skipped while missing (the ASO CRDs are installASO's).
 func crdDirectories(ctx context.Context, root string) ([]string, error) {
 	capiDir, err := clusterAPIDir(ctx, root)
 	if err != nil {
@@ -194,12 +194,6 @@ func crdDirectories(ctx context.Context, root string) ([]string, error) {
 		}
 		dirs = append(dirs, dir)
 	}
-
-	asoDir := filepath.Join(root, asoCRDDir)
-	if matches, _ := filepath.Glob(filepath.Join(asoDir, "*.yaml")); len(matches) == 0 {
-		return nil, fmt.Errorf("no ASO CRDs in %s: run 'make generate-aso-crds'", asoDir)
-	}
-	dirs = append(dirs, asoDir)
 
 	for _, d := range ownCRDDirs {
 		dir := filepath.Join(root, d)

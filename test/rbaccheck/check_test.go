@@ -171,7 +171,7 @@ func TestCheck_RecordedOnAPIServer(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(env.RBACUsageDirEnvVar, dir)
 	ctx := t.Context()
-	cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{})
+	cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{WithoutASO: true})
 	g.Expect(err).NotTo(HaveOccurred())
 	t.Cleanup(func() { _ = cp.Stop() })
 	g.Expect(cp.InstallProviderRBAC(ctx)).To(Succeed())

@@ -54,7 +54,7 @@ var (
 func TestMain(m *testing.M) {
 	ctx := context.Background()
 	var err error
-	if workload, err = env.StartControlPlane(ctx, env.ControlPlaneOptions{}); err != nil {
+	if workload, err = env.StartControlPlane(ctx, env.ControlPlaneOptions{WithoutASO: true}); err != nil {
 		fmt.Fprintf(os.Stderr, "failed to start the workload cluster: %v\n", err)
 		os.Exit(1)
 	}

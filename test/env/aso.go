@@ -1,0 +1,234 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package env
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+)
+
+// asoBundle is the ASO the provider's release bundles, rendered from ASO's chart (make generate-aso-bundle); its
+// admission webhook configurations are the ones a real management cluster has.
+var asoBundle = filepath.Join("config", "aso", "aso.yaml")
+
+// asoPodNamespace is the namespace ASO believes it runs in (ASO requires one; in webhooks mode it only names it).
+const asoPodNamespace = "azureserviceoperator-system"
+
+// asoWebhooks is Azure Service Operator's own controller (hack/tools/bin/aso-controller, built unmodified from the
+// ASO module the provider requires) in webhooks mode: it serves ASO's defaulting, validating and conversion webhooks
+// and reconciles nothing. The API server calls it for every ASO object written, as on a real management cluster.
+type asoWebhooks struct {
+	cmd     *exec.Cmd
+	dir     string
+	done    chan error
+	install envtest.WebhookInstallOptions
+}
+
+// installASO installs the ASO CRDs of test/crd/aso, with every version ASO serves and their conversion pointing at
+// ASO's webhook server, runs ASO's controller in webhooks mode against the API server of cfg (kubeconfig), and
+// installs the admission webhook configurations of the ASO bundle pointing at it. It returns once the CRDs are
+// served and the API server reaches ASO.
+func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig []byte, out io.Writer) (*asoWebhooks, error) {
+	binary, err := toolPath(root, "aso-controller")
+	if err != nil {
+		return nil, err
+	}
+	mutating, validating, err := asoWebhookConfigurations(filepath.Join(root, asoBundle))
+	if err != nil {
+		return nil, err
+	}
+	crdOptions := envtest.CRDInstallOptions{
+		Paths: []string{filepath.Join(root, asoCRDDir)}, ErrorIfPathMissing: true, MaxTime: startTimeout,
+	}
+	if err := envtest.ReadCRDFiles(&crdOptions); err != nil {
+		return nil, fmt.Errorf("failed to read the ASO CRDs: %w", err)
+	}
+	if len(crdOptions.CRDs) == 0 {
+		return nil, fmt.Errorf("no ASO CRDs in %s: run 'make generate-aso-crds'", asoCRDDir)
+	}
+	a := &asoWebhooks{
+		done: make(chan error, 1),
+		install: envtest.WebhookInstallOptions{
+			LocalServingHost:   "127.0.0.1",
+			MutatingWebhooks:   mutating,
+			ValidatingWebhooks: validating,
+		},
+	}
+	// A certificate and a port of their own, with the configurations pointing at them.
+	if err := a.install.PrepWithoutInstalling(); err != nil {
+		return nil, fmt.Errorf("failed to prepare ASO's webhook certificates: %w", err)
+	}
+	// The conversion is set as the CRDs are created: setting it afterwards makes the API server rebuild every CRD.
+	url := fmt.Sprintf("https://%s/convert", net.JoinHostPort(a.install.LocalServingHost, strconv.Itoa(a.install.LocalServingPort)))
+	for _, crd := range crdOptions.CRDs {
+		if len(crd.Spec.Versions) > 1 {
+			setConversionWebhook(crd, url, a.install.LocalServingCAData)
+		}
+	}
+	if err := envtest.CreateCRDs(cfg, crdOptions.CRDs); err != nil {
+		return nil, kerrors.NewAggregate([]error{fmt.Errorf("failed to create the ASO CRDs: %w", err), a.install.Cleanup()})
+	}
+
+	// ASO serves webhooks for the CRDs it finds when it starts.
+	if a.dir, err = os.MkdirTemp("", "capzaso-aso-"); err != nil {
+		return nil, kerrors.NewAggregate([]error{err, a.install.Cleanup()})
+	}
+	kubeconfigPath := filepath.Join(a.dir, "kubeconfig")
+	if err := os.WriteFile(kubeconfigPath, kubeconfig, 0o600); err != nil {
+		return nil, kerrors.NewAggregate([]error{err, a.cleanup()})
+	}
+	a.cmd = exec.Command(binary,
+		"--crd-management=none",
+		"--webhook-port="+strconv.Itoa(a.install.LocalServingPort),
+		"--webhook-cert-dir="+a.install.LocalServingCertDir,
+		"--metrics-addr=0",
+		"--health-addr=",
+	)
+	a.cmd.Env = append(os.Environ(),
+		"KUBECONFIG="+kubeconfigPath,
+		"AZURE_OPERATOR_MODE=webhooks",
+		"POD_NAMESPACE="+asoPodNamespace,
+	)
+	a.cmd.Stdout, a.cmd.Stderr = out, out
+	a.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := a.cmd.Start(); err != nil {
+		return nil, kerrors.NewAggregate([]error{fmt.Errorf("failed to start ASO's controller: %w", err), a.cleanup()})
+	}
+	go func() { a.done <- a.cmd.Wait() }()
+
+	fail := func(err error) (*asoWebhooks, error) {
+		return nil, kerrors.NewAggregate([]error{err, a.stop(context.Background())})
+	}
+	if err := envtest.WaitForCRDs(cfg, crdOptions.CRDs, crdOptions); err != nil {
+		return fail(fmt.Errorf("the ASO CRDs were not served in time: %w", err))
+	}
+	if err := a.waitServing(ctx, url); err != nil {
+		return fail(err)
+	}
+	if err := a.install.Install(cfg); err != nil {
+		return fail(fmt.Errorf("failed to install ASO's webhook configurations: %w", err))
+	}
+	return a, nil
+}
+
+// waitServing waits until ASO's webhook server answers HTTPS at url with the certificate it was given.
+func (a *asoWebhooks) waitServing(ctx context.Context, url string) error {
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(a.install.LocalServingCAData)
+	c := &http.Client{
+		Timeout:   time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}},
+	}
+	return wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, startTimeout, true, func(ctx context.Context) (bool, error) {
+		select {
+		case err := <-a.done:
+			a.done <- err
+			return false, fmt.Errorf("ASO's controller exited while starting: %v", err)
+		default:
+		}
+		resp, err := c.Get(url)
+		if err != nil {
+			return false, nil
+		}
+		_ = resp.Body.Close()
+		return true, nil
+	})
+}
+
+// stop ends ASO's process group and removes its certificates and kubeconfig.
+func (a *asoWebhooks) stop(ctx context.Context) error {
+	var err error
+	_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-a.done:
+	case <-time.After(stopTimeout):
+		_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL)
+		<-a.done
+		err = errors.New("ASO's controller did not stop in time; killed it")
+	case <-ctx.Done():
+		_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL)
+		err = ctx.Err()
+	}
+	return kerrors.NewAggregate([]error{err, a.cleanup()})
+}
+
+func (a *asoWebhooks) cleanup() error {
+	var errs []error
+	if a.dir != "" {
+		errs = append(errs, os.RemoveAll(a.dir))
+	}
+	return kerrors.NewAggregate(append(errs, a.install.Cleanup()))
+}
+
+// asoWebhookConfigurations reads the admission webhook configurations of the ASO bundle.
+func asoWebhookConfigurations(path string) ([]*admissionv1.MutatingWebhookConfiguration, []*admissionv1.ValidatingWebhookConfiguration, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("failed to read the ASO bundle: %w", err)
+	}
+	var mutating []*admissionv1.MutatingWebhookConfiguration
+	var validating []*admissionv1.ValidatingWebhookConfiguration
+	decoder := yaml.NewYAMLOrJSONDecoder(bytes.NewReader(raw), 4096)
+	for {
+		doc := &unstructured.Unstructured{}
+		if err := decoder.Decode(&doc.Object); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, nil, fmt.Errorf("failed to decode %s: %w", path, err)
+		}
+		var target any
+		switch doc.GetKind() {
+		case "MutatingWebhookConfiguration":
+			c := &admissionv1.MutatingWebhookConfiguration{}
+			mutating, target = append(mutating, c), c
+		case "ValidatingWebhookConfiguration":
+			c := &admissionv1.ValidatingWebhookConfiguration{}
+			validating, target = append(validating, c), c
+		default:
+			continue
+		}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(doc.Object, target); err != nil {
+			return nil, nil, fmt.Errorf("failed to read a %s of %s: %w", doc.GetKind(), path, err)
+		}
+	}
+	if len(mutating) == 0 || len(validating) == 0 {
+		return nil, nil, fmt.Errorf("%s has no admission webhook configurations: run 'make generate-aso-bundle'", path)
+	}
+	return mutating, validating, nil
+}
