@@ -202,15 +202,16 @@ func printBanner(o options, p *plane, stateDir string, samples []*sample, took t
 		}
 		return path
 	}
-	azure := "SIMULATED: the ASO simulator (test/asosim) plays ASO and Azure; nothing reaches Azure"
+	azure := "SIMULATED: the ASO simulator (test/asosim) plays ASO's controllers and Azure; nothing reaches Azure"
 	if !o.simulate {
-		azure = "not simulated: ASO objects wait for an ASO controller pointed at this API server"
+		azure = "not simulated: ASO objects wait for ASO's controllers (AZURE_OPERATOR_MODE=watchers) pointed at this API server"
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nLocal management plane is running (started in %s).\n", took.Round(100*time.Millisecond))
 	fmt.Fprintf(&b, "  API server:  %s\n", p.management.Config.Host)
 	fmt.Fprintf(&b, "  kubeconfig:  %s\n", p.kubeconfig)
 	fmt.Fprintf(&b, "  controllers: Cluster API (core, kubeadm bootstrap and control plane, ClusterClass, topology, webhooks) and this provider, in-process; kube-controller-manager (garbage collector, namespace controller)\n")
+	fmt.Fprintf(&b, "  ASO:         ASO's own webhooks (hack/tools/bin/aso-controller in webhooks mode) default, validate and convert every ASO object\n")
 	fmt.Fprintf(&b, "  Azure:       %s\n", azure)
 	fmt.Fprintf(&b, "  workload:    SIMULATED: one local API server (%s) plays every workload cluster; simulated kubelets and AKS register the Nodes\n", rel(p.workloadKubeconfig))
 	fmt.Fprintf(&b, "  logs:        %s\n", rel(filepath.Join(stateDir, "{control-plane,workload-cluster,manager}.log")))
