@@ -82,7 +82,9 @@ API_DIRS := $(wildcard api exp/api)
 BOILERPLATE := hack/boilerplate/boilerplate.go.txt
 GENERATED_PATHS := api exp config $(ASO_CRD_DIR) templates
 
-TEST_TIMEOUT ?= 20m
+# A test binary's limit: the longest (templates, test/chaos) take up to 15 minutes under -race when they run beside
+# each other on 2 cores.
+TEST_TIMEOUT ?= 30m
 GO_TEST_FLAGS ?= -race
 
 .PHONY: help
