@@ -122,3 +122,34 @@ func TestReconcile_FailureNeverDeletes(t *testing.T) {
 		})
 	}
 }
+
+// ASO's own validating webhook refuses a new azureName for a resource it has created (the reproduction of issue #15:
+// a user patch that renames a NAT gateway). The engine keeps the live object, and the owner shows ASO's denial.
+func TestReconcile_ASODeniesRename(t *testing.T) {
+	g := NewWithT(t)
+	ctx, owner := setup(t, g)
+	e := newFaultyEngine(t, faults.New())
+	opts := options("rename")
+	desired := func(azureName string) func() []aso.Resource {
+		return func() []aso.Resource {
+			nsg := securityGroup("nsg", "rg")
+			if azureName != "" {
+				nsg.Object.(*asonetwork.NetworkSecurityGroup).Spec.AzureName = azureName
+			}
+			return []aso.Resource{resourceGroup("rg"), nsg}
+		}
+	}
+	reconcileUntilReady(ctx, g, e, owner, desired(""), opts)
+
+	result, err := e.Reconcile(ctx, owner, desired("renamed")(), opts)
+	g.Expect(err).To(HaveOccurred())
+	g.Expect(result.Resource("NetworkSecurityGroup", "nsg")).To(And(HaveField("Ready", false), HaveField("Reason", "Forbidden"),
+		HaveField("Message", ContainSubstring("updating 'spec.azureName' is not allowed"))), "ASO's denial reaches the owner")
+	live := &asonetwork.NetworkSecurityGroup{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.Namespace, Name: "nsg"}, live)).To(Succeed())
+	g.Expect(live.DeletionTimestamp).To(BeNil(), "the denied object is kept")
+	g.Expect(live.Spec.AzureName).To(Equal("nsg"))
+
+	// Back to the name Azure has, everything is Ready again.
+	reconcileUntilReady(ctx, g, e, owner, desired(""), opts)
+}
