@@ -30,6 +30,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -41,6 +42,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 // asoBundle is the ASO the provider's release bundles, rendered from ASO's chart (make generate-aso-bundle); its
@@ -49,6 +52,79 @@ var asoBundle = filepath.Join("config", "aso", "aso.yaml")
 
 // asoPodNamespace is the namespace ASO believes it runs in (ASO requires one; in webhooks mode it only names it).
 const asoPodNamespace = "azureserviceoperator-system"
+
+// ASOAzure is the Azure that ASO's controllers talk to (a custom cloud), and ASO's global credential: what a real
+// installation puts into aso-controller-settings.
+type ASOAzure struct {
+	// ResourceManagerEndpoint, ResourceManagerAudience and AuthorityHost describe the cloud
+	// (AZURE_RESOURCE_MANAGER_ENDPOINT, AZURE_RESOURCE_MANAGER_AUDIENCE, AZURE_AUTHORITY_HOST).
+	ResourceManagerEndpoint, ResourceManagerAudience, AuthorityHost string
+	// CAFile is the only certificate authority ASO trusts (SSL_CERT_FILE).
+	CAFile string
+	// Proxy is ASO's HTTPS proxy (HTTPS_PROXY): the fake's, which answers Entra ID's instance discovery itself and
+	// reaches nothing else. Loopback addresses are never proxied.
+	Proxy string
+	// SubscriptionID, TenantID, ClientID and ClientSecret are ASO's global credential, a service principal.
+	SubscriptionID, TenantID, ClientID, ClientSecret string
+	// MaxConcurrentReconciles is how many objects of a kind ASO reconciles at once (ASO's default: 1).
+	MaxConcurrentReconciles int
+}
+
+// FakeAzure is ASO's configuration for a fake Azure Resource Manager (test/fakearm), which serves the subscription
+// and accepts any service principal: ASO's controllers reconcile up to four objects of a kind at once.
+func FakeAzure(arm *fakearm.Server, subscriptionID string) *ASOAzure {
+	return &ASOAzure{
+		ResourceManagerEndpoint: arm.URL(), ResourceManagerAudience: arm.Audience(), AuthorityHost: arm.URL(), CAFile: arm.CAFile(), Proxy: arm.ProxyURL(),
+		SubscriptionID: subscriptionID, TenantID: fakeTenantID, ClientID: fakeClientID, ClientSecret: "fake-client-secret",
+		MaxConcurrentReconciles: 4,
+	}
+}
+
+// The tenant and service principal of ASO's credential for a fake Azure Resource Manager.
+const (
+	fakeTenantID = "00000000-0000-0000-0000-00000000000a"
+	fakeClientID = "00000000-0000-0000-0000-00000000000c"
+)
+
+// environment is ASO's configuration for this Azure, as environment variables.
+func (a *ASOAzure) environment() []string {
+	if a == nil {
+		return []string{"AZURE_OPERATOR_MODE=webhooks"}
+	}
+	env := []string{
+		"AZURE_OPERATOR_MODE=watchers-and-webhooks",
+		"AZURE_RESOURCE_MANAGER_ENDPOINT=" + a.ResourceManagerEndpoint,
+		"AZURE_RESOURCE_MANAGER_AUDIENCE=" + a.ResourceManagerAudience,
+		"AZURE_AUTHORITY_HOST=" + a.AuthorityHost,
+		"SSL_CERT_FILE=" + a.CAFile,
+		"HTTPS_PROXY=" + a.Proxy,
+		"AZURE_SUBSCRIPTION_ID=" + a.SubscriptionID,
+		"AZURE_TENANT_ID=" + a.TenantID,
+		"AZURE_CLIENT_ID=" + a.ClientID,
+		"AZURE_CLIENT_SECRET=" + a.ClientSecret,
+	}
+	if a.MaxConcurrentReconciles > 0 {
+		env = append(env, "MAX_CONCURRENT_RECONCILES="+strconv.Itoa(a.MaxConcurrentReconciles))
+	}
+	return env
+}
+
+// processEnvironment is this process's environment without what would configure ASO (AZURE_*, and ASO's other
+// settings): a developer's Azure credentials never reach the ASO of a test.
+func processEnvironment() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(name, "AZURE_"), name == "USE_WORKLOAD_IDENTITY_AUTH", name == "MAX_CONCURRENT_RECONCILES",
+			name == "TARGET_NAMESPACES", name == "RATE_LIMIT_MODE", name == "SSL_CERT_FILE",
+			strings.EqualFold(name, "HTTPS_PROXY"), strings.EqualFold(name, "HTTP_PROXY"), strings.EqualFold(name, "NO_PROXY"):
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
 
 // asoWebhooks is Azure Service Operator's own controller (hack/tools/bin/aso-controller, built unmodified from the
 // ASO module the provider requires) in webhooks mode: it serves ASO's defaulting, validating and conversion webhooks
@@ -61,10 +137,10 @@ type asoWebhooks struct {
 }
 
 // installASO installs the ASO CRDs of test/crd/aso, with every version ASO serves and their conversion pointing at
-// ASO's webhook server, runs ASO's controller in webhooks mode against the API server of cfg (kubeconfig), and
-// installs the admission webhook configurations of the ASO bundle pointing at it. It returns once the CRDs are
-// served and the API server reaches ASO.
-func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig []byte, out io.Writer) (*asoWebhooks, error) {
+// ASO's webhook server, runs ASO's controller against the API server of cfg (kubeconfig), in webhooks mode or, with
+// azure, with its controllers too, and installs the admission webhook configurations of the ASO bundle pointing at
+// it. It returns once the CRDs are served and the API server reaches ASO.
+func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig []byte, azure *ASOAzure, out io.Writer) (*asoWebhooks, error) {
 	binary, err := toolPath(root, "aso-controller")
 	if err != nil {
 		return nil, err
@@ -105,7 +181,10 @@ func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig [
 		return nil, kerrors.NewAggregate([]error{fmt.Errorf("failed to create the ASO CRDs: %w", err), a.install.Cleanup()})
 	}
 
-	// ASO serves webhooks for the CRDs it finds when it starts.
+	// ASO serves webhooks for the CRDs it finds when it starts, and its controllers index every served version.
+	if err := envtest.WaitForCRDs(cfg, crdOptions.CRDs, crdOptions); err != nil {
+		return nil, kerrors.NewAggregate([]error{fmt.Errorf("the ASO CRDs were not served in time: %w", err), a.install.Cleanup()})
+	}
 	if a.dir, err = os.MkdirTemp("", "capzaso-aso-"); err != nil {
 		return nil, kerrors.NewAggregate([]error{err, a.install.Cleanup()})
 	}
@@ -120,11 +199,8 @@ func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig [
 		"--metrics-addr=0",
 		"--health-addr=",
 	)
-	a.cmd.Env = append(os.Environ(),
-		"KUBECONFIG="+kubeconfigPath,
-		"AZURE_OPERATOR_MODE=webhooks",
-		"POD_NAMESPACE="+asoPodNamespace,
-	)
+	a.cmd.Env = append(processEnvironment(), "KUBECONFIG="+kubeconfigPath, "POD_NAMESPACE="+asoPodNamespace)
+	a.cmd.Env = append(a.cmd.Env, azure.environment()...)
 	a.cmd.Stdout, a.cmd.Stderr = out, out
 	a.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := a.cmd.Start(); err != nil {
@@ -134,9 +210,6 @@ func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig [
 
 	fail := func(err error) (*asoWebhooks, error) {
 		return nil, kerrors.NewAggregate([]error{err, a.stop(context.Background())})
-	}
-	if err := envtest.WaitForCRDs(cfg, crdOptions.CRDs, crdOptions); err != nil {
-		return fail(fmt.Errorf("the ASO CRDs were not served in time: %w", err))
 	}
 	if err := a.waitServing(ctx, url); err != nil {
 		return fail(err)

@@ -71,6 +71,10 @@ type ControlPlaneOptions struct {
 	// is defaulted, validated and converted by ASO, as on a real management cluster.
 	WithoutASO bool
 
+	// ASOAzure, when set, makes ASO run its controllers too (ASO's default mode, watchers-and-webhooks), against the
+	// Azure it names (test/fakearm): ASO itself, not a simulator, then reconciles every ASO object.
+	ASOAzure *ASOAzure
+
 	// EtcdDataDir keeps etcd's data in this directory across restarts. Empty
 	// means a temporary directory that Stop removes.
 	EtcdDataDir string
@@ -204,7 +208,7 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 		}
 	}
 	if !opts.WithoutASO {
-		if cp.aso, err = installASO(ctx, root, te.Config, te.KubeConfig, out); err != nil {
+		if cp.aso, err = installASO(ctx, root, te.Config, te.KubeConfig, opts.ASOAzure, out); err != nil {
 			return nil, kerrors.NewAggregate([]error{err, te.Stop(), usage.discard()})
 		}
 	}

@@ -70,6 +70,9 @@ type Options struct {
 	// ControllerManager runs kube-controller-manager's garbage collector and namespace controller beside the API
 	// server (see ControlPlaneOptions).
 	ControllerManager bool
+
+	// ASOAzure runs ASO's controllers against this Azure (see ControlPlaneOptions).
+	ASOAzure *ASOAzure
 }
 
 // Environment is a running control plane with a started manager.
@@ -108,6 +111,7 @@ func Start(ctx context.Context, opts Options) (*Environment, error) {
 		InstallWebhooks:    opts.SetupWebhooks != nil,
 		ControllerManager:  opts.ControllerManager,
 		ClusterAPIWebhooks: opts.ClusterAPIWebhooks,
+		ASOAzure:           opts.ASOAzure,
 	})
 	if err != nil {
 		return nil, err
