@@ -440,7 +440,7 @@ func newFixture(ctx context.Context, t *testing.T, g *WithT, fl flavor) *fixture
 	f := &fixture{namespace: ns.Name, cluster: prefix + "-" + randomSuffix(), reader: env.Env.GetAPIReader()}
 	f.vars = map[string]string{
 		"AZURE_LOCATION":                          location,
-		"AZURE_SUBSCRIPTION_ID":                   p.Sim.SubscriptionID(),
+		"AZURE_SUBSCRIPTION_ID":                   p.SubscriptionID(),
 		"AZURE_TENANT_ID":                         "00000000-0000-0000-0000-00000000000a",
 		"AZURE_CLIENT_ID":                         "00000000-0000-0000-0000-00000000000b",
 		"CLUSTER_IDENTITY_NAME":                   identityName,
@@ -544,7 +544,7 @@ func checkSelfManaged(g Gomega, f *fixture, machines int) {
 	f.aso(g, "VirtualNetworksSubnet", cfg["vnetName"]+"-"+cfg["subnetName"])
 	f.aso(g, "NetworkSecurityGroup", cfg["securityGroupName"])
 	f.aso(g, "RouteTable", cfg["routeTableName"])
-	g.Expect(cfg["subscriptionId"]).To(Equal(p.Sim.SubscriptionID()))
+	g.Expect(cfg["subscriptionId"]).To(Equal(p.SubscriptionID()))
 }
 
 // azureJSON parses the string values of /etc/kubernetes/azure.json from the KubeadmControlPlane.

@@ -123,7 +123,7 @@ func TestClusterctl(t *testing.T) {
 	ns, name := f.Namespace, f.ClusterName
 	vars := map[string]string{
 		"AZURE_LOCATION":          plane.Location,
-		"AZURE_SUBSCRIPTION_ID":   p.Sim.SubscriptionID(),
+		"AZURE_SUBSCRIPTION_ID":   p.SubscriptionID(),
 		"AZURE_TENANT_ID":         "00000000-0000-0000-0000-00000000000a",
 		"AZURE_CLIENT_ID":         "00000000-0000-0000-0000-00000000000b",
 		"AZURE_NODE_MACHINE_TYPE": "Standard_D2s_v3",

@@ -84,7 +84,7 @@ func (p *Plane) NewFixture(t *testing.T, g *WithT, prefix string) *Fixture {
 		"NAMESPACE":             f.Namespace,
 		"CLUSTER_NAME":          f.ClusterName,
 		"AZURE_LOCATION":        Location,
-		"AZURE_SUBSCRIPTION_ID": p.Sim.SubscriptionID(),
+		"AZURE_SUBSCRIPTION_ID": p.SubscriptionID(),
 		"KUBERNETES_VERSION":    KubernetesVersion,
 	}
 	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
@@ -111,7 +111,7 @@ func (p *Plane) NewAKSFixture(t *testing.T, g *WithT, prefix string) *Fixture {
 		"CLUSTER_NAME":          f.ClusterName,
 		"RESOURCE_GROUP":        f.ClusterName + "-rg",
 		"AZURE_LOCATION":        Location,
-		"AZURE_SUBSCRIPTION_ID": p.Sim.SubscriptionID(),
+		"AZURE_SUBSCRIPTION_ID": p.SubscriptionID(),
 		"KUBERNETES_VERSION":    KubernetesVersion,
 	}
 	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
@@ -199,7 +199,7 @@ func (p *Plane) StartKubelets(t *testing.T, namespace string, workloadClient cli
 	t.Helper()
 	kubelets := kubeletsim.Start(kubeletsim.Options{
 		Management: env.Env.GetAPIReader(), Workload: workloadClient, Namespace: namespace,
-		SubscriptionID: p.Sim.SubscriptionID(), Interval: Interval, Logf: t.Logf,
+		SubscriptionID: p.SubscriptionID(), Interval: Interval, Logf: t.Logf,
 	})
 	t.Cleanup(func() {
 		if err := kubelets.DeleteNodes(context.Background()); err != nil {
@@ -361,12 +361,12 @@ func MachinesOf(ctx context.Context, g Gomega, namespace, clusterName string) []
 
 // ProviderID is the provider ID of a VM as cloud-provider-azure writes it on the Node.
 func (p *Plane) ProviderID(resourceGroup, vm string) string {
-	return fmt.Sprintf("azure:///subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachines/%s", p.Sim.SubscriptionID(), resourceGroup, vm)
+	return fmt.Sprintf("azure:///subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachines/%s", p.SubscriptionID(), resourceGroup, vm)
 }
 
 // ResourceGroupID is the ARM ID of a resource group in the simulated subscription.
 func (p *Plane) ResourceGroupID(resourceGroup string) string {
-	return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", p.Sim.SubscriptionID(), resourceGroup)
+	return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", p.SubscriptionID(), resourceGroup)
 }
 
 // ProviderIDToARMID is the ARM ID in a provider ID.

@@ -18,6 +18,7 @@ package plane
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -31,6 +32,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
 	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 const (
@@ -56,17 +58,35 @@ type Options struct {
 	// KubeadmInitialized writes into the workload cluster what kubeadm init leaves in kube-system, so that
 	// KubeadmControlPlanes consider their control plane initialized.
 	KubeadmInitialized bool
+	// RealASO runs ASO's own controllers, against a fake Azure Resource Manager (test/fakearm), in place of the
+	// ASO simulator.
+	RealASO bool
 }
 
 // Plane is the management cluster of a test package; see the package documentation.
 type Plane struct {
 	opts Options
 
-	// Sim plays ASO; Workload is the API server of every workload cluster; Provider runs the provider's
-	// controllers. They are set once the test environment has started.
+	// Sim plays ASO (unless RealASO); ARM is the fake Azure Resource Manager ASO's own controllers talk to (with
+	// RealASO); Workload is the API server of every workload cluster; Provider runs the provider's controllers. They
+	// are set once the test environment has started.
 	Sim      *asosim.Simulator
+	ARM      *fakearm.Server
 	Workload *Workload
 	Provider *Provider
+
+	armErr error
+}
+
+// fakeSubscription is the subscription of the fake Azure Resource Manager (with RealASO).
+const fakeSubscription = "00000000-0000-0000-0000-000000000000"
+
+// SubscriptionID is the Azure subscription of the plane's clusters.
+func (p *Plane) SubscriptionID() string {
+	if p.Sim != nil {
+		return p.Sim.SubscriptionID()
+	}
+	return fakeSubscription
 }
 
 // New returns a plane to start with env.Run(ctx, m, p.EnvOptions()).
@@ -76,11 +96,20 @@ func New(opts Options) *Plane {
 
 // EnvOptions are the test environment's options: the provider's webhooks, Cluster API's reconcilers and the ASO
 // simulator in its manager (an admin), and the provider in its own (as the provider's ServiceAccount), started with
-// the environment.
+// the environment; with RealASO, ASO's controllers against a fake Azure Resource Manager in place of the simulator.
 func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 	// The workload cluster's API server starts while the management cluster's does.
 	p.Workload = StartWorkload(ctx, p.opts.KubeadmInitialized)
+	var azure *env.ASOAzure
+	if p.opts.RealASO {
+		// Every AKS cluster's kubeconfig reaches the workload cluster. A failure fails the environment (setup).
+		p.ARM, p.armErr = fakearm.Start(fakearm.Options{Kubeconfig: func(string) ([]byte, error) { return p.Workload.Kubeconfig() }, Polls: 1})
+		if p.armErr == nil {
+			azure = env.FakeAzure(p.ARM, fakeSubscription)
+		}
+	}
 	return env.Options{
+		ASOAzure:         azure,
 		Scheme:           capiplane.Scheme(),
 		SetupWebhooks:    setup.Webhooks,
 		ManagerOptions:   capiplane.ManagerOptions,
@@ -93,17 +122,22 @@ func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 	}
 }
 
-// setup starts the ASO simulator, registers Cluster API's reconcilers, and ties the provider and the workload
-// cluster to the manager's life.
+// setup starts the ASO simulator (unless RealASO), registers Cluster API's reconcilers, and ties the provider, the
+// workload cluster and the fake Azure Resource Manager to the manager's life.
 func (p *Plane) setup(ctx context.Context, mgr ctrl.Manager) error {
-	var err error
-	p.Sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{
-		Scheme: scheme.New(), DeleteDelay: asoDeleteDelay,
-		// Every AKS cluster's kubeconfig reaches the workload cluster.
-		Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) { return p.Workload.Kubeconfig() },
-	})
-	if err != nil {
-		return fmt.Errorf("failed to start the ASO simulator: %w", err)
+	if p.armErr != nil {
+		return fmt.Errorf("failed to start the fake Azure Resource Manager: %w", p.armErr)
+	}
+	if !p.opts.RealASO {
+		var err error
+		p.Sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{
+			Scheme: scheme.New(), DeleteDelay: asoDeleteDelay,
+			// Every AKS cluster's kubeconfig reaches the workload cluster.
+			Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) { return p.Workload.Kubeconfig() },
+		})
+		if err != nil {
+			return fmt.Errorf("failed to start the ASO simulator: %w", err)
+		}
 	}
 	clusterCache, err := capiplane.Setup(ctx, mgr, p.opts.CAPI)
 	if err != nil {
@@ -116,7 +150,11 @@ func (p *Plane) setup(ctx context.Context, mgr ctrl.Manager) error {
 	// stops before the manager, then Cluster API's connections and the workload cluster.
 	p.Provider, err = RunWith(mgr, logr.Logger{}, p.opts.ProviderConfig, func() error {
 		capiplane.Shutdown(clusterCache)
-		return p.Workload.Stop()
+		errs := []error{p.Workload.Stop()}
+		if p.ARM != nil {
+			errs = append(errs, p.ARM.Close())
+		}
+		return errors.Join(errs...)
 	})
 	return err
 }

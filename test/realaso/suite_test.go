@@ -1,0 +1,34 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package realaso
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/plane"
+)
+
+// p is the management cluster of every test of the package, with ASO's real controllers.
+var p = plane.New(plane.Options{RealASO: true})
+
+func TestMain(m *testing.M) {
+	ctx := context.Background()
+	os.Exit(env.Run(ctx, m, p.EnvOptions(ctx)))
+}
