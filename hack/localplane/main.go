@@ -48,7 +48,7 @@ import (
 type options struct {
 	stateDir        string
 	keep            bool
-	simulate        bool
+	azure           string
 	apply           bool
 	flavors         []string
 	printKubeconfig bool
@@ -62,7 +62,7 @@ func main() {
 	var flavors string
 	flag.StringVar(&o.stateDir, "state-dir", ".local", "Directory for the kubeconfigs, logs and etcd data.")
 	flag.BoolVar(&o.keep, "keep", false, "Keep the management cluster's etcd data across runs (in <state-dir>/etcd).")
-	flag.BoolVar(&o.simulate, "simulate-aso", true, "Run the ASO simulator, so that ASO objects become Ready without Azure.")
+	flag.StringVar(&o.azure, "azure", azureSimulated, `Which Azure the ASO objects meet: "simulated" (the ASO simulator plays ASO's controllers and Azure), "fake-arm" (ASO's own controllers, against a fake Azure Resource Manager on loopback), or "none" (nothing reconciles them: run ASO's controllers yourself).`)
 	flag.StringVar(&flavors, "flavors", "default,aks-aso",
 		`Comma-separated flavors of templates/ to apply a sample cluster of ("default" is cluster-template.yaml); "none" applies nothing.`)
 	flag.BoolVar(&o.apply, "apply", true, "Apply the sample clusters of --flavors; false applies nothing.")
@@ -101,6 +101,12 @@ func main() {
 	case "ansi", "plain", "off":
 	default:
 		fmt.Fprintf(os.Stderr, "localplane: --view must be auto, ansi, plain or off, not %q\n", o.view)
+		os.Exit(2)
+	}
+	switch o.azure {
+	case azureSimulated, azureFakeARM, azureNone:
+	default:
+		fmt.Fprintf(os.Stderr, "localplane: --azure must be simulated, fake-arm or none, not %q\n", o.azure)
 		os.Exit(2)
 	}
 	if o.refresh <= 0 {
@@ -144,6 +150,9 @@ func run(ctx context.Context, o options) (reterr error) {
 	// The samples render before anything starts, so that a wrong flavor fails fast.
 	settings := o.samples
 	settings.subscriptionID = simulatedSubscriptionID
+	if o.azure == azureFakeARM {
+		settings.asoClientSecret = "the-fake-azure-takes-any-secret"
+	}
 	var samples []*sample
 	for _, flavor := range o.flavors {
 		smp, err := settings.renderSample(flavor)
@@ -156,7 +165,7 @@ func run(ctx context.Context, o options) (reterr error) {
 	fmt.Println("Starting the management cluster's and the simulated workload cluster's kube-apiserver and etcd on loopback ...")
 	start := time.Now()
 	p, err := startPlane(ctx, planeOptions{
-		stateDir: stateDir, keep: o.keep, simulate: o.simulate,
+		stateDir: stateDir, keep: o.keep, azure: o.azure,
 		managementLog: logs["control-plane.log"], workloadLog: logs["workload-cluster.log"], managerLog: logs["manager.log"],
 	})
 	if p != nil {
@@ -203,15 +212,20 @@ func printBanner(o options, p *plane, stateDir string, samples []*sample, took t
 		return path
 	}
 	azure := "SIMULATED: the ASO simulator (test/asosim) plays ASO's controllers and Azure; nothing reaches Azure"
-	if !o.simulate {
-		azure = "not simulated: ASO objects wait for ASO's controllers (AZURE_OPERATOR_MODE=watchers) pointed at this API server"
+	aso := "ASO's own webhooks (hack/tools/bin/aso-controller in webhooks mode) default, validate and convert every ASO object"
+	switch o.azure {
+	case azureFakeARM:
+		azure = fmt.Sprintf("FAKE: ASO's controllers talk to a fake Azure Resource Manager (test/fakearm) at %s; nothing reaches Azure", p.arm.URL())
+		aso = "ASO's own controller (hack/tools/bin/aso-controller), webhooks and controllers; its log is in control-plane.log"
+	case azureNone:
+		azure = "none: ASO objects wait for ASO's controllers (AZURE_OPERATOR_MODE=watchers) pointed at this API server"
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nLocal management plane is running (started in %s).\n", took.Round(100*time.Millisecond))
 	fmt.Fprintf(&b, "  API server:  %s\n", p.management.Config.Host)
 	fmt.Fprintf(&b, "  kubeconfig:  %s\n", p.kubeconfig)
 	fmt.Fprintf(&b, "  controllers: Cluster API (core, kubeadm bootstrap and control plane, ClusterClass, topology, webhooks) and this provider, in-process; kube-controller-manager (garbage collector, namespace controller)\n")
-	fmt.Fprintf(&b, "  ASO:         ASO's own webhooks (hack/tools/bin/aso-controller in webhooks mode) default, validate and convert every ASO object\n")
+	fmt.Fprintf(&b, "  ASO:         %s\n", aso)
 	fmt.Fprintf(&b, "  Azure:       %s\n", azure)
 	fmt.Fprintf(&b, "  workload:    SIMULATED: one local API server (%s) plays every workload cluster; simulated kubelets and AKS register the Nodes\n", rel(p.workloadKubeconfig))
 	fmt.Fprintf(&b, "  logs:        %s\n", rel(filepath.Join(stateDir, "{control-plane,workload-cluster,manager}.log")))

@@ -18,6 +18,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -40,7 +41,15 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
 	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 	"github.com/capzaso/cluster-api-provider-azure/test/kubeletsim"
+)
+
+// The values of --azure: which Azure the ASO objects meet.
+const (
+	azureSimulated = "simulated"
+	azureFakeARM   = "fake-arm"
+	azureNone      = "none"
 )
 
 const (
@@ -55,7 +64,8 @@ const (
 // planeOptions configure startPlane.
 type planeOptions struct {
 	stateDir                   string
-	keep, simulate             bool
+	keep                       bool
+	azure                      string
 	managementLog, workloadLog io.Writer
 	// managerLog receives the logs of the controllers that do not log with klog.
 	managerLog io.Writer
@@ -72,6 +82,7 @@ type plane struct {
 	scheme *runtime.Scheme
 
 	sim          *asosim.Simulator
+	arm          *fakearm.Server
 	clusterCache clustercache.ClusterCache
 	kubelets     *kubeletsim.Simulator
 	// cancel stops the manager; done is closed when it has stopped, with err.
@@ -101,12 +112,37 @@ func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 	if o.keep {
 		opts.EtcdDataDir = filepath.Join(o.stateDir, "etcd")
 	}
-	management, err := env.StartControlPlane(ctx, opts)
+	p := &plane{scheme: capiScheme}
+	var armErr error
+	// workloadSet is closed once p.workload is set (to a started workload cluster, or nil).
+	workloadSet := make(chan struct{})
+	if o.azure == azureFakeARM {
+		// Every AKS cluster's kubeconfig reaches the simulated workload cluster, once it has started.
+		p.arm, armErr = fakearm.Start(fakearm.Options{Polls: 1, Kubeconfig: func(string) ([]byte, error) {
+			select {
+			case <-workloadSet:
+				if p.workload != nil {
+					return p.workload.KubeConfig, nil
+				}
+			default:
+			}
+			return nil, errors.New("the simulated workload cluster has not started")
+		}})
+		if armErr == nil {
+			opts.ASOAzure = env.FakeAzure(p.arm, simulatedSubscriptionID)
+		}
+	}
+	var err error
+	if armErr == nil {
+		p.management, err = env.StartControlPlane(ctx, opts)
+	}
 	w := <-workloadStarted
-	p := &plane{management: management, workload: w.cp, scheme: capiScheme}
-	if err := kerrors.NewAggregate([]error{err, w.err}); err != nil {
+	p.workload = w.cp
+	close(workloadSet)
+	if err := kerrors.NewAggregate([]error{armErr, err, w.err}); err != nil {
 		return p, err
 	}
+	management := p.management
 	p.kubeconfig = filepath.Join(o.stateDir, "kubeconfig")
 	p.workloadKubeconfig = filepath.Join(o.stateDir, "workload-kubeconfig")
 	if err := management.WriteKubeconfig(p.kubeconfig); err != nil {
@@ -139,7 +175,7 @@ func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 	if err := setup.Webhooks(mgr); err != nil {
 		return p, err
 	}
-	if o.simulate {
+	if o.azure == azureSimulated {
 		p.sim, err = asosim.Start(mgrCtx, management.Config, asosim.Options{
 			Scheme: scheme.New(), SubscriptionID: simulatedSubscriptionID, DeleteDelay: asoDeleteDelay,
 			// Every AKS cluster's kubeconfig reaches the simulated workload cluster.
@@ -213,6 +249,9 @@ func (p *plane) stop() error {
 	}
 	if p.management != nil {
 		errs = append(errs, p.management.Stop())
+	}
+	if p.arm != nil {
+		errs = append(errs, p.arm.Close())
 	}
 	return kerrors.NewAggregate(errs)
 }

@@ -55,6 +55,10 @@ type sampleSettings struct {
 	location, subscriptionID string
 	// templatesDir holds the templates (templates/ of the repository).
 	templatesDir string
+	// asoClientSecret, when set, goes into the ASO credential Secrets of the samples (AZURE_CLIENT_SECRET): ASO's
+	// own controllers then authenticate as a service principal, which a fake Azure accepts, instead of the
+	// templates' workload identity, whose token file exists only in a pod.
+	asoClientSecret string
 }
 
 // sample is a cluster rendered from a flavor's template.
@@ -130,6 +134,16 @@ func (s sampleSettings) renderSample(flavor string) (*sample, error) {
 		smp.objects = append(smp.objects, classObjs...)
 	}
 	smp.objects = append(smp.objects, objs...)
+	if s.asoClientSecret != "" {
+		for i := range smp.objects {
+			obj := &smp.objects[i]
+			if _, isASOCredential, _ := unstructured.NestedString(obj.Object, "stringData", "AUTH_MODE"); obj.GetKind() == "Secret" && isASOCredential {
+				if err := unstructured.SetNestedField(obj.Object, s.asoClientSecret, "stringData", "AZURE_CLIENT_SECRET"); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	return smp, nil
 }
 

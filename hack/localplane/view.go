@@ -40,10 +40,11 @@ its first machine.
 // watchProgress shows the clusters' progress every o.refresh until ctx is done or the manager stops.
 func watchProgress(ctx context.Context, o options, p *plane, start time.Time) {
 	screen := &progress.Screen{W: os.Stdout, ANSI: o.view == "ansi"}
-	azure := "Azure simulated"
-	if !o.simulate {
-		azure = "Azure not simulated"
-	}
+	azure := map[string]string{
+		azureSimulated: "Azure simulated",
+		azureFakeARM:   "ASO against a fake Azure",
+		azureNone:      "Azure not simulated",
+	}[o.azure]
 	ticker := time.NewTicker(o.refresh)
 	defer ticker.Stop()
 	fmt.Println()
