@@ -237,7 +237,7 @@ func (e *Environment) Stop() error {
 	e.stopOnce.Do(func() {
 		e.cancel()
 		AwaitStop("the test environment's manager", e.mgrDone)
-		e.stopErr = kerrors.NewAggregate([]error{e.mgrErr, e.ControlPlane.Stop()})
+		e.stopErr = kerrors.NewAggregate([]error{judgeSlowStop(e.mgrErr, stuckGoroutines()), e.ControlPlane.Stop()})
 	})
 	return e.stopErr
 }
