@@ -271,9 +271,21 @@ func (a *asoWebhooks) cleanup() error {
 
 // asoWebhookConfigurations reads the admission webhook configurations of the ASO bundle.
 func asoWebhookConfigurations(path string) ([]*admissionv1.MutatingWebhookConfiguration, []*admissionv1.ValidatingWebhookConfiguration, error) {
+	mutating, validating, err := readWebhookConfigurations(path, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(mutating) == 0 || len(validating) == 0 {
+		return nil, nil, fmt.Errorf("%s has no admission webhook configurations: run 'make generate-aso-bundle'", path)
+	}
+	return mutating, validating, nil
+}
+
+// readWebhookConfigurations reads the admission webhook configurations of a YAML file, their names prefixed.
+func readWebhookConfigurations(path, prefix string) ([]*admissionv1.MutatingWebhookConfiguration, []*admissionv1.ValidatingWebhookConfiguration, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("failed to read the ASO bundle: %w", err)
+		return nil, nil, fmt.Errorf("failed to read webhook configurations: %w", err)
 	}
 	var mutating []*admissionv1.MutatingWebhookConfiguration
 	var validating []*admissionv1.ValidatingWebhookConfiguration
@@ -285,7 +297,7 @@ func asoWebhookConfigurations(path string) ([]*admissionv1.MutatingWebhookConfig
 		} else if err != nil {
 			return nil, nil, fmt.Errorf("failed to decode %s: %w", path, err)
 		}
-		var target any
+		var target interface{ SetName(string) }
 		switch doc.GetKind() {
 		case "MutatingWebhookConfiguration":
 			c := &admissionv1.MutatingWebhookConfiguration{}
@@ -299,9 +311,7 @@ func asoWebhookConfigurations(path string) ([]*admissionv1.MutatingWebhookConfig
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(doc.Object, target); err != nil {
 			return nil, nil, fmt.Errorf("failed to read a %s of %s: %w", doc.GetKind(), path, err)
 		}
-	}
-	if len(mutating) == 0 || len(validating) == 0 {
-		return nil, nil, fmt.Errorf("%s has no admission webhook configurations: run 'make generate-aso-bundle'", path)
+		target.SetName(prefix + doc.GetName())
 	}
 	return mutating, validating, nil
 }

@@ -17,19 +17,12 @@ limitations under the License.
 package env
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
@@ -55,34 +48,11 @@ func clusterAPIWebhookConfigurations(capiDir string) ([]*admissionv1.MutatingWeb
 	var mutating []*admissionv1.MutatingWebhookConfiguration
 	var validating []*admissionv1.ValidatingWebhookConfiguration
 	for prefix, file := range clusterAPIWebhookManifests {
-		raw, err := os.ReadFile(filepath.Join(capiDir, file))
+		m, v, err := readWebhookConfigurations(filepath.Join(capiDir, file), prefix)
 		if err != nil {
 			return nil, nil, fmt.Errorf("failed to read Cluster API's webhooks: %w", err)
 		}
-		decoder := yaml.NewYAMLOrJSONDecoder(bytes.NewReader(raw), 4096)
-		for {
-			doc := &unstructured.Unstructured{}
-			if err := decoder.Decode(&doc.Object); errors.Is(err, io.EOF) {
-				break
-			} else if err != nil {
-				return nil, nil, fmt.Errorf("failed to decode %s: %w", file, err)
-			}
-			var target interface{ SetName(string) }
-			switch doc.GetKind() {
-			case "MutatingWebhookConfiguration":
-				c := &admissionv1.MutatingWebhookConfiguration{}
-				mutating, target = append(mutating, c), c
-			case "ValidatingWebhookConfiguration":
-				c := &admissionv1.ValidatingWebhookConfiguration{}
-				validating, target = append(validating, c), c
-			default:
-				continue
-			}
-			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(doc.Object, target); err != nil {
-				return nil, nil, fmt.Errorf("failed to read a %s of %s: %w", doc.GetKind(), file, err)
-			}
-			target.SetName(prefix + doc.GetName())
-		}
+		mutating, validating = append(mutating, m...), append(validating, v...)
 	}
 	return mutating, validating, nil
 }
