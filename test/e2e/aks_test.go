@@ -83,7 +83,7 @@ func TestE2E_AKSCluster(t *testing.T) {
 
 	scaleAndUpgrade(ctx, g, f, f.ClusterName+"-pool0", func(version string) {
 		live := &infrav1.AzureManagedControlPlane{}
-		updateObject(ctx, g, f.Key(f.ClusterName), live, func() { live.Spec.Version = version })
+		plane.UpdateObject(ctx, g, f.Key(f.ClusterName), live, func() { live.Spec.Version = version })
 	})
 	// AKS never downgrades: neither does the webhook let the version go back.
 	live := &infrav1.AzureManagedControlPlane{}
@@ -121,7 +121,7 @@ func TestE2E_ASOManagedCluster(t *testing.T) {
 
 	scaleAndUpgrade(ctx, g, f, f.ClusterName+"-pool0", func(version string) {
 		live := &infrav1.AzureASOManagedControlPlane{}
-		updateObject(ctx, g, f.Key(f.ClusterName), live, func() { live.Spec.Version = version })
+		plane.UpdateObject(ctx, g, f.Key(f.ClusterName), live, func() { live.Spec.Version = version })
 	})
 
 	rgID := p.ResourceGroupID(f.Vars["RESOURCE_GROUP"])
@@ -130,18 +130,6 @@ func TestE2E_ASOManagedCluster(t *testing.T) {
 		g.Expect(plane.ListASOObjects(ctx, g, f.Namespace)).To(BeEmpty())
 	}, plane.Timeout, plane.Interval).Should(Succeed())
 	g.Expect(p.Sim.Deleted()).To(ContainElement(rgID), "the cluster's own resource group is deleted")
-}
-
-// updateObject reads obj fresh from the API server, changes it and updates it, as a user does; a conflict with the
-// controllers' own writes is retried.
-func updateObject(ctx context.Context, g *WithT, key client.ObjectKey, obj client.Object, change func()) {
-	g.Eventually(func() error {
-		if err := env.Env.GetAPIReader().Get(ctx, key, obj); err != nil {
-			return err
-		}
-		change()
-		return env.Env.Update(ctx, obj)
-	}, plane.Timeout, plane.Interval).Should(Succeed())
 }
 
 // expectUpdateRefused reads obj fresh from the API server, changes it and expects admission to refuse the update
@@ -202,7 +190,7 @@ func expectPoolNodes(ctx context.Context, g *WithT, f *plane.Fixture, name strin
 func scaleAndUpgrade(ctx context.Context, g *WithT, f *plane.Fixture, pool string, setVersion func(string)) {
 	for _, replicas := range []int{3, 1} {
 		mp := &clusterv1.MachinePool{}
-		updateObject(ctx, g, f.Key(pool), mp, func() { mp.Spec.Replicas = ptr.To(int32(replicas)) })
+		plane.UpdateObject(ctx, g, f.Key(pool), mp, func() { mp.Spec.Replicas = ptr.To(int32(replicas)) })
 		expectPoolNodes(ctx, g, f, pool, replicas)
 	}
 
@@ -214,7 +202,7 @@ func scaleAndUpgrade(ctx context.Context, g *WithT, f *plane.Fixture, pool strin
 		g.Expect(mc.Status.CurrentKubernetesVersion).To(HaveValue(Equal(strings.TrimPrefix(upgradeVersion, "v"))))
 	}, plane.Timeout, plane.Interval).Should(Succeed())
 	mp := &clusterv1.MachinePool{}
-	updateObject(ctx, g, f.Key(pool), mp, func() { mp.Spec.Template.Spec.Version = upgradeVersion })
+	plane.UpdateObject(ctx, g, f.Key(pool), mp, func() { mp.Spec.Template.Spec.Version = upgradeVersion })
 	g.Eventually(func(g Gomega) {
 		ap := &asocontainerservice.ManagedClustersAgentPool{}
 		g.Expect(env.Env.Get(ctx, f.Key(pool), ap)).To(Succeed())

@@ -343,6 +343,18 @@ func CountByKind(objs []ASOObject) string {
 	return strings.Join(parts, ", ")
 }
 
+// UpdateObject reads obj fresh from the API server, changes it and updates it, as a user does; a conflict with the
+// controllers' own writes is retried.
+func UpdateObject(ctx context.Context, g *WithT, key client.ObjectKey, obj client.Object, change func()) {
+	g.Eventually(func() error {
+		if err := env.Env.GetAPIReader().Get(ctx, key, obj); err != nil {
+			return err
+		}
+		change()
+		return env.Env.Update(ctx, obj)
+	}, Timeout, Interval).Should(Succeed())
+}
+
 // DeleteCluster deletes a Cluster, as a user does, and waits until Cluster API and the provider have deleted
 // everything it owns and released it.
 func DeleteCluster(ctx context.Context, g *WithT, key client.ObjectKey) {

@@ -65,11 +65,11 @@ func TestRealASO_AKSCluster(t *testing.T) {
 	// Scale the pool up and down, then upgrade the control plane and the pool: Azure receives each change.
 	for _, replicas := range []int{3, 1} {
 		mp := &clusterv1.MachinePool{}
-		updateObject(ctx, g, f.Key(pool), mp, func() { mp.Spec.Replicas = ptr.To(int32(replicas)) })
+		plane.UpdateObject(ctx, g, f.Key(pool), mp, func() { mp.Spec.Replicas = ptr.To(int32(replicas)) })
 		expectPoolNodes(ctx, g, f, pool, replicas)
 	}
 	cp := &infrav1.AzureASOManagedControlPlane{}
-	updateObject(ctx, g, f.Key(f.ClusterName), cp, func() { cp.Spec.Version = upgradeVersion })
+	plane.UpdateObject(ctx, g, f.Key(f.ClusterName), cp, func() { cp.Spec.Version = upgradeVersion })
 	g.Eventually(func(g Gomega) {
 		mc := &asocontainerservice.ManagedCluster{}
 		g.Expect(env.Env.Get(ctx, f.Key(f.ClusterName), mc)).To(Succeed())

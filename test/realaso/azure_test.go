@@ -67,13 +67,6 @@ func assertAKSRequests(t *testing.T, namespace, clusterName, pool string) {
 	})
 }
 
-// assertARMRequests compares the body of the first PUT of each resource of armGoldens with its golden file
-// (testdata/arm-<golden>.golden.yaml), with the names that change from run to run replaced.
-func assertARMRequests(t *testing.T, namespace, clusterName string) {
-	t.Helper()
-	assertFirstPuts(t, namespace, clusterName, armGoldens)
-}
-
 // assertFirstPuts compares the body of the first PUT of each resource with its golden file
 // (testdata/arm-<golden>.golden.yaml), with the cluster's name and namespace replaced.
 func assertFirstPuts(t *testing.T, namespace, clusterName string, goldens []armGolden) {

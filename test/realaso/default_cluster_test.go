@@ -78,7 +78,7 @@ func TestRealASO_DefaultCluster(t *testing.T) {
 	for _, o := range objects {
 		g.Expect(readyInAzure(o.Object)).To(BeTrue(), "%s is Ready, and its resource exists in Azure", o)
 	}
-	assertARMRequests(t, f.Namespace, f.ClusterName)
+	assertFirstPuts(t, f.Namespace, f.ClusterName, armGoldens)
 
 	// An Azure error on a write reaches the AzureCluster's conditions with ASO's reason and Azure's message, and
 	// clears once Azure accepts the write.
@@ -86,7 +86,7 @@ func TestRealASO_DefaultCluster(t *testing.T) {
 	fault := p.ARM.Inject(fakearm.Fault{Method: "PUT", ID: regexp.MustCompile("^" + regexp.QuoteMeta(nsg) + "$"), Status: 400,
 		Code: "InvalidResourceReference", Message: "injected: the referenced resource was not found"})
 	azureCluster := &infrav1.AzureCluster{}
-	updateObject(ctx, g, clusterKey, azureCluster, func() { azureCluster.Spec.AdditionalTags = infrav1.Tags{"pass": "fault"} })
+	plane.UpdateObject(ctx, g, clusterKey, azureCluster, func() { azureCluster.Spec.AdditionalTags = infrav1.Tags{"pass": "fault"} })
 	g.Eventually(func(g Gomega) {
 		g.Expect(env.Env.Get(ctx, clusterKey, azureCluster)).To(Succeed())
 		g.Expect(azureCluster.Status.Resources).To(ContainElement(And(
@@ -102,16 +102,16 @@ func TestRealASO_DefaultCluster(t *testing.T) {
 
 	// While the cluster is paused, ASO writes nothing to Azure; once it is resumed, everything is Ready again.
 	cluster := &clusterv1.Cluster{}
-	updateObject(ctx, g, clusterKey, cluster, func() { cluster.Spec.Paused = ptr.To(true) })
+	plane.UpdateObject(ctx, g, clusterKey, cluster, func() { cluster.Spec.Paused = ptr.To(true) })
 	g.Eventually(func(g Gomega) {
 		for _, o := range plane.ListASOObjects(ctx, g, f.Namespace) {
 			g.Expect(o.Object.GetAnnotations()).To(HaveKeyWithValue("serviceoperator.azure.com/reconcile-policy", "skip"), "%s", o)
 		}
 	}, timeout, plane.Interval).Should(Succeed())
 	paused := len(p.ARM.Requests())
-	updateObject(ctx, g, clusterKey, azureCluster, func() { azureCluster.Spec.AdditionalTags = infrav1.Tags{"pass": "paused"} })
+	plane.UpdateObject(ctx, g, clusterKey, azureCluster, func() { azureCluster.Spec.AdditionalTags = infrav1.Tags{"pass": "paused"} })
 	g.Consistently(func() []string { return writesTo(p.ARM.Requests()[paused:], f.ClusterName) }, 10*time.Second, plane.Interval).Should(BeEmpty())
-	updateObject(ctx, g, clusterKey, cluster, func() { cluster.Spec.Paused = nil })
+	plane.UpdateObject(ctx, g, clusterKey, cluster, func() { cluster.Spec.Paused = nil })
 	expectClusterReady(ctx, g, clusterKey)
 
 	// Deleting the Cluster deletes everything of it in Azure: the resource group, and so everything in it.
@@ -145,16 +145,4 @@ func writesTo(requests []fakearm.Request, clusterName string) []string {
 		}
 	}
 	return out
-}
-
-// updateObject reads obj fresh from the API server, changes it and updates it, as a user does; a conflict with the
-// controllers' own writes is retried.
-func updateObject(ctx context.Context, g *WithT, key client.ObjectKey, obj client.Object, change func()) {
-	g.Eventually(func() error {
-		if err := env.Env.GetAPIReader().Get(ctx, key, obj); err != nil {
-			return err
-		}
-		change()
-		return env.Env.Update(ctx, obj)
-	}, timeout, plane.Interval).Should(Succeed())
 }
