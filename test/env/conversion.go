@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/rest"
@@ -53,16 +54,7 @@ func convertCRDs(ctx context.Context, cfg *rest.Config, crds []*apiextensionsv1.
 	return wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, startTimeout, true, func(ctx context.Context) (bool, error) {
 		for _, crd := range converted {
 			live := &apiextensionsv1.CustomResourceDefinition{}
-			if err := c.Get(ctx, client.ObjectKey{Name: crd.Name}, live); err != nil {
-				return false, nil
-			}
-			established := false
-			for _, cond := range live.Status.Conditions {
-				if cond.Type == apiextensionsv1.Established && cond.Status == apiextensionsv1.ConditionTrue {
-					established = true
-				}
-			}
-			if !established {
+			if err := c.Get(ctx, client.ObjectKey{Name: crd.Name}, live); err != nil || !apihelpers.IsCRDConditionTrue(live, apiextensionsv1.Established) {
 				return false, nil
 			}
 		}
