@@ -17,12 +17,15 @@ limitations under the License.
 package fakearm
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"sort"
 	"strings"
 	"time"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
 )
 
 // maxBody bounds a request body; ARM's own limit is 4 MiB.
@@ -218,10 +221,12 @@ func (s *Server) get(id armID, head bool) answer {
 
 // patch merges a JSON merge patch into a resource, at once.
 func (s *Server) patch(id armID, raw []byte) answer {
-	patch, err := decodeObject(raw)
-	if err != nil {
+	invalid := func(err error) answer {
 		return errorAnswer(&armError{http.StatusBadRequest, "InvalidRequestContent",
 			"The request content was invalid and could not be deserialized: " + err.Error()})
+	}
+	if _, err := decodeObject(raw); err != nil {
+		return invalid(err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -229,8 +234,18 @@ func (s *Server) patch(id armID, raw []byte) answer {
 	if !ok {
 		return errorAnswer(s.notFound(id))
 	}
-	body := copyMap(r.body)
-	mergePatch(body, patch)
+	current, err := json.Marshal(r.body)
+	if err != nil {
+		return errorAnswer(&armError{http.StatusInternalServerError, "InternalServerError", err.Error()})
+	}
+	merged, err := jsonpatch.MergePatch(current, raw)
+	if err != nil {
+		return invalid(err)
+	}
+	body, err := decodeObject(merged)
+	if err != nil {
+		return invalid(err)
+	}
 	s.upsert(r.id, body, r.tenant)
 	return answer{status: http.StatusOK, body: s.render(r)}
 }

@@ -90,26 +90,6 @@ func ensureMap(m map[string]any, path ...string) map[string]any {
 	return m
 }
 
-// mergePatch applies a JSON merge patch (RFC 7386), the semantics of ARM's PATCH, to target.
-func mergePatch(target, patch map[string]any) {
-	for k, v := range patch {
-		if v == nil {
-			delete(target, k)
-			continue
-		}
-		if pm, ok := v.(map[string]any); ok {
-			tm, ok := target[k].(map[string]any)
-			if !ok {
-				tm = map[string]any{}
-				target[k] = tm
-			}
-			mergePatch(tm, pm)
-			continue
-		}
-		target[k] = copyValue(v)
-	}
-}
-
 // str reads a string field of an object ("" if it is missing or not a string).
 func str(m map[string]any, key string) string {
 	s, _ := m[key].(string)
