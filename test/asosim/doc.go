@@ -20,8 +20,8 @@ limitations under the License.
 // observedGeneration, status.id, provisioningState, the status fields the provider reads (IP addresses, FQDNs,
 // agent pool counts) and, for managed clusters, the kubeconfig secrets asked for in operatorSpec.secrets; like
 // ASO, it never overwrites a Secret the managed cluster does not own (Ready false, severity Error, reason
-// FailedWritingAdditionalKubernetesObjects). Like ASO, it claims a resource (resource-id) only once its owner is
-// Ready (WaitingForOwner until then). Like ASO, it resolves the references of a spec before the resource goes to
+// FailedWritingAdditionalKubernetesObjects). Like ASO, it claims a resource (its finalizer and resource-id) only
+// once its owner is Ready (WaitingForOwner until then), its credential is complete and its references resolve. Like ASO, it resolves the references of a spec before the resource goes to
 // Azure: a Kubernetes reference to an ASO object that exists and is claimed (else ReferenceNotFound), Secrets and
 // ConfigMaps that have the key (else SecretNotFound, ConfigMapNotFound), all retried Warnings. A Ready resource
 // exports what its operatorSpec asks to ConfigMaps: configMapExpressions (CEL over the resource) and a managed
@@ -30,7 +30,8 @@ limitations under the License.
 // credential-from Secret that is missing or incomplete keeps a resource unclaimed (Failed, a Warning). Azure
 // errors injected with Fail are classified as ASO classifies them: Error for the few fatal codes, Warning for the
 // rest. ASO's post-reconciliation check of private endpoints holds one with a manual connection awaiting approval
-// (PostReconciliationFailure). Its own tests show what it does where ASO does so.
+// (PostReconciliationFailure). Its own tests show what it does where ASO does so, and test/contract checks the same
+// scenarios against ASO's own controllers.
 //
 // It honours the reconcile-policy annotation (skip: only reads; detach-on-delete: never deletes in Azure) and
 // records every Azure-side create, update (a PUT of a changed spec) and delete for tests to assert on. Tests can

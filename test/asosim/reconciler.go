@@ -67,12 +67,6 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if !obj.GetDeletionTimestamp().IsZero() {
 		return r.reconcileDelete(ctx, obj, policy)
 	}
-	if controllerutil.AddFinalizer(obj, finalizer) {
-		if err := s.client.Update(ctx, obj); err != nil {
-			return retryLater(err)
-		}
-	}
-
 	s.mu.Lock()
 	fault := s.faults[key]
 	s.mu.Unlock()
@@ -82,6 +76,9 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		}
 	}
 
+	// Like ASO, claim the object (its finalizer and resource-id) only once its owner is Ready, its credential is
+	// complete and every reference, secret and config map of its spec resolves; until then it is not ASO's.
+	claimed := controllerutil.ContainsFinalizer(obj, finalizer)
 	id, waiting, err := r.armID(ctx, obj)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -96,18 +93,29 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		}
 		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "Failed", message: problem}, ownerRetry)
 	}
-	if fault.Reconciling {
-		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Info", reason: "Reconciling", message: "The resource is being reconciled"}, 0)
-	}
-	// ASO resolves the spec's references before it sends the resource to Azure, and retries soon.
-	if policy != string(asoannotations.ReconcilePolicySkip) {
+	// ASO resolves the spec's references before it sends the resource to Azure, and retries soon. It only reads a
+	// claimed resource of reconcile-policy skip.
+	if !claimed || policy != string(asoannotations.ReconcilePolicySkip) {
 		missing, err := r.resolve(ctx, obj)
 		if err != nil {
 			return ctrl.Result{}, err
 		}
 		if missing != nil {
+			if !claimed {
+				id = ""
+			}
 			return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Warning", reason: missing.reason, message: missing.message}, ownerRetry)
 		}
+	}
+	if !claimed {
+		controllerutil.AddFinalizer(obj, finalizer)
+		genruntime.SetResourceID(obj, id)
+		if err := s.client.Update(ctx, obj); err != nil {
+			return retryLater(err)
+		}
+	}
+	if fault.Reconciling {
+		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Info", reason: "Reconciling", message: "The resource is being reconciled"}, 0)
 	}
 	if fault.Severity != "" {
 		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: fault.Severity, reason: fault.Reason, message: fault.Message}, 0)
@@ -373,6 +381,11 @@ func sameStatus(previous, next map[string]any) bool {
 func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaObject, content, status map[string]any, id string) error {
 	spec, _ := content["spec"].(map[string]any)
 	location, _ := spec["location"].(string)
+	// What every resource's status reads back from Azure: its name and region.
+	status["name"] = azureName(obj)
+	if location != "" {
+		status["location"] = location
+	}
 	switch r.gvk.Kind {
 	case "PublicIPAddress":
 		status["ipAddress"] = fakeIP(20, id)
