@@ -1,0 +1,246 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package contract
+
+import (
+	"net/http"
+
+	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/core"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+)
+
+// Scenario is one behaviour of ASO.
+type Scenario struct {
+	Name string
+	// Run creates the scenario's objects and states what ASO reports at each step.
+	Run func(s *Session)
+	// Differences are the backends (by Name) known to differ from ASO here, with why; the scenario does not run on
+	// them.
+	Differences map[string]string
+}
+
+// The outcomes the scenarios expect.
+var (
+	// ready: created or updated in Azure.
+	ready = func(id string) Outcome {
+		return Outcome{Ready: metav1.ConditionTrue, Reason: conditions.ReasonSucceeded, Finalizer: true, ResourceID: id}
+	}
+	// failing: claimed, and held back by a Warning or an Error.
+	failing = func(id string, severity conditions.ConditionSeverity, reason string) Outcome {
+		return Outcome{Ready: metav1.ConditionFalse, Severity: severity, Reason: reason, Finalizer: true, ResourceID: id}
+	}
+	// unclaimed: held back before ASO claims the object (its owner is Ready, its credential complete and every
+	// reference of its spec resolves): neither finalizer nor resource ID.
+	unclaimed = func(severity conditions.ConditionSeverity, reason string) Outcome {
+		return Outcome{Ready: metav1.ConditionFalse, Severity: severity, Reason: reason}
+	}
+)
+
+// Scenarios is the contract.
+var Scenarios = []Scenario{
+	{Name: "ready", Run: func(s *Session) {
+		rg := s.resourceGroup("rg")
+		s.Create(rg)
+		s.Expect(rg, ready(s.ResourceGroupID("rg")))
+	}},
+	{Name: "owner not ready", Run: func(s *Session) {
+		rg := s.resourceGroup("rg")
+		s.FailPuts(rg, "ResourceGroup", s.ResourceGroupID("rg"), http.StatusConflict, "Conflict")
+		s.Create(rg)
+		s.Expect(rg, failing(s.ResourceGroupID("rg"), conditions.ConditionSeverityWarning, "Conflict"))
+		vnet := virtualNetwork("vnet", "rg")
+		s.Create(vnet)
+		s.Expect(vnet, unclaimed(conditions.ConditionSeverityWarning, conditions.ReasonWaitingForOwner.Name))
+	}},
+	{Name: "Azure error fatal", Run: func(s *Session) {
+		s.azureError(http.StatusBadRequest, "InvalidRequestContent", conditions.ConditionSeverityError)
+	}},
+	{Name: "Azure error retryable", Run: func(s *Session) {
+		s.azureError(http.StatusConflict, "AnotherOperationInProgress", conditions.ConditionSeverityWarning)
+	}},
+	{Name: "Azure error retried slowly", Run: func(s *Session) {
+		s.azureError(http.StatusBadRequest, "InvalidParameter", conditions.ConditionSeverityWarning)
+	}},
+	{Name: "Azure error unknown code", Run: func(s *Session) {
+		s.azureError(http.StatusBadRequest, "SomethingNobodyClassified", conditions.ConditionSeverityWarning)
+	}},
+	{Name: "missing reference", Run: func(s *Session) {
+		s.readyResourceGroup("rg")
+		nic := &asonetwork.NetworkInterface{
+			ObjectMeta: metav1.ObjectMeta{Name: "nic"},
+			Spec: asonetwork.NetworkInterface_Spec{
+				Owner: &genruntime.KnownResourceReference{Name: "rg"}, Location: ptr.To(location),
+				IpConfigurations: []asonetwork.NetworkInterfaceIPConfiguration_NetworkInterface_SubResourceEmbedded{{
+					Name: ptr.To("ipconfig"),
+					Subnet: &asonetwork.Subnet_NetworkInterface_SubResourceEmbedded{Reference: &genruntime.ResourceReference{
+						Group: "network.azure.com", Kind: "VirtualNetworksSubnet", Name: "missing",
+					}},
+				}},
+			},
+		}
+		s.Create(nic)
+		s.Expect(nic, unclaimed(conditions.ConditionSeverityWarning, conditions.ReasonReferenceNotFound.Name))
+	}},
+	{Name: "missing secret", Run: func(s *Session) {
+		s.readyResourceGroup("rg")
+		vm := &asocompute.VirtualMachine{
+			ObjectMeta: metav1.ObjectMeta{Name: "vm"},
+			Spec: asocompute.VirtualMachine_Spec{
+				Owner: &genruntime.KnownResourceReference{Name: "rg"}, Location: ptr.To(location),
+				OsProfile: &asocompute.OSProfile{
+					ComputerName: ptr.To("vm"), AdminUsername: ptr.To("capi"),
+					AdminPassword: &genruntime.SecretReference{Name: "missing", Key: "password"},
+				},
+			},
+		}
+		s.Create(vm)
+		s.Expect(vm, unclaimed(conditions.ConditionSeverityWarning, conditions.ReasonSecretNotFound.Name))
+	}},
+	{Name: "missing configmap", Run: func(s *Session) {
+		s.readyResourceGroup("rg")
+		assignment := &asoauthorization.RoleAssignment{
+			ObjectMeta: metav1.ObjectMeta{Name: "assignment"},
+			Spec: asoauthorization.RoleAssignment_Spec{
+				AzureName:             "3b2f7a6e-5a0c-4f56-9f43-2b1d0c9e7a11",
+				Owner:                 &genruntime.ArbitraryOwnerReference{Group: "resources.azure.com", Kind: "ResourceGroup", Name: "rg"},
+				PrincipalIdFromConfig: &genruntime.ConfigMapReference{Name: "identity", Key: "principalId"},
+				RoleDefinitionReference: ptr.To(genruntime.CreateWellKnownResourceReferenceFromARMID(
+					"/subscriptions/" + s.SubscriptionID() + "/providers/Microsoft.Authorization/roleDefinitions/" + contributorRole)),
+			},
+		}
+		s.Create(assignment)
+		s.Expect(assignment, unclaimed(conditions.ConditionSeverityWarning, conditions.ReasonConfigMapNotFound.Name))
+	}},
+	{Name: "credential missing", Run: func(s *Session) {
+		rg := s.resourceGroup("rg")
+		rg.Annotations = map[string]string{asoannotations.PerResourceSecret: "missing"}
+		s.Create(rg)
+		s.Expect(rg, unclaimed(conditions.ConditionSeverityWarning, conditions.ReasonFailed.Name))
+		if s.Azure().Exists(s.ResourceGroupID("rg")) {
+			s.t.Errorf("%s was created in Azure without a credential", s.ResourceGroupID("rg"))
+		}
+	}},
+	{Name: "status kept while a change fails", Run: func(s *Session) {
+		rg := s.readyResourceGroup("rg")
+		heal := s.FailPuts(rg, "ResourceGroup", s.ResourceGroupID("rg"), http.StatusConflict, "Conflict")
+		s.Update(rg, func() { rg.Spec.Tags = map[string]string{"changed": "true"} })
+		s.Expect(rg, failing(s.ResourceGroupID("rg"), conditions.ConditionSeverityWarning, "Conflict"))
+		s.g.Expect(rg.Status.Id).To(HaveValue(Equal(s.ResourceGroupID("rg"))), "the status read from Azure is kept")
+		s.g.Expect(rg.Status.Location).To(HaveValue(Equal(location)), "the status read from Azure is kept")
+		heal()
+		s.Expect(rg, ready(s.ResourceGroupID("rg")))
+		s.g.Expect(rg.Status.Tags).To(HaveKeyWithValue("changed", "true"))
+	}},
+	{Name: "post-reconciliation check", Run: func(s *Session) {
+		s.readyResourceGroup("rg")
+		pe := &asonetwork.PrivateEndpoint{
+			ObjectMeta: metav1.ObjectMeta{Name: "pe"},
+			Spec: asonetwork.PrivateEndpoint_Spec{
+				Owner: &genruntime.KnownResourceReference{Name: "rg"}, Location: ptr.To(location),
+				ManualPrivateLinkServiceConnections: []asonetwork.PrivateLinkServiceConnection{{
+					Name: ptr.To("to-storage"), GroupIds: []string{"blob"},
+					PrivateLinkServiceReference: &genruntime.ResourceReference{
+						ARMID: s.ResourceGroupID("rg") + "/providers/Microsoft.Storage/storageAccounts/elsewhere",
+					},
+				}},
+			},
+		}
+		s.Create(pe)
+		s.Expect(pe, failing(s.ResourceGroupID("rg")+"/providers/Microsoft.Network/privateEndpoints/pe",
+			conditions.ConditionSeverityWarning, conditions.ReasonPostReconcileFailure.Name))
+	}},
+	{Name: "exported configmap not owned", Run: func(s *Session) {
+		s.ConfigMap("taken", map[string]string{"other": "data"})
+		rg := s.resourceGroup("rg")
+		rg.Spec.OperatorSpec = &asoresources.ResourceGroupOperatorSpec{ConfigMapExpressions: []*core.DestinationExpression{
+			{Name: "taken", Key: "location", Value: "self.status.location"},
+		}}
+		s.Create(rg)
+		s.Expect(rg, failing(s.ResourceGroupID("rg"), conditions.ConditionSeverityError, conditions.ReasonAdditionalKubernetesObjWriteFailure.Name))
+	}},
+	{Name: "delete", Run: func(s *Session) {
+		rg := s.readyResourceGroup("rg")
+		s.Delete(rg)
+		if s.Azure().Exists(s.ResourceGroupID("rg")) {
+			s.t.Errorf("%s is still in Azure after its ResourceGroup was deleted", s.ResourceGroupID("rg"))
+		}
+	}},
+	{Name: "delete with reconcile-policy skip", Run: func(s *Session) {
+		s.g.Expect(s.Azure().Seed("ResourceGroup", s.ResourceGroupID("rg"), map[string]any{"location": location})).To(Succeed())
+		rg := s.resourceGroup("rg")
+		rg.Annotations = map[string]string{asoannotations.ReconcilePolicy: string(asoannotations.ReconcilePolicySkip)}
+		s.Create(rg)
+		s.Expect(rg, ready(s.ResourceGroupID("rg")))
+		s.Delete(rg)
+		if !s.Azure().Exists(s.ResourceGroupID("rg")) {
+			s.t.Errorf("%s was deleted in Azure though its ResourceGroup has reconcile-policy skip", s.ResourceGroupID("rg"))
+		}
+	}},
+}
+
+const (
+	// location is the Azure region of the scenarios' resources.
+	location = "eastus"
+	// contributorRole is the built-in Contributor role's definition.
+	contributorRole = "b24988ac-6180-42a0-ab88-20f7382dd24c"
+)
+
+// resourceGroup is a ResourceGroup object named name, for the Azure resource group ResourceGroupName(name).
+func (s *Session) resourceGroup(name string) *asoresources.ResourceGroup {
+	return &asoresources.ResourceGroup{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec:       asoresources.ResourceGroup_Spec{AzureName: s.ResourceGroupName(name), Location: ptr.To(location)},
+	}
+}
+
+// readyResourceGroup creates a ResourceGroup and waits until it is Ready.
+func (s *Session) readyResourceGroup(name string) *asoresources.ResourceGroup {
+	s.t.Helper()
+	rg := s.resourceGroup(name)
+	s.Create(rg)
+	s.Expect(rg, ready(s.ResourceGroupID(name)))
+	return rg
+}
+
+// azureError creates a resource group whose PUTs Azure refuses with code, and expects ASO's classification of it.
+func (s *Session) azureError(status int, code string, severity conditions.ConditionSeverity) {
+	s.t.Helper()
+	rg := s.resourceGroup("rg")
+	s.FailPuts(rg, "ResourceGroup", s.ResourceGroupID("rg"), status, code)
+	s.Create(rg)
+	s.Expect(rg, failing(s.ResourceGroupID("rg"), severity, code))
+}
+
+// virtualNetwork is a VirtualNetwork in the resource group of the ResourceGroup object owner.
+func virtualNetwork(name, owner string) *asonetwork.VirtualNetwork {
+	return &asonetwork.VirtualNetwork{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: asonetwork.VirtualNetwork_Spec{
+			Owner: &genruntime.KnownResourceReference{Name: owner}, Location: ptr.To(location),
+			AddressSpace: &asonetwork.AddressSpace{AddressPrefixes: []string{"10.0.0.0/16"}},
+		},
+	}
+}
