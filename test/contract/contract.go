@@ -93,8 +93,9 @@ type Session struct {
 	g   *WithT
 	ctx context.Context
 	b   Backend
-	// Namespace is the scenario's namespace; it is also the name of its resource groups' prefix in Azure.
+	// Namespace is the scenario's namespace, and the prefix of its resource groups' names in Azure.
 	Namespace string
+	namespace *corev1.Namespace
 	created   []client.Object
 	heals     []func()
 }
@@ -170,7 +171,8 @@ func (s *Session) ConfigMap(name string, data map[string]string) *corev1.ConfigM
 	return cm
 }
 
-// cleanup heals Azure and deletes what the scenario created, newest first, waiting for ASO to let each go.
+// cleanup heals Azure and deletes what the scenario created, newest first, waiting for ASO to let each go, then
+// the namespace (without waiting: a test API server may have no namespace controller).
 func (s *Session) cleanup() {
 	for _, heal := range s.heals {
 		heal()
@@ -178,6 +180,7 @@ func (s *Session) cleanup() {
 	for i := len(s.created) - 1; i >= 0; i-- {
 		s.Delete(s.created[i])
 	}
+	s.g.Expect(client.IgnoreNotFound(s.b.Client.Delete(s.ctx, s.namespace))).To(Succeed())
 }
 
 // Run runs every scenario against the backend, in parallel.
@@ -193,7 +196,7 @@ func Run(t *testing.T, b Backend) {
 			g := NewWithT(t)
 			g.Expect(b.Client.Create(ctx, ns)).To(Succeed())
 			// The cleanup runs after the test's context ends.
-			s := &Session{t: t, g: g, ctx: context.WithoutCancel(ctx), b: b, Namespace: ns.Name}
+			s := &Session{t: t, g: g, ctx: context.WithoutCancel(ctx), b: b, Namespace: ns.Name, namespace: ns}
 			t.Cleanup(s.cleanup)
 			sc.Run(s)
 		})
