@@ -18,6 +18,7 @@ package asosim_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -49,3 +50,14 @@ func (a simulatedAzure) Seed(kind, id string, _ map[string]any) error {
 }
 
 func (a simulatedAzure) Exists(id string) bool { return a.sim.ExistsInAzure(id) }
+
+// Writes counts the simulator's creates and updates (of a changed spec) of the resource.
+func (a simulatedAzure) Writes(id string) int {
+	n := 0
+	for _, e := range a.sim.Events() {
+		if e.Op != "Delete" && strings.EqualFold(e.ID, id) {
+			n++
+		}
+	}
+	return n
+}

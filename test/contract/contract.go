@@ -43,6 +43,8 @@ type Azure interface {
 	Seed(kind, id string, body map[string]any) error
 	// Exists tells whether a resource exists in Azure.
 	Exists(id string) bool
+	// Writes counts the writes (PUTs) of a resource that reached Azure.
+	Writes(id string) int
 }
 
 // Backend is an ASO under test.

@@ -50,6 +50,16 @@ func (a fakeAzure) FailPuts(_ client.Object, _, id string, status int, code stri
 
 func (a fakeAzure) Seed(_, id string, body map[string]any) error { return a.arm.Seed(id, body) }
 
+func (a fakeAzure) Writes(id string) int {
+	n := 0
+	for _, r := range a.arm.Requests() {
+		if r.Method == "PUT" && strings.EqualFold(r.Path, id) {
+			n++
+		}
+	}
+	return n
+}
+
 func (a fakeAzure) Exists(id string) bool {
 	_, exists := a.arm.Resource(id)
 	return exists
