@@ -28,30 +28,30 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// credentialProblem checks the Secret that a resource's credential-from annotation names, as ASO does before it
-// claims the resource: in the resource's namespace, with the subscription, tenant and client IDs, and all or none
-// of a cloud's endpoints. It returns why ASO could make no credential of it (ASO reports that as Ready false,
-// severity Warning, reason Failed, and retries); "" when the credential is fine or the resource names none (ASO's
-// global credential, which the simulator assumes, serves it).
-func (r *reconciler) credentialProblem(ctx context.Context, obj client.Object) (string, error) {
+// credential checks the Secret that a resource's credential-from annotation names, as ASO does before it claims the
+// resource: in the resource's namespace, with the subscription, tenant and client IDs, and all or none of a cloud's
+// endpoints. It returns the credential's subscription, or why ASO could make no credential of it (ASO reports that
+// as Ready false, severity Warning, reason Failed, and retries). A resource that names none has ASO's global
+// credential, of the simulator's subscription.
+func (r *reconciler) credential(ctx context.Context, obj client.Object) (subscription, problem string, err error) {
 	name, ok := obj.GetAnnotations()[asoannotations.PerResourceSecret]
 	if !ok {
-		return "", nil
+		return r.sim.opts.SubscriptionID, "", nil
 	}
 	key := client.ObjectKey{Namespace: obj.GetNamespace(), Name: name}
 	if strings.Contains(name, "/") {
-		return fmt.Sprintf("%s does not exist (%s cannot contain '/'. Secret must be in same namespace as resource.)", key, asoannotations.PerResourceSecret), nil
+		return "", fmt.Sprintf("%s does not exist (%s cannot contain '/'. Secret must be in same namespace as resource.)", key, asoannotations.PerResourceSecret), nil
 	}
 	secret := &corev1.Secret{}
 	if err := r.sim.client.Get(ctx, key, secret); err != nil {
 		if apierrors.IsNotFound(err) {
-			return fmt.Sprintf("%s does not exist (credential secret not found: %v)", key, err), nil
+			return "", fmt.Sprintf("%s does not exist (credential secret not found: %v)", key, err), nil
 		}
-		return "", err
+		return "", "", err
 	}
 	for _, field := range []string{asoconfig.AzureSubscriptionID, asoconfig.AzureTenantID, asoconfig.AzureClientID} {
 		if _, ok := secret.Data[field]; !ok {
-			return fmt.Sprintf("%s does not exist (credential Secret %q does not contain key %q)", key, key, field), nil
+			return "", fmt.Sprintf("%s does not exist (credential Secret %q does not contain key %q)", key, key, field), nil
 		}
 	}
 	cloud := 0
@@ -61,8 +61,19 @@ func (r *reconciler) credentialProblem(ctx context.Context, obj client.Object) (
 		}
 	}
 	if cloud != 0 && cloud != 3 {
-		return fmt.Sprintf("%s does not exist (credential Secret %q must specify ALL or NONE of %q, %q, and %q (found %d of 3))", key, key,
+		return "", fmt.Sprintf("%s does not exist (credential Secret %q must specify ALL or NONE of %q, %q, and %q (found %d of 3))", key, key,
 			asoconfig.ResourceManagerEndpoint, asoconfig.ResourceManagerAudience, asoconfig.AzureAuthorityHost, cloud), nil
 	}
-	return "", nil
+	return string(secret.Data[asoconfig.AzureSubscriptionID]), "", nil
+}
+
+// subscriptionMismatch is why ASO refuses a resource in a resource group of another subscription than its
+// credential's (Ready false, severity Error, reason Failed), or "".
+func subscriptionMismatch(id, subscription string) string {
+	parts := strings.Split(id, "/")
+	if len(parts) > 4 && strings.EqualFold(parts[1], "subscriptions") && strings.EqualFold(parts[3], "resourceGroups") &&
+		!strings.EqualFold(parts[2], subscription) {
+		return fmt.Sprintf("resource subscription %q does not match parent subscription %q", subscription, parts[2])
+	}
+	return ""
 }

@@ -79,19 +79,27 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	// Like ASO, claim the object (its finalizer and resource-id) only once its owner is Ready, its credential is
 	// complete and every reference, secret and config map of its spec resolves; until then it is not ASO's.
 	claimed := controllerutil.ContainsFinalizer(obj, finalizer)
-	id, waiting, err := r.armID(ctx, obj)
+	subscription, problem, err := r.credential(ctx, obj)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	id, waiting, err := r.armID(ctx, obj, subscription)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
 	if waiting != "" {
 		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "WaitingForOwner", message: waiting}, ownerRetry)
 	}
-	// Without a credential ASO neither claims the resource nor reaches Azure.
-	if problem, err := r.credentialProblem(ctx, obj); problem != "" || err != nil {
-		if err != nil {
-			return ctrl.Result{}, err
-		}
+	// Without a credential, or with one of another subscription than the resource group's, ASO neither claims the
+	// resource nor reaches Azure.
+	if problem != "" {
 		return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "Failed", message: problem}, ownerRetry)
+	}
+	if mismatch := subscriptionMismatch(id, subscription); mismatch != "" {
+		if !claimed {
+			id = ""
+		}
+		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Error", reason: "Failed", message: mismatch}, slowRetry)
 	}
 	// ASO resolves the spec's references before it sends the resource to Azure, and retries soon. It only reads a
 	// claimed resource of reconcile-policy skip.
@@ -206,10 +214,9 @@ func azureName(obj genruntime.ARMMetaObject) string {
 }
 
 // armID builds the resource's ARM ID from its owner chain; waiting explains a missing owner.
-func (r *reconciler) armID(ctx context.Context, obj genruntime.ARMMetaObject) (id, waiting string, err error) {
-	s := r.sim
+func (r *reconciler) armID(ctx context.Context, obj genruntime.ARMMetaObject, subscription string) (id, waiting string, err error) {
 	if obj.GetType() == "Microsoft.Resources/resourceGroups" {
-		return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", s.opts.SubscriptionID, azureName(obj)), "", nil
+		return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", subscription, azureName(obj)), "", nil
 	}
 	owner := obj.Owner()
 	if owner == nil {

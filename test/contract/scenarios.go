@@ -25,10 +25,12 @@ import (
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
+	asoconfig "github.com/Azure/azure-service-operator/v2/pkg/common/config"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime/core"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 )
@@ -143,6 +145,19 @@ var Scenarios = []Scenario{
 		if s.Azure().Exists(s.ResourceGroupID("rg")) {
 			s.t.Errorf("%s was created in Azure without a credential", s.ResourceGroupID("rg"))
 		}
+	}},
+	{Name: "credential of another subscription", Run: func(s *Session) {
+		s.readyResourceGroup("rg")
+		s.Create(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "other-subscription"}, StringData: map[string]string{
+			asoconfig.AzureSubscriptionID: "11111111-1111-1111-1111-111111111111",
+			asoconfig.AzureTenantID:       "22222222-2222-2222-2222-222222222222",
+			asoconfig.AzureClientID:       "33333333-3333-3333-3333-333333333333",
+			asoconfig.AzureClientSecret:   "not-a-secret",
+		}})
+		vnet := virtualNetwork("vnet", "rg")
+		vnet.Annotations = map[string]string{asoannotations.PerResourceSecret: "other-subscription"}
+		s.Create(vnet)
+		s.Expect(vnet, unclaimed(conditions.ConditionSeverityError, conditions.ReasonFailed.Name))
 	}},
 	{Name: "status kept while a change fails", Run: func(s *Session) {
 		rg := s.readyResourceGroup("rg")
