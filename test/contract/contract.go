@@ -95,7 +95,7 @@ type Session struct {
 	g   *WithT
 	ctx context.Context
 	b   Backend
-	// Namespace is the scenario's namespace, and the prefix of its resource groups' names in Azure.
+	// Namespace is the scenario's namespace, and its resource group's name in Azure.
 	Namespace string
 	namespace *corev1.Namespace
 	created   []client.Object
@@ -154,13 +154,13 @@ func (s *Session) FailPuts(obj client.Object, kind, id string, status int, code 
 // Azure is the backend's Azure.
 func (s *Session) Azure() Azure { return s.b.Azure }
 
-// ResourceGroupName is the Azure name of a resource group of the scenario: unique to it, as Azure is shared by the
-// tests of a package.
-func (s *Session) ResourceGroupName(suffix string) string { return s.Namespace + "-" + suffix }
+// GroupName is the Azure name of the scenario's resource group: its namespace's, unique as the tests of a package
+// share one Azure.
+func (s *Session) GroupName() string { return s.Namespace }
 
-// ResourceGroupID is the ARM ID of a resource group of the scenario.
-func (s *Session) ResourceGroupID(suffix string) string {
-	return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", s.b.SubscriptionID, s.ResourceGroupName(suffix))
+// GroupID is the ARM ID of the scenario's resource group.
+func (s *Session) GroupID() string {
+	return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", s.b.SubscriptionID, s.GroupName())
 }
 
 // SubscriptionID is the subscription of ASO's global credential.

@@ -45,6 +45,15 @@ type Scenario struct {
 	Differences map[string]string
 }
 
+// The severities of ASO's Ready condition: a Warning is retried, an Error is not.
+const (
+	warning = conditions.ConditionSeverityWarning
+	fatal   = conditions.ConditionSeverityError
+)
+
+// inGroup makes a resource a child of the scenario's resource group.
+var inGroup = &genruntime.KnownResourceReference{Name: groupObject}
+
 // The outcomes the scenarios expect.
 var (
 	// ready: created or updated in Azure.
@@ -65,37 +74,37 @@ var (
 // Scenarios is the contract.
 var Scenarios = []Scenario{
 	{Name: "ready", Run: func(s *Session) {
-		rg := s.resourceGroup("rg")
+		rg := s.resourceGroup()
 		s.Create(rg)
-		s.Expect(rg, ready(s.ResourceGroupID("rg")))
+		s.Expect(rg, ready(s.GroupID()))
 	}},
 	{Name: "owner not ready", Run: func(s *Session) {
-		rg := s.resourceGroup("rg")
-		s.FailPuts(rg, "ResourceGroup", s.ResourceGroupID("rg"), http.StatusConflict, "Conflict")
+		rg := s.resourceGroup()
+		s.FailPuts(rg, "ResourceGroup", s.GroupID(), http.StatusConflict, "Conflict")
 		s.Create(rg)
-		s.Expect(rg, failing(s.ResourceGroupID("rg"), conditions.ConditionSeverityWarning, "Conflict"))
-		vnet := virtualNetwork("vnet", "rg")
+		s.Expect(rg, failing(s.GroupID(), warning, "Conflict"))
+		vnet := virtualNetwork("vnet")
 		s.Create(vnet)
-		s.Expect(vnet, unclaimed(conditions.ConditionSeverityWarning, conditions.ReasonWaitingForOwner.Name))
+		s.Expect(vnet, unclaimed(warning, conditions.ReasonWaitingForOwner.Name))
 	}},
 	{Name: "Azure error fatal", Run: func(s *Session) {
-		s.azureError(http.StatusBadRequest, "InvalidRequestContent", conditions.ConditionSeverityError)
+		s.azureError(http.StatusBadRequest, "InvalidRequestContent", fatal)
 	}},
 	{Name: "Azure error retryable", Run: func(s *Session) {
-		s.azureError(http.StatusConflict, "AnotherOperationInProgress", conditions.ConditionSeverityWarning)
+		s.azureError(http.StatusConflict, "AnotherOperationInProgress", warning)
 	}},
 	{Name: "Azure error retried slowly", Run: func(s *Session) {
-		s.azureError(http.StatusBadRequest, "InvalidParameter", conditions.ConditionSeverityWarning)
+		s.azureError(http.StatusBadRequest, "InvalidParameter", warning)
 	}},
 	{Name: "Azure error unknown code", Run: func(s *Session) {
-		s.azureError(http.StatusBadRequest, "SomethingNobodyClassified", conditions.ConditionSeverityWarning)
+		s.azureError(http.StatusBadRequest, "SomethingNobodyClassified", warning)
 	}},
 	{Name: "missing reference", Run: func(s *Session) {
-		s.readyResourceGroup("rg")
+		s.readyResourceGroup()
 		nic := &asonetwork.NetworkInterface{
 			ObjectMeta: metav1.ObjectMeta{Name: "nic"},
 			Spec: asonetwork.NetworkInterface_Spec{
-				Owner: &genruntime.KnownResourceReference{Name: "rg"}, Location: ptr.To(location),
+				Owner: inGroup, Location: ptr.To(location),
 				IpConfigurations: []asonetwork.NetworkInterfaceIPConfiguration_NetworkInterface_SubResourceEmbedded{{
 					Name: ptr.To("ipconfig"),
 					Subnet: &asonetwork.Subnet_NetworkInterface_SubResourceEmbedded{Reference: &genruntime.ResourceReference{
@@ -105,14 +114,14 @@ var Scenarios = []Scenario{
 			},
 		}
 		s.Create(nic)
-		s.Expect(nic, unclaimed(conditions.ConditionSeverityWarning, conditions.ReasonReferenceNotFound.Name))
+		s.Expect(nic, unclaimed(warning, conditions.ReasonReferenceNotFound.Name))
 	}},
 	{Name: "missing secret", Run: func(s *Session) {
-		s.readyResourceGroup("rg")
+		s.readyResourceGroup()
 		vm := &asocompute.VirtualMachine{
 			ObjectMeta: metav1.ObjectMeta{Name: "vm"},
 			Spec: asocompute.VirtualMachine_Spec{
-				Owner: &genruntime.KnownResourceReference{Name: "rg"}, Location: ptr.To(location),
+				Owner: inGroup, Location: ptr.To(location),
 				OsProfile: &asocompute.OSProfile{
 					ComputerName: ptr.To("vm"), AdminUsername: ptr.To("capi"),
 					AdminPassword: &genruntime.SecretReference{Name: "missing", Key: "password"},
@@ -120,99 +129,99 @@ var Scenarios = []Scenario{
 			},
 		}
 		s.Create(vm)
-		s.Expect(vm, unclaimed(conditions.ConditionSeverityWarning, conditions.ReasonSecretNotFound.Name))
+		s.Expect(vm, unclaimed(warning, conditions.ReasonSecretNotFound.Name))
 	}},
 	{Name: "missing configmap", Run: func(s *Session) {
-		s.readyResourceGroup("rg")
+		s.readyResourceGroup()
 		assignment := &asoauthorization.RoleAssignment{
 			ObjectMeta: metav1.ObjectMeta{Name: "assignment"},
 			Spec: asoauthorization.RoleAssignment_Spec{
 				AzureName:             "3b2f7a6e-5a0c-4f56-9f43-2b1d0c9e7a11",
-				Owner:                 &genruntime.ArbitraryOwnerReference{Group: "resources.azure.com", Kind: "ResourceGroup", Name: "rg"},
+				Owner:                 &genruntime.ArbitraryOwnerReference{Group: "resources.azure.com", Kind: "ResourceGroup", Name: groupObject},
 				PrincipalIdFromConfig: &genruntime.ConfigMapReference{Name: "identity", Key: "principalId"},
 				RoleDefinitionReference: ptr.To(genruntime.CreateWellKnownResourceReferenceFromARMID(
 					"/subscriptions/" + s.SubscriptionID() + "/providers/Microsoft.Authorization/roleDefinitions/" + contributorRole)),
 			},
 		}
 		s.Create(assignment)
-		s.Expect(assignment, unclaimed(conditions.ConditionSeverityWarning, conditions.ReasonConfigMapNotFound.Name))
+		s.Expect(assignment, unclaimed(warning, conditions.ReasonConfigMapNotFound.Name))
 	}},
 	{Name: "credential missing", Run: func(s *Session) {
-		rg := s.resourceGroup("rg")
+		rg := s.resourceGroup()
 		rg.Annotations = map[string]string{asoannotations.PerResourceSecret: "missing"}
 		s.Create(rg)
-		s.Expect(rg, unclaimed(conditions.ConditionSeverityWarning, conditions.ReasonFailed.Name))
-		if s.Azure().Exists(s.ResourceGroupID("rg")) {
-			s.t.Errorf("%s was created in Azure without a credential", s.ResourceGroupID("rg"))
+		s.Expect(rg, unclaimed(warning, conditions.ReasonFailed.Name))
+		if s.Azure().Exists(s.GroupID()) {
+			s.t.Errorf("%s was created in Azure without a credential", s.GroupID())
 		}
 	}},
 	{Name: "credential of another subscription", Run: func(s *Session) {
-		s.readyResourceGroup("rg")
+		s.readyResourceGroup()
 		s.Create(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "other-subscription"}, StringData: map[string]string{
 			asoconfig.AzureSubscriptionID: "11111111-1111-1111-1111-111111111111",
 			asoconfig.AzureTenantID:       "22222222-2222-2222-2222-222222222222",
 			asoconfig.AzureClientID:       "33333333-3333-3333-3333-333333333333",
 			asoconfig.AzureClientSecret:   "not-a-secret",
 		}})
-		vnet := virtualNetwork("vnet", "rg")
+		vnet := virtualNetwork("vnet")
 		vnet.Annotations = map[string]string{asoannotations.PerResourceSecret: "other-subscription"}
 		s.Create(vnet)
-		s.Expect(vnet, unclaimed(conditions.ConditionSeverityError, conditions.ReasonFailed.Name))
+		s.Expect(vnet, unclaimed(fatal, conditions.ReasonFailed.Name))
 	}},
 	{Name: "status kept while a change fails", Run: func(s *Session) {
-		rg := s.readyResourceGroup("rg")
-		heal := s.FailPuts(rg, "ResourceGroup", s.ResourceGroupID("rg"), http.StatusConflict, "Conflict")
+		rg := s.readyResourceGroup()
+		heal := s.FailPuts(rg, "ResourceGroup", s.GroupID(), http.StatusConflict, "Conflict")
 		s.Update(rg, func() { rg.Spec.Tags = map[string]string{"changed": "true"} })
-		s.Expect(rg, failing(s.ResourceGroupID("rg"), conditions.ConditionSeverityWarning, "Conflict"))
-		s.g.Expect(rg.Status.Id).To(HaveValue(Equal(s.ResourceGroupID("rg"))), "the status read from Azure is kept")
+		s.Expect(rg, failing(s.GroupID(), warning, "Conflict"))
+		s.g.Expect(rg.Status.Id).To(HaveValue(Equal(s.GroupID())), "the status read from Azure is kept")
 		s.g.Expect(rg.Status.Location).To(HaveValue(Equal(location)), "the status read from Azure is kept")
 		heal()
-		s.Expect(rg, ready(s.ResourceGroupID("rg")))
+		s.Expect(rg, ready(s.GroupID()))
 		s.g.Expect(rg.Status.Tags).To(HaveKeyWithValue("changed", "true"))
 	}},
 	{Name: "a spec change reaches Azure", Run: func(s *Session) {
-		rg := s.readyResourceGroup("rg")
-		before := s.Azure().Writes(s.ResourceGroupID("rg"))
+		rg := s.readyResourceGroup()
+		before := s.Azure().Writes(s.GroupID())
 		s.Update(rg, func() { rg.Spec.Tags = map[string]string{"changed": "true"} })
-		s.Expect(rg, ready(s.ResourceGroupID("rg")))
-		s.g.Expect(s.Azure().Writes(s.ResourceGroupID("rg"))).To(BeNumerically(">", before), "the change was PUT")
+		s.Expect(rg, ready(s.GroupID()))
+		s.g.Expect(s.Azure().Writes(s.GroupID())).To(BeNumerically(">", before), "the change was PUT")
 	}},
 	{Name: "another annotation's change does not reach Azure", Run: func(s *Session) {
 		// ASO reconciles on a new generation, or a change of the reconcile-policy or credential-from annotation.
-		rg := s.readyResourceGroup("rg")
-		before := s.Azure().Writes(s.ResourceGroupID("rg"))
+		rg := s.readyResourceGroup()
+		before := s.Azure().Writes(s.GroupID())
 		s.Update(rg, func() { rg.Annotations = map[string]string{"example.com/touched": "true"} })
-		s.g.Consistently(func() int { return s.Azure().Writes(s.ResourceGroupID("rg")) }, 5*time.Second, 250*time.Millisecond).
+		s.g.Consistently(func() int { return s.Azure().Writes(s.GroupID()) }, 5*time.Second, 250*time.Millisecond).
 			Should(Equal(before), "nothing was PUT")
 	}},
 	{Name: "reconcile-policy skip, then manage", Run: func(s *Session) {
 		// A resource group created outside, adopted: read only under skip, PUT once managed.
-		s.g.Expect(s.Azure().Seed("ResourceGroup", s.ResourceGroupID("rg"), map[string]any{"location": location})).To(Succeed())
-		rg := s.resourceGroup("rg")
+		s.g.Expect(s.Azure().Seed("ResourceGroup", s.GroupID(), map[string]any{"location": location})).To(Succeed())
+		rg := s.resourceGroup()
 		rg.Annotations = map[string]string{asoannotations.ReconcilePolicy: string(asoannotations.ReconcilePolicySkip)}
 		s.Create(rg)
-		s.Expect(rg, ready(s.ResourceGroupID("rg")))
-		s.g.Expect(s.Azure().Writes(s.ResourceGroupID("rg"))).To(BeZero(), "nothing is PUT under reconcile-policy skip")
+		s.Expect(rg, ready(s.GroupID()))
+		s.g.Expect(s.Azure().Writes(s.GroupID())).To(BeZero(), "nothing is PUT under reconcile-policy skip")
 		s.Update(rg, func() { rg.Annotations[asoannotations.ReconcilePolicy] = string(asoannotations.ReconcilePolicyManage) })
-		s.g.Eventually(func() int { return s.Azure().Writes(s.ResourceGroupID("rg")) }, timeout).Should(BeNumerically(">", 0),
+		s.g.Eventually(func() int { return s.Azure().Writes(s.GroupID()) }, timeout).Should(BeNumerically(">", 0),
 			"the resource group is PUT once managed")
-		s.Expect(rg, ready(s.ResourceGroupID("rg")))
+		s.Expect(rg, ready(s.GroupID()))
 	}},
 	{
 		Name: "an object created again for its resource is PUT again",
 		Run: func(s *Session) {
 			// As after clusterctl move: the object is deleted without its resource, and created again.
-			rg := s.resourceGroup("rg")
+			rg := s.resourceGroup()
 			rg.Annotations = map[string]string{asoannotations.ReconcilePolicy: string(asoannotations.ReconcilePolicyDetachOnDelete)}
 			s.Create(rg)
-			s.Expect(rg, ready(s.ResourceGroupID("rg")))
+			s.Expect(rg, ready(s.GroupID()))
 			s.Delete(rg)
-			before := s.Azure().Writes(s.ResourceGroupID("rg"))
-			again := s.resourceGroup("rg")
+			before := s.Azure().Writes(s.GroupID())
+			again := s.resourceGroup()
 			again.Annotations = rg.Annotations
 			s.Create(again)
-			s.Expect(again, ready(s.ResourceGroupID("rg")))
-			s.g.Expect(s.Azure().Writes(s.ResourceGroupID("rg"))).To(BeNumerically(">", before), "ASO PUTs what it has not reconciled")
+			s.Expect(again, ready(s.GroupID()))
+			s.g.Expect(s.Azure().Writes(s.GroupID())).To(BeNumerically(">", before), "ASO PUTs what it has not reconciled")
 		},
 		Differences: map[string]string{
 			"asosim": "the simulator counts a write only when a resource's spec differs from the one last written, " +
@@ -222,91 +231,93 @@ var Scenarios = []Scenario{
 		},
 	},
 	{Name: "post-reconciliation check", Run: func(s *Session) {
-		s.readyResourceGroup("rg")
+		s.readyResourceGroup()
 		pe := &asonetwork.PrivateEndpoint{
 			ObjectMeta: metav1.ObjectMeta{Name: "pe"},
 			Spec: asonetwork.PrivateEndpoint_Spec{
-				Owner: &genruntime.KnownResourceReference{Name: "rg"}, Location: ptr.To(location),
+				Owner: inGroup, Location: ptr.To(location),
 				ManualPrivateLinkServiceConnections: []asonetwork.PrivateLinkServiceConnection{{
 					Name: ptr.To("to-storage"), GroupIds: []string{"blob"},
 					PrivateLinkServiceReference: &genruntime.ResourceReference{
-						ARMID: s.ResourceGroupID("rg") + "/providers/Microsoft.Storage/storageAccounts/elsewhere",
+						ARMID: s.GroupID() + "/providers/Microsoft.Storage/storageAccounts/elsewhere",
 					},
 				}},
 			},
 		}
 		s.Create(pe)
-		s.Expect(pe, failing(s.ResourceGroupID("rg")+"/providers/Microsoft.Network/privateEndpoints/pe",
-			conditions.ConditionSeverityWarning, conditions.ReasonPostReconcileFailure.Name))
+		s.Expect(pe, failing(s.GroupID()+"/providers/Microsoft.Network/privateEndpoints/pe",
+			warning, conditions.ReasonPostReconcileFailure.Name))
 	}},
 	{Name: "exported configmap not owned", Run: func(s *Session) {
 		s.ConfigMap("taken", map[string]string{"other": "data"})
-		rg := s.resourceGroup("rg")
+		rg := s.resourceGroup()
 		rg.Spec.OperatorSpec = &asoresources.ResourceGroupOperatorSpec{ConfigMapExpressions: []*core.DestinationExpression{
 			{Name: "taken", Key: "location", Value: "self.status.location"},
 		}}
 		s.Create(rg)
-		s.Expect(rg, failing(s.ResourceGroupID("rg"), conditions.ConditionSeverityError, conditions.ReasonAdditionalKubernetesObjWriteFailure.Name))
+		s.Expect(rg, failing(s.GroupID(), fatal, conditions.ReasonAdditionalKubernetesObjWriteFailure.Name))
 	}},
 	{Name: "delete", Run: func(s *Session) {
-		rg := s.readyResourceGroup("rg")
+		rg := s.readyResourceGroup()
 		s.Delete(rg)
-		if s.Azure().Exists(s.ResourceGroupID("rg")) {
-			s.t.Errorf("%s is still in Azure after its ResourceGroup was deleted", s.ResourceGroupID("rg"))
+		if s.Azure().Exists(s.GroupID()) {
+			s.t.Errorf("%s is still in Azure after its ResourceGroup was deleted", s.GroupID())
 		}
 	}},
 	{Name: "delete with reconcile-policy skip", Run: func(s *Session) {
-		s.g.Expect(s.Azure().Seed("ResourceGroup", s.ResourceGroupID("rg"), map[string]any{"location": location})).To(Succeed())
-		rg := s.resourceGroup("rg")
+		s.g.Expect(s.Azure().Seed("ResourceGroup", s.GroupID(), map[string]any{"location": location})).To(Succeed())
+		rg := s.resourceGroup()
 		rg.Annotations = map[string]string{asoannotations.ReconcilePolicy: string(asoannotations.ReconcilePolicySkip)}
 		s.Create(rg)
-		s.Expect(rg, ready(s.ResourceGroupID("rg")))
+		s.Expect(rg, ready(s.GroupID()))
 		s.Delete(rg)
-		if !s.Azure().Exists(s.ResourceGroupID("rg")) {
-			s.t.Errorf("%s was deleted in Azure though its ResourceGroup has reconcile-policy skip", s.ResourceGroupID("rg"))
+		if !s.Azure().Exists(s.GroupID()) {
+			s.t.Errorf("%s was deleted in Azure though its ResourceGroup has reconcile-policy skip", s.GroupID())
 		}
 	}},
 }
 
 const (
+	// groupObject is the name of each scenario's ResourceGroup object.
+	groupObject = "rg"
 	// location is the Azure region of the scenarios' resources.
 	location = "eastus"
 	// contributorRole is the built-in Contributor role's definition.
 	contributorRole = "b24988ac-6180-42a0-ab88-20f7382dd24c"
 )
 
-// resourceGroup is a ResourceGroup object named name, for the Azure resource group ResourceGroupName(name).
-func (s *Session) resourceGroup(name string) *asoresources.ResourceGroup {
+// resourceGroup is the scenario's ResourceGroup object, for the Azure resource group GroupName().
+func (s *Session) resourceGroup() *asoresources.ResourceGroup {
 	return &asoresources.ResourceGroup{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec:       asoresources.ResourceGroup_Spec{AzureName: s.ResourceGroupName(name), Location: ptr.To(location)},
+		ObjectMeta: metav1.ObjectMeta{Name: groupObject},
+		Spec:       asoresources.ResourceGroup_Spec{AzureName: s.GroupName(), Location: ptr.To(location)},
 	}
 }
 
-// readyResourceGroup creates a ResourceGroup and waits until it is Ready.
-func (s *Session) readyResourceGroup(name string) *asoresources.ResourceGroup {
+// readyResourceGroup creates the scenario's ResourceGroup and waits until it is Ready.
+func (s *Session) readyResourceGroup() *asoresources.ResourceGroup {
 	s.t.Helper()
-	rg := s.resourceGroup(name)
+	rg := s.resourceGroup()
 	s.Create(rg)
-	s.Expect(rg, ready(s.ResourceGroupID(name)))
+	s.Expect(rg, ready(s.GroupID()))
 	return rg
 }
 
 // azureError creates a resource group whose PUTs Azure refuses with code, and expects ASO's classification of it.
 func (s *Session) azureError(status int, code string, severity conditions.ConditionSeverity) {
 	s.t.Helper()
-	rg := s.resourceGroup("rg")
-	s.FailPuts(rg, "ResourceGroup", s.ResourceGroupID("rg"), status, code)
+	rg := s.resourceGroup()
+	s.FailPuts(rg, "ResourceGroup", s.GroupID(), status, code)
 	s.Create(rg)
-	s.Expect(rg, failing(s.ResourceGroupID("rg"), severity, code))
+	s.Expect(rg, failing(s.GroupID(), severity, code))
 }
 
-// virtualNetwork is a VirtualNetwork in the resource group of the ResourceGroup object owner.
-func virtualNetwork(name, owner string) *asonetwork.VirtualNetwork {
+// virtualNetwork is a VirtualNetwork in the scenario's resource group.
+func virtualNetwork(name string) *asonetwork.VirtualNetwork {
 	return &asonetwork.VirtualNetwork{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: asonetwork.VirtualNetwork_Spec{
-			Owner: &genruntime.KnownResourceReference{Name: owner}, Location: ptr.To(location),
+			Owner: inGroup, Location: ptr.To(location),
 			AddressSpace: &asonetwork.AddressSpace{AddressPrefixes: []string{"10.0.0.0/16"}},
 		},
 	}
