@@ -51,8 +51,11 @@ const (
 	fatal   = conditions.ConditionSeverityError
 )
 
-// inGroup makes a resource a child of the scenario's resource group.
-var inGroup = &genruntime.KnownResourceReference{Name: groupObject}
+// inGroup makes a resource a child of the scenario's resource group; a new reference each time, as the client
+// decodes the API server's answer into the object it sends.
+func inGroup() *genruntime.KnownResourceReference {
+	return &genruntime.KnownResourceReference{Name: groupObject}
+}
 
 // The outcomes the scenarios expect.
 var (
@@ -104,7 +107,7 @@ var Scenarios = []Scenario{
 		nic := &asonetwork.NetworkInterface{
 			ObjectMeta: metav1.ObjectMeta{Name: "nic"},
 			Spec: asonetwork.NetworkInterface_Spec{
-				Owner: inGroup, Location: ptr.To(location),
+				Owner: inGroup(), Location: ptr.To(location),
 				IpConfigurations: []asonetwork.NetworkInterfaceIPConfiguration_NetworkInterface_SubResourceEmbedded{{
 					Name: ptr.To("ipconfig"),
 					Subnet: &asonetwork.Subnet_NetworkInterface_SubResourceEmbedded{Reference: &genruntime.ResourceReference{
@@ -121,7 +124,7 @@ var Scenarios = []Scenario{
 		vm := &asocompute.VirtualMachine{
 			ObjectMeta: metav1.ObjectMeta{Name: "vm"},
 			Spec: asocompute.VirtualMachine_Spec{
-				Owner: inGroup, Location: ptr.To(location),
+				Owner: inGroup(), Location: ptr.To(location),
 				OsProfile: &asocompute.OSProfile{
 					ComputerName: ptr.To("vm"), AdminUsername: ptr.To("capi"),
 					AdminPassword: &genruntime.SecretReference{Name: "missing", Key: "password"},
@@ -235,7 +238,7 @@ var Scenarios = []Scenario{
 		pe := &asonetwork.PrivateEndpoint{
 			ObjectMeta: metav1.ObjectMeta{Name: "pe"},
 			Spec: asonetwork.PrivateEndpoint_Spec{
-				Owner: inGroup, Location: ptr.To(location),
+				Owner: inGroup(), Location: ptr.To(location),
 				ManualPrivateLinkServiceConnections: []asonetwork.PrivateLinkServiceConnection{{
 					Name: ptr.To("to-storage"), GroupIds: []string{"blob"},
 					PrivateLinkServiceReference: &genruntime.ResourceReference{
@@ -317,7 +320,7 @@ func virtualNetwork(name string) *asonetwork.VirtualNetwork {
 	return &asonetwork.VirtualNetwork{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: asonetwork.VirtualNetwork_Spec{
-			Owner: inGroup, Location: ptr.To(location),
+			Owner: inGroup(), Location: ptr.To(location),
 			AddressSpace: &asonetwork.AddressSpace{AddressPrefixes: []string{"10.0.0.0/16"}},
 		},
 	}
