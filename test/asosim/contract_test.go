@@ -25,15 +25,11 @@ import (
 
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
 	"github.com/capzaso/cluster-api-provider-azure/test/contract"
-	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
 // TestContract runs the contract of ASO's behaviours (test/contract) on the simulator; test/realaso runs it on ASO.
 func TestContract(t *testing.T) {
-	contract.Run(t, contract.Backend{
-		Name: "asosim", Client: env.Env, Reader: env.Env.GetAPIReader(),
-		SubscriptionID: sim.SubscriptionID(), Azure: simulatedAzure{sim},
-	})
+	contract.Run(t, contract.Backend{Name: "asosim", SubscriptionID: sim.SubscriptionID(), Azure: simulatedAzure{sim}})
 }
 
 // simulatedAzure is the simulator's Azure.

@@ -32,6 +32,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
 // Azure is the Azure behind the ASO under test.
@@ -47,13 +49,11 @@ type Azure interface {
 	Writes(id string) int
 }
 
-// Backend is an ASO under test.
+// Backend is an ASO under test, on the test environment's API server (test/env): scenarios write as users do, with
+// env.Env, and read from the API server.
 type Backend struct {
 	// Name names the backend in the test output and in Scenario.Differences.
 	Name string
-	// Client writes objects as users do; Reader reads them from the API server.
-	Client client.Client
-	Reader client.Reader
 	// SubscriptionID is the subscription of ASO's global credential.
 	SubscriptionID string
 	Azure          Azure
@@ -109,7 +109,7 @@ const timeout = 2 * time.Minute
 func (s *Session) Create(obj client.Object) {
 	s.t.Helper()
 	obj.SetNamespace(s.Namespace)
-	s.g.Expect(s.b.Client.Create(s.ctx, obj)).To(Succeed())
+	s.g.Expect(env.Env.Create(s.ctx, obj)).To(Succeed())
 	s.created = append(s.created, obj)
 }
 
@@ -117,9 +117,9 @@ func (s *Session) Create(obj client.Object) {
 func (s *Session) Update(obj client.Object, change func()) {
 	s.t.Helper()
 	s.g.Eventually(func(g Gomega) {
-		g.Expect(s.b.Reader.Get(s.ctx, client.ObjectKeyFromObject(obj), obj)).To(Succeed())
+		g.Expect(env.Env.GetAPIReader().Get(s.ctx, client.ObjectKeyFromObject(obj), obj)).To(Succeed())
 		change()
-		g.Expect(s.b.Client.Update(s.ctx, obj)).To(Succeed())
+		g.Expect(env.Env.Update(s.ctx, obj)).To(Succeed())
 	}, timeout, 100*time.Millisecond).Should(Succeed())
 }
 
@@ -127,7 +127,7 @@ func (s *Session) Update(obj client.Object, change func()) {
 func (s *Session) Expect(obj client.Object, want Outcome) {
 	s.t.Helper()
 	s.g.Eventually(func(g Gomega) {
-		g.Expect(s.b.Reader.Get(s.ctx, client.ObjectKeyFromObject(obj), obj)).To(Succeed())
+		g.Expect(env.Env.GetAPIReader().Get(s.ctx, client.ObjectKeyFromObject(obj), obj)).To(Succeed())
 		got, current := reported(obj)
 		g.Expect(current).To(BeTrue(), "the Ready condition is of generation %d: %+v", obj.GetGeneration(), got)
 		g.Expect(cmp.Diff(want, got)).To(BeEmpty(), "%s %s (-want +got)", kindOf(obj), obj.GetName())
@@ -137,9 +137,9 @@ func (s *Session) Expect(obj client.Object, want Outcome) {
 // Delete deletes an object and waits until it is gone.
 func (s *Session) Delete(obj client.Object) {
 	s.t.Helper()
-	s.g.Expect(client.IgnoreNotFound(s.b.Client.Delete(s.ctx, obj))).To(Succeed())
+	s.g.Expect(client.IgnoreNotFound(env.Env.Delete(s.ctx, obj))).To(Succeed())
 	s.g.Eventually(func() error {
-		return s.b.Reader.Get(s.ctx, client.ObjectKeyFromObject(obj), obj)
+		return env.Env.GetAPIReader().Get(s.ctx, client.ObjectKeyFromObject(obj), obj)
 	}, timeout, 250*time.Millisecond).Should(Satisfy(apierrors.IsNotFound), "%s %s is deleted", kindOf(obj), obj.GetName())
 }
 
@@ -182,7 +182,7 @@ func (s *Session) cleanup() {
 	for i := len(s.created) - 1; i >= 0; i-- {
 		s.Delete(s.created[i])
 	}
-	s.g.Expect(client.IgnoreNotFound(s.b.Client.Delete(s.ctx, s.namespace))).To(Succeed())
+	s.g.Expect(client.IgnoreNotFound(env.Env.Delete(s.ctx, s.namespace))).To(Succeed())
 }
 
 // Run runs every scenario against the backend, in parallel.
@@ -196,7 +196,7 @@ func Run(t *testing.T, b Backend) {
 			ctx := t.Context()
 			ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "contract-"}}
 			g := NewWithT(t)
-			g.Expect(b.Client.Create(ctx, ns)).To(Succeed())
+			g.Expect(env.Env.Create(ctx, ns)).To(Succeed())
 			// The cleanup runs after the test's context ends.
 			s := &Session{t: t, g: g, ctx: context.WithoutCancel(ctx), b: b, Namespace: ns.Name, namespace: ns}
 			t.Cleanup(s.cleanup)

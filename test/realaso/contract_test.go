@@ -24,17 +24,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/capzaso/cluster-api-provider-azure/test/contract"
-	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 // TestContract runs the contract of ASO's behaviours (test/contract) on ASO's own controllers; test/asosim runs it
 // on the simulator.
 func TestContract(t *testing.T) {
-	contract.Run(t, contract.Backend{
-		Name: "aso", Client: env.Env, Reader: env.Env.GetAPIReader(),
-		SubscriptionID: p.SubscriptionID(), Azure: fakeAzure{p.ARM},
-	})
+	contract.Run(t, contract.Backend{Name: "aso", SubscriptionID: p.SubscriptionID(), Azure: fakeAzure{p.ARM}})
 }
 
 // fakeAzure is the fake Azure Resource Manager ASO talks to.
