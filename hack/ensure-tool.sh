@@ -15,13 +15,14 @@
 
 # ensure-tool.sh puts a pinned tool binary at hack/tools/bin/<name>-<version>.
 #
-#   ensure-tool.sh build   NAME VERSION MODULE_DIR PINNED_MODULE [LDFLAGS [PACKAGE]]
+#   ensure-tool.sh build   NAME VERSION MODULE_DIR PINNED_MODULE [LDFLAGS [PACKAGE [GCFLAGS]]]
 #       go build the main package of the local tool module MODULE_DIR (for
-#       example hack/tools/etcd), or PACKAGE, a main package of one of its
-#       requirements, built unmodified with the module's requirements (ASO's
-#       controller). PINNED_MODULE is the dependency whose version must equal
-#       VERSION in MODULE_DIR/go.mod (for example go.etcd.io/etcd/server/v3), so
-#       the Makefile and the tool module cannot drift apart silently.
+#       example hack/tools/etcd), or PACKAGE (default "."), a main package of
+#       one of its requirements, built unmodified with the module's requirements
+#       (ASO's controller). PINNED_MODULE is the dependency whose version must
+#       equal VERSION in MODULE_DIR/go.mod (for example go.etcd.io/etcd/server/v3),
+#       so the Makefile and the tool module cannot drift apart silently. GCFLAGS
+#       go to every package's compilation (-gcflags=all=GCFLAGS).
 #   ensure-tool.sh install NAME VERSION PACKAGE
 #       go install PACKAGE@VERSION.
 #
@@ -29,13 +30,13 @@
 # the binary is copied from the per-user cache
 # ${CAPZASO_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/capzaso-tools}/NAME/KEY/NAME,
 # where KEY is VERSION-GOOS-GOARCH (plus a hash of the tool module's go.mod,
-# go.sum, *.go and ldflags for local modules), and built only when the cache
+# go.sum, *.go, flags and package for local modules), and built only when the cache
 # has no entry. Everything comes through the Go module proxy.
 
 set -euo pipefail
 
 usage() {
-	sed -n '18,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	sed -n '18,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -51,9 +52,9 @@ platform=$(go env GOOS)-$(go env GOARCH)
 case $mode in
 build)
 	[[ $# -ge 5 ]] || usage
-	module_dir=$4 pinned_module=$5 ldflags=${6:-} package=${7:-.}
+	module_dir=$4 pinned_module=$5 ldflags=${6:-} package=${7:-.} gcflags=${8:-}
 	[[ $module_dir == /* ]] || module_dir=$root/$module_dir
-	hash=$(cd "$module_dir" && { cat go.mod go.sum ./*.go; printf '%s' "$ldflags$package"; } | sha256sum | cut -c1-12)
+	hash=$(cd "$module_dir" && { cat go.mod go.sum ./*.go; printf '%s' "$ldflags$package$gcflags"; } | sha256sum | cut -c1-12)
 	key=$version-$platform-$hash
 	;;
 install)
@@ -109,7 +110,7 @@ build)
 		exit 1
 	fi
 	echo "ensure-tool: building $name $version from $module_dir (takes minutes the first time)"
-	(cd "$module_dir" && go build -trimpath -ldflags "$ldflags" -o "$tmp_bin" "$package")
+	(cd "$module_dir" && go build -trimpath -gcflags=all="$gcflags" -ldflags "$ldflags" -o "$tmp_bin" "$package")
 	;;
 install)
 	echo "ensure-tool: installing $package@$version"
