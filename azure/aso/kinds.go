@@ -20,6 +20,7 @@ import (
 	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	asocomputedisk "github.com/Azure/azure-service-operator/v2/api/compute/v1api20240302"
+	asocomputeavset "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101"
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	asomanagedidentity "github.com/Azure/azure-service-operator/v2/api/managedidentity/v1api20230131"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
@@ -37,7 +38,7 @@ import (
 //
 // +kubebuilder:rbac:groups=resources.azure.com,resources=resourcegroups,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=network.azure.com,resources=virtualnetworks;virtualnetworkssubnets;virtualnetworksvirtualnetworkpeerings;networksecuritygroups;networksecuritygroupssecurityrules;routetables;routetablesroutes;natgateways;publicipaddresses;loadbalancers;bastionhosts;networkinterfaces;privateendpoints;privatednszones;privatednszonesvirtualnetworklinks;privatednszonesarecords,verbs=get;list;watch;create;patch;delete
-// +kubebuilder:rbac:groups=compute.azure.com,resources=virtualmachines;virtualmachinescalesets;virtualmachinesextensions;disks,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=compute.azure.com,resources=virtualmachines;virtualmachinescalesets;virtualmachinesextensions;disks;availabilitysets,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=containerservice.azure.com,resources=managedclusters;managedclustersagentpools,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=managedidentity.azure.com,resources=userassignedidentities,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=authorization.azure.com,resources=roleassignments,verbs=get;list;watch;create;patch;delete
@@ -53,7 +54,7 @@ func Kinds() []client.Object {
 		&asonetwork.LoadBalancer{}, &asonetwork.BastionHost{}, &asonetwork.NetworkInterface{}, &asonetwork.PrivateEndpoint{},
 		&asonetworkdns.PrivateDnsZone{}, &asonetworkdns.PrivateDnsZonesVirtualNetworkLink{}, &asonetworkdns.PrivateDnsZonesARecord{},
 		&asocompute.VirtualMachine{}, &asocompute.VirtualMachineScaleSet{}, &asocompute.VirtualMachinesExtension{},
-		&asocomputedisk.Disk{},
+		&asocomputedisk.Disk{}, &asocomputeavset.AvailabilitySet{},
 		&asocontainerservice.ManagedCluster{}, &asocontainerservice.ManagedClustersAgentPool{},
 		&asomanagedidentity.UserAssignedIdentity{},
 		&asoauthorization.RoleAssignment{},

@@ -82,6 +82,9 @@ type MachineInput struct {
 	// ScaleSet names the VirtualMachineScaleSet object of the Flexible scale set the VM joins, an instance of an
 	// AzureMachinePool; empty for none (spec.virtualMachineScaleSetID may still name one by ARM ID).
 	ScaleSet string
+	// AvailabilitySet is the Azure name of the availability set the VM goes into (MachineAvailabilitySet); empty for
+	// none. The cluster's controller creates it.
+	AvailabilitySet string
 	// TerminateNotificationTimeout turns on terminate notifications: the minutes Azure waits before deleting the
 	// VM (an AzureMachinePool's template.terminateNotificationTimeout); nil for none.
 	TerminateNotificationTimeout *int32

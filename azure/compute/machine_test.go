@@ -192,6 +192,10 @@ func machineCases(t *testing.T) map[string]MachineInput {
 	after := cases["after-creation"]
 	after.BootstrapData = nil
 	cases["after-creation"] = after
+	// A worker of a cluster in a region without availability zones: no zone, its MachineDeployment's set.
+	avset := workerInput(t, "my-cluster-md-0-4gq8r-as001", nil)
+	avset.Zone, avset.AvailabilitySet = "", AvailabilitySetName(testCluster.Name, "my-cluster-md-0")
+	cases["availability-set"] = avset
 	return cases
 }
 

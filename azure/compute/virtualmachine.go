@@ -61,7 +61,7 @@ const (
 
 // VirtualMachine returns the machine's VM in the cluster's resource group: its size, image, disks, OS profile,
 // network interfaces (by Kubernetes reference), identity, spot options, security and diagnostics profiles, zone,
-// capacity reservation group, scale set and terminate notifications. The bootstrap data is the VM's custom data,
+// capacity reservation group, scale set or availability set, and terminate notifications. The bootstrap data is the VM's custom data,
 // and nothing else, while in.BootstrapData is set; a Windows VM reads its admin password from
 // WindowsPasswordSecret. A VM with a system-assigned identity exports the identity's principal ID into
 // PrincipalIDConfigMapName for its role assignment.
@@ -105,6 +105,10 @@ func VirtualMachine(in MachineInput) *asocompute.VirtualMachine {
 		vm.Spec.VirtualMachineScaleSet = &asocompute.SubResource{Reference: &genruntime.ResourceReference{
 			Group: asocompute.GroupVersion.Group, Kind: "VirtualMachineScaleSet", Name: azure.ObjectName(in.ScaleSet),
 		}}
+	}
+	if in.AvailabilitySet != "" {
+		// A Kubernetes reference: ASO waits for the availability set before it creates the VM.
+		vm.Spec.AvailabilitySet = &asocompute.SubResource{Reference: availabilitySetReference(in.AvailabilitySet)}
 	}
 	vm.Spec.ScheduledEventsProfile = scheduledEventsProfile(in.TerminateNotificationTimeout)
 	if spec.Identity == infrav1.VMIdentitySystemAssigned {

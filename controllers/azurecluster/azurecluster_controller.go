@@ -29,10 +29,13 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/internal/identities"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
@@ -41,7 +44,8 @@ import (
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azureclusters/status,verbs=patch
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azureclusters/finalizers,verbs=update
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azureclusteridentities,verbs=get;list;watch
-// +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=clusters,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=clusters;machines,verbs=get;list;watch
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachines,verbs=get;list;watch
 
 // Reconciler reconciles AzureClusters.
 type Reconciler struct {
@@ -75,11 +79,41 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		// The identity and the Secret it reads (metadata only): a change of allowedNamespaces, or a client secret
 		// created or rotated after the cluster, reaches the cluster at once (internal/identities' indexes).
 		Watches(&infrav1.AzureClusterIdentity{}, identities.IdentityToUsers(mgr.GetClient(), &infrav1.AzureClusterList{})).
-		WatchesMetadata(&corev1.Secret{}, identities.SecretToUsers(mgr.GetClient(), &infrav1.AzureClusterList{}))
+		WatchesMetadata(&corev1.Secret{}, identities.SecretToUsers(mgr.GetClient(), &infrav1.AzureClusterList{})).
+		// A machine created or gone may add or remove its node group's availability set.
+		Watches(&clusterv1.Machine{}, handler.EnqueueRequestsFromMapFunc(r.machineToAvailabilitySetCluster),
+			predicate.Funcs{
+				UpdateFunc:  func(event.UpdateEvent) bool { return false },
+				GenericFunc: func(event.GenericEvent) bool { return false },
+			})
 	for _, obj := range OwnedKinds() {
 		b = b.Owns(obj)
 	}
 	return b.Complete(ctx, r)
+}
+
+// machineToAvailabilitySetCluster maps a Machine to its cluster's AzureCluster when that cluster's machines go
+// into availability sets.
+func (r *Reconciler) machineToAvailabilitySetCluster(ctx context.Context, obj client.Object) []ctrl.Request {
+	clusterName := obj.GetLabels()[clusterv1.ClusterNameLabel]
+	if clusterName == "" {
+		return nil
+	}
+	cluster := &clusterv1.Cluster{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: clusterName}, cluster); err != nil {
+		return nil
+	}
+	ref := cluster.Spec.InfrastructureRef
+	if ref.APIGroup != infrav1.GroupVersion.Group || ref.Kind != "AzureCluster" {
+		return nil
+	}
+	ac := &infrav1.AzureCluster{}
+	key := client.ObjectKey{Namespace: cluster.Namespace, Name: ref.Name}
+	if err := r.Client.Get(ctx, key, ac); err != nil ||
+		!compute.ClusterHasAvailabilitySets(ac.Spec.Location, ac.Spec.FailureDomains, ac.Spec.ExtendedLocation) {
+		return nil
+	}
+	return []ctrl.Request{{NamespacedName: key}}
 }
 
 // Reconcile makes the AzureCluster's Azure infrastructure match its spec.

@@ -19,17 +19,22 @@ package azurecluster
 import (
 	"context"
 
+	asocomputeavset "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asonetworkdns "github.com/Azure/azure-service-operator/v2/api/network/v1api20240601"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/azure/network"
 )
 
@@ -42,6 +47,7 @@ func OwnedKinds() []client.Object {
 		&asonetwork.RouteTable{}, &asonetwork.NatGateway{}, &asonetwork.PublicIPAddress{}, &asonetwork.LoadBalancer{},
 		&asonetwork.BastionHost{}, &asonetwork.PrivateEndpoint{},
 		&asonetworkdns.PrivateDnsZone{}, &asonetworkdns.PrivateDnsZonesVirtualNetworkLink{}, &asonetworkdns.PrivateDnsZonesARecord{},
+		&asocomputeavset.AvailabilitySet{},
 	}
 }
 
@@ -53,7 +59,8 @@ var (
 	deleteOrder = [][]schema.GroupKind{
 		{gk(asonetworkdns.GroupVersion, "PrivateDnsZonesARecord"), gk(asonetworkdns.GroupVersion, "PrivateDnsZonesVirtualNetworkLink"),
 			gk(asonetwork.GroupVersion, "VirtualNetworksVirtualNetworkPeering"), gk(asonetwork.GroupVersion, "PrivateEndpoint"),
-			gk(asonetwork.GroupVersion, "BastionHost"), gk(asonetwork.GroupVersion, "LoadBalancer")},
+			gk(asonetwork.GroupVersion, "BastionHost"), gk(asonetwork.GroupVersion, "LoadBalancer"),
+			gk(asocomputeavset.GroupVersion, "AvailabilitySet")},
 		{gk(asonetworkdns.GroupVersion, "PrivateDnsZone"), gk(asonetwork.GroupVersion, "VirtualNetworksSubnet"),
 			gk(asonetwork.GroupVersion, "NetworkSecurityGroupsSecurityRule")},
 		{gk(asonetwork.GroupVersion, "NatGateway"), gk(asonetwork.GroupVersion, "PublicIPAddress"),
@@ -135,9 +142,51 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 			opts.Incomplete = true
 		}
 		desired = network.ClusterResources(in)
+		var availabilitySets []string
+		if availabilitySets, err = r.availabilitySets(ctx, s); err != nil {
+			return err
+		}
+		for _, name := range availabilitySets {
+			desired = append(desired, azure.Resource{Object: compute.AvailabilitySet(c, name), Family: compute.FamilyAvailabilitySets})
+		}
 	}
 	s.result, err = r.Engine.Reconcile(ctx, ac, desired, opts)
 	return err
+}
+
+// availabilitySets returns the Azure names of the availability sets the cluster's machines go into, sorted: one
+// per node group that has a machine (compute.MachineAvailabilitySet), read from the cache's complete list of the
+// cluster's Machines. A node group's set goes once its last machine is gone, as CAPZ deletes an empty one.
+func (r *Reconciler) availabilitySets(ctx context.Context, s *scope) ([]string, error) {
+	ac := s.azureCluster
+	if !compute.ClusterHasAvailabilitySets(ac.Spec.Location, ac.Spec.FailureDomains, ac.Spec.ExtendedLocation) {
+		return nil, nil
+	}
+	machines := &clusterv1.MachineList{}
+	if err := r.Client.List(ctx, machines, client.InNamespace(ac.Namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: s.cluster.Name}); err != nil {
+		return nil, err
+	}
+	names := sets.New[string]()
+	for i := range machines.Items {
+		m := &machines.Items[i]
+		ref := m.Spec.InfrastructureRef
+		if ref.APIGroup != infrav1.GroupVersion.Group || ref.Kind != "AzureMachine" {
+			continue
+		}
+		// The AzureMachine's spec can rule a set out (a spot VM, for one); one not in the cache yet may go into one.
+		var spec *infrav1.AzureMachineSpec
+		am := &infrav1.AzureMachine{}
+		switch err := r.Client.Get(ctx, client.ObjectKey{Namespace: m.Namespace, Name: ref.Name}, am); {
+		case err == nil:
+			spec = &am.Spec
+		case !apierrors.IsNotFound(err):
+			return nil, err
+		}
+		if name := compute.MachineAvailabilitySet(s.cluster.Name, true, m, spec); name != "" {
+			names.Insert(name)
+		}
+	}
+	return sets.List(names), nil
 }
 
 // vnetAdoption reads what the engine found out about the cluster's virtual network from its ASO object.

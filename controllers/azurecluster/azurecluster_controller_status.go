@@ -27,7 +27,7 @@ import (
 // families are the resource families the engine reports for a cluster's resources, one <Family>Ready condition each.
 var families = []string{
 	"ResourceGroup", "VNet", "Subnets", "SecurityGroups", "RouteTables", "NATGateways",
-	"PublicIPs", "LoadBalancers", "BastionHost", "PrivateDNS", "PrivateEndpoints", "VNetPeerings",
+	"PublicIPs", "LoadBalancers", "BastionHost", "PrivateDNS", "PrivateEndpoints", "VNetPeerings", "AvailabilitySets",
 }
 
 // WaitingForControlPlaneEndpointReason means the control plane endpoint is not known yet.

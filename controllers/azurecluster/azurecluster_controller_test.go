@@ -22,10 +22,12 @@ import (
 	"testing"
 	"time"
 
+	asocomputeavset "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asonetworkdns "github.com/Azure/azure-service-operator/v2/api/network/v1api20240601"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -494,4 +496,68 @@ func TestReconcile_CredentialsNeverLogged(t *testing.T) {
 	g.Expect(logged).To(ContainSubstring(`"AzureCluster"`), "the capture holds the controller's logs")
 	g.Expect(logcapture.Leaks(logged, clientSecret)).To(BeEmpty(), "the client secret was logged")
 	g.Expect(logs.SeenUncapped(clientSecret)).To(BeTrue(), "without the cap, the client secret would have been logged")
+}
+
+// A cluster in a region without availability zones spreads each node group over an availability set: the control
+// plane's and each MachineDeployment's, created once the group has a machine and deleted once it has none.
+func TestReconcile_AvailabilitySets(t *testing.T) {
+	g := NewWithT(t)
+	spec := baseSpec()
+	spec.Location = "northcentralus"
+	ctx, cluster, ac := newCluster(t, g, "noazs", spec, nil)
+	live := waitReady(ctx, g, ac)
+	g.Expect(live.Status.FailureDomains).To(BeEmpty())
+	g.Expect(availabilitySets(ctx, g, ac.Namespace)).To(BeEmpty(), "no machine, no availability set")
+
+	machine := func(name string, labels map[string]string) *clusterv1.Machine {
+		labels[clusterv1.ClusterNameLabel] = cluster.Name
+		m := &clusterv1.Machine{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ac.Namespace, Name: name, Labels: labels},
+			Spec: clusterv1.MachineSpec{
+				ClusterName: cluster.Name,
+				Bootstrap:   clusterv1.Bootstrap{DataSecretName: ptr.To(name + "-bootstrap")},
+				InfrastructureRef: clusterv1.ContractVersionedObjectReference{
+					APIGroup: infrav1.GroupVersion.Group, Kind: "AzureMachine", Name: name,
+				},
+			},
+		}
+		g.Expect(env.Env.Create(ctx, m)).To(Succeed())
+		return m
+	}
+	machine("noazs-control-plane-abcde", map[string]string{clusterv1.MachineControlPlaneLabel: ""})
+	worker := machine("noazs-md-0-fghij-klmno", map[string]string{
+		clusterv1.MachineDeploymentNameLabel: "noazs-md-0", clusterv1.MachineSetNameLabel: "noazs-md-0-fghij",
+	})
+	controlPlaneSet, workerSet := azure.ObjectName("noazs_control-plane-as"), azure.ObjectName("noazs_noazs-md-0-as")
+	g.Eventually(func(g Gomega) {
+		sets := availabilitySets(ctx, g, ac.Namespace)
+		g.Expect(sets).To(HaveLen(2))
+		for _, name := range []string{controlPlaneSet, workerSet} {
+			g.Expect(sets).To(HaveKey(name))
+			g.Expect(genruntime.GetReadyCondition(sets[name])).To(HaveField("Status", metav1.ConditionTrue), name)
+		}
+		g.Expect(sets[workerSet].Spec.AzureName).To(Equal("noazs_noazs-md-0-as"))
+		g.Expect(sets[workerSet].Spec.Sku.Name).To(HaveValue(Equal("Aligned")))
+		g.Expect(sets[workerSet].Spec.Location).To(HaveValue(Equal("northcentralus")))
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())
+		g.Expect(conditions.IsTrue(live, "AvailabilitySetsReady")).To(BeTrue())
+	}, timeout).Should(Succeed())
+
+	// The MachineDeployment's last machine is gone: its set goes, the control plane's stays.
+	g.Expect(env.Env.Delete(ctx, worker)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(availabilitySets(ctx, g, ac.Namespace)).To(HaveLen(1))
+		g.Expect(availabilitySets(ctx, g, ac.Namespace)).To(HaveKey(controlPlaneSet))
+	}, timeout).Should(Succeed())
+}
+
+// availabilitySets returns the AvailabilitySet objects of a namespace by name.
+func availabilitySets(ctx context.Context, g Gomega, namespace string) map[string]*asocomputeavset.AvailabilitySet {
+	list := &asocomputeavset.AvailabilitySetList{}
+	g.Expect(env.Env.List(ctx, list, client.InNamespace(namespace))).To(Succeed())
+	out := map[string]*asocomputeavset.AvailabilitySet{}
+	for i := range list.Items {
+		out[list.Items[i].Name] = &list.Items[i]
+	}
+	return out
 }

@@ -125,12 +125,20 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		DefaultSubnet:     s.infra.SubnetFor(infrav1.SubnetNode),
 		BootstrapData:     s.bootstrapData,
 		KubernetesVersion: s.machine.Spec.Version,
+		AvailabilitySet:   compute.MachineAvailabilitySet(s.cluster.Name, s.infra.AvailabilitySets, s.machine, &am.Spec),
 	}
 	if controlPlane {
 		in.Role, in.DefaultSubnet = azure.RoleControlPlane, s.infra.SubnetFor(infrav1.SubnetControlPlane)
 	}
 	for _, pool := range s.infra.LBPools(controlPlane, am.Spec.AllocatePublicIP) {
 		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: pool.LoadBalancer, Pool: pool.Pool})
+	}
+	if in.AvailabilitySet != "" && s.vmCreated {
+		// Azure cannot move a VM into an availability set: one created without (by an earlier release) keeps none.
+		vm := &asocompute.VirtualMachine{}
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(am.Name)}, vm); err == nil && vm.Spec.AvailabilitySet == nil {
+			in.AvailabilitySet = ""
+		}
 	}
 	if am.Spec.Image == nil && s.machine.Spec.Version == "" {
 		s.waiting = lifecycle.Wait{Reason: ImageUnknownReason, Message: "the Machine has no spec.version to choose the default image for, and the AzureMachine no spec.image"}

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asocomputeavset "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -32,6 +33,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
@@ -39,6 +41,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
@@ -54,6 +57,8 @@ type fixture struct {
 	// bootstrapData is the value of the bootstrap data Secrets newMachine makes; a kubeadm join cloud-config
 	// when nil.
 	bootstrapData []byte
+	// failureDomain is the failure domain of the Machines newMachine makes: "2" unless changed.
+	failureDomain string
 }
 
 // newFixture creates a namespace, a Cluster whose infrastructure is provisioned, and that infrastructure: an
@@ -88,7 +93,7 @@ func newFixture(t *testing.T, g *WithT, infra *unstructured.Unstructured) *fixtu
 	cluster.Status.Initialization.InfrastructureProvisioned = ptr.To(true)
 	g.Expect(env.Env.Status().Update(ctx, cluster)).To(Succeed())
 	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), cluster, ns) })
-	return &fixture{ctx: ctx, namespace: ns.Name, cluster: cluster}
+	return &fixture{ctx: ctx, namespace: ns.Name, cluster: cluster, failureDomain: "2"}
 }
 
 // newMachine creates a Machine with bootstrap data and its AzureMachine, as Cluster API would.
@@ -111,7 +116,7 @@ func (f *fixture) newMachine(t *testing.T, g *WithT, name string, controlPlane b
 		Spec: clusterv1.MachineSpec{
 			ClusterName:       f.cluster.Name,
 			Version:           "v1.34.1",
-			FailureDomain:     "2",
+			FailureDomain:     f.failureDomain,
 			Bootstrap:         clusterv1.Bootstrap{DataSecretName: ptr.To(secret.Name)},
 			InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureMachine", Name: name},
 		},
@@ -332,4 +337,39 @@ func TestReconcile_SecretsNeverLogged(t *testing.T) {
 		g.Expect(logcapture.Leaks(logged, secret)).To(BeEmpty(), "the %s was logged", name)
 	}
 	g.Expect(logs.SeenUncapped(f.bootstrapData)).To(BeTrue(), "without the cap, the bootstrap data would have been logged")
+}
+
+// In a region without availability zones, a machine's VM goes into its node group's availability set, which the
+// cluster's AzureCluster creates once the group has a machine.
+func TestReconcile_AvailabilitySet(t *testing.T) {
+	g := NewWithT(t)
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&infrav1.AzureCluster{
+		ObjectMeta: metav1.ObjectMeta{Name: "workload"},
+		Spec: infrav1.AzureClusterSpec{AzureClusterClassSpec: infrav1.AzureClusterClassSpec{
+			Location: "northcentralus", SubscriptionID: sim.SubscriptionID(),
+		}},
+	})
+	g.Expect(err).NotTo(HaveOccurred())
+	infra := &unstructured.Unstructured{Object: content}
+	infra.SetGroupVersionKind(infrav1.GroupVersion.WithKind("AzureCluster"))
+	f := newFixture(t, g, infra)
+	f.failureDomain = ""
+	// The AzureCluster is the Cluster's, so that its controller reconciles it.
+	ac := &infrav1.AzureCluster{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload"}, ac)).To(Succeed())
+	ac.OwnerReferences = []metav1.OwnerReference{{APIVersion: clusterv1.GroupVersion.String(), Kind: "Cluster", Name: f.cluster.Name, UID: f.cluster.UID}}
+	g.Expect(env.Env.Update(f.ctx, ac)).To(Succeed())
+
+	_, am := f.newMachine(t, g, "workload-cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	waitProvisioned(f.ctx, g, am)
+
+	set := &asocomputeavset.AvailabilitySet{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: azure.ObjectName("workload_control-plane-as")}, set)).To(Succeed())
+	g.Expect(set.Spec.AzureName).To(Equal("workload_control-plane-as"))
+	vm := &asocompute.VirtualMachine{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload-cp-0"}, vm)).To(Succeed())
+	g.Expect(vm.Spec.Zones).To(BeEmpty())
+	g.Expect(vm.Spec.AvailabilitySet).NotTo(BeNil())
+	g.Expect(vm.Spec.AvailabilitySet.Reference).To(HaveValue(And(
+		HaveField("Kind", "AvailabilitySet"), HaveField("Name", set.Name))))
 }

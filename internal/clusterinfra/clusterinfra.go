@@ -31,6 +31,7 @@ import (
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/external"
+	"sigs.k8s.io/cluster-api/util/annotations"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -63,6 +64,10 @@ type Infrastructure struct {
 	AzureEnvironment string
 	// CloudProviderConfigOverrides are the cluster's overrides of cloud-provider-azure's configuration.
 	CloudProviderConfigOverrides *infrav1.CloudProviderConfigOverrides
+	// AvailabilitySets tells whether the cluster's machines go into availability sets, which its AzureCluster
+	// creates (compute.ClusterHasAvailabilitySets); never for an infrastructure object the provider does not
+	// reconcile (another kind, or an externally managed AzureCluster).
+	AvailabilitySets bool
 }
 
 // Resolve waits for the Cluster's infrastructure to be provisioned and reads it. waiting explains, for a Ready
@@ -129,12 +134,14 @@ func From(obj *unstructured.Unstructured) (*Infrastructure, error) {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(spec, fields); err != nil {
 		return nil, fmt.Errorf("%s %s does not have AzureCluster-shaped fields: %w", obj.GetKind(), obj.GetName(), err)
 	}
+	ours := obj.GroupVersionKind().GroupKind() == infrav1.GroupVersion.WithKind(azureClusterKind).GroupKind() && !annotations.IsExternallyManaged(obj)
 	return &Infrastructure{
 		Kind: obj.GetKind(), Name: obj.GetName(),
 		SubscriptionID: fields.SubscriptionID, Location: fields.Location, ResourceGroup: fields.ResourceGroup,
 		ExtendedLocation: fields.ExtendedLocation, AdditionalTags: fields.AdditionalTags,
 		IdentityRef: fields.IdentityRef, Network: fields.NetworkSpec, AzureEnvironment: fields.AzureEnvironment,
 		CloudProviderConfigOverrides: fields.CloudProviderConfigOverrides,
+		AvailabilitySets:             ours && compute.ClusterHasAvailabilitySets(fields.Location, fields.FailureDomains, fields.ExtendedLocation),
 	}, nil
 }
 

@@ -21,6 +21,7 @@ import (
 
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -73,6 +74,43 @@ func TestResolve_AzureClusterFromTheCache(t *testing.T) {
 			g.Expect(infra.Kind).To(Equal("AzureCluster"))
 			g.Expect(infra.Network.Vnet.Name).To(Equal(tc.wantVNet))
 			g.Expect(infra.SubscriptionID).To(Equal("sub"))
+		})
+	}
+}
+
+// Machines go into availability sets only where the provider's own AzureCluster makes them: in a region without
+// zones, with no failure domains in its spec.
+func TestFrom_AvailabilitySets(t *testing.T) {
+	object := func(kind, location string, annotations map[string]string, failureDomains map[string]any) *unstructured.Unstructured {
+		spec := map[string]any{"location": location}
+		if failureDomains != nil {
+			spec["failureDomains"] = failureDomains
+		}
+		u := &unstructured.Unstructured{Object: map[string]any{"spec": spec}}
+		u.SetGroupVersionKind(infrav1.GroupVersion.WithKind(kind))
+		u.SetName("c1")
+		u.SetAnnotations(annotations)
+		return u
+	}
+	for _, tc := range []struct {
+		name string
+		obj  *unstructured.Unstructured
+		want bool
+	}{
+		{name: "an AzureCluster in a region without zones", obj: object("AzureCluster", "northcentralus", nil, nil), want: true},
+		{name: "an AzureCluster in a region with zones", obj: object("AzureCluster", "eastus", nil, nil)},
+		{name: "an AzureCluster naming failure domains", obj: object("AzureCluster", "northcentralus", nil, map[string]any{"fd-1": map[string]any{"controlPlane": true}})},
+		{name: "an externally managed AzureCluster", obj: object("AzureCluster", "northcentralus", map[string]string{clusterv1.ManagedByAnnotation: "someone"}, nil)},
+		{name: "another provider's kind", obj: object("ExampleCluster", "northcentralus", nil, nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			infra, err := From(tc.obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if infra.AvailabilitySets != tc.want {
+				t.Errorf("AvailabilitySets = %v, want %v", infra.AvailabilitySets, tc.want)
+			}
 		})
 	}
 }

@@ -22,6 +22,7 @@ import (
 	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	asocomputedisk "github.com/Azure/azure-service-operator/v2/api/compute/v1api20240302"
+	asocomputeavset "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101"
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	asomanagedidentity "github.com/Azure/azure-service-operator/v2/api/managedidentity/v1api20230131"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
@@ -55,6 +56,7 @@ func New() *runtime.Scheme {
 		asonetworkdns.AddToScheme,
 		asocompute.AddToScheme,
 		asocomputedisk.AddToScheme,
+		asocomputeavset.AddToScheme,
 		asocontainerservice.AddToScheme,
 		asomanagedidentity.AddToScheme,
 		asoauthorization.AddToScheme,

@@ -25,6 +25,8 @@ import (
 	asocomputewebhook "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301/webhook"
 	asocomputedisk "github.com/Azure/azure-service-operator/v2/api/compute/v1api20240302"
 	asocomputediskwebhook "github.com/Azure/azure-service-operator/v2/api/compute/v1api20240302/webhook"
+	asocomputeavset "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101"
+	asocomputeavsetwebhook "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101/webhook"
 	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	asocontainerservicewebhook "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801/webhook"
 	asomanagedidentity "github.com/Azure/azure-service-operator/v2/api/managedidentity/v1api20230131"
@@ -90,6 +92,8 @@ func asoWebhookFor(obj runtime.Object) asoWebhook {
 		return &asocomputewebhook.VirtualMachinesExtension{}
 	case *asocomputedisk.Disk:
 		return &asocomputediskwebhook.Disk{}
+	case *asocomputeavset.AvailabilitySet:
+		return &asocomputeavsetwebhook.AvailabilitySet{}
 	case *asocontainerservice.ManagedCluster:
 		return &asocontainerservicewebhook.ManagedCluster{}
 	case *asocontainerservice.ManagedClustersAgentPool:
