@@ -143,8 +143,9 @@ func TestReconcile_ReassertsEditsAndReleasesDroppedFields(t *testing.T) {
 	g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
 	live.Spec.Location = ptr.To("westus")
 	g.Expect(env.Env.Update(ctx, live)).To(Succeed())
+	// The engine reads through the manager's cache: wait until the edit reached it.
 	g.Eventually(func(g Gomega) {
-		g.Expect(env.Env.Get(ctx, key, live)).To(Succeed())
+		g.Expect(env.Env.Manager.GetCache().Get(ctx, key, live)).To(Succeed())
 		g.Expect(live.Spec.Location).To(HaveValue(Equal("westus")))
 	}, timeout).Should(Succeed())
 	before := writes.Load()
