@@ -75,10 +75,11 @@ var (
 	// selfManagedKinds: the AzureCluster's network (resource group, virtual network, two subnets with their security
 	// groups and the default control plane rules, the node route table, the node NAT gateway, the public API server
 	// load balancer and the public IPs of both), and each machine's network interface, VM and bootstrap extension; the
-	// control plane machine's identity is Contributor on the resource group (a role assignment).
+	// control plane machine's identity is Contributor on the resource group (a role assignment), and its SSH port is
+	// on the API server load balancer (an inbound NAT rule).
 	selfManagedKinds = []string{"ResourceGroup", "VirtualNetwork", "VirtualNetworksSubnet", "NetworkSecurityGroup",
 		"NetworkSecurityGroupsSecurityRule", "RouteTable", "NatGateway", "PublicIPAddress", "LoadBalancer",
-		"NetworkInterface", "VirtualMachine", "VirtualMachinesExtension", "RoleAssignment"}
+		"LoadBalancersInboundNatRule", "NetworkInterface", "VirtualMachine", "VirtualMachinesExtension", "RoleAssignment"}
 	// aksASOKinds: the resource group, the managed cluster and its agent pools.
 	aksASOKinds = []string{"ResourceGroup", "ManagedCluster", "ManagedClustersAgentPool"}
 	// aksKinds: those and the virtual network and subnet of the nodes, which the AzureManagedControlPlane creates.
@@ -119,9 +120,10 @@ var flavors = []flavor{
 			g.Expect(f.asoList(g, "RoleAssignment")).To(HaveLen(1))
 		}},
 	{name: "private", prefix: "prv", required: selfManagedVariables, machines: 2,
-		// No public API server address; a private DNS zone for it, a public outbound load balancer (and its IP) for
-		// the control plane, and a bastion host in its own subnet.
-		asoKinds: slices.Concat(selfManagedKinds, []string{"PrivateDnsZone", "PrivateDnsZonesVirtualNetworkLink", "PrivateDnsZonesARecord", "BastionHost"}),
+		// No public API server address (so no SSH rule on it); a private DNS zone for it, a public outbound load
+		// balancer (and its IP) for the control plane, and a bastion host in its own subnet.
+		asoKinds: slices.Concat(without(selfManagedKinds, "LoadBalancersInboundNatRule"),
+			[]string{"PrivateDnsZone", "PrivateDnsZonesVirtualNetworkLink", "PrivateDnsZonesARecord", "BastionHost"}),
 		check: func(g Gomega, f *fixture) {
 			lb := f.aso(g, "LoadBalancer", f.cluster+"-internal-lb")
 			g.Expect(lbFrontends(lb)).To(ConsistOf(frontend{name: f.cluster + "-internal-lb-frontEnd", privateIP: "10.0.0.100"}))

@@ -37,7 +37,7 @@ import (
 // (server-side apply creates and updates), delete (objects no longer desired, and deletion).
 //
 // +kubebuilder:rbac:groups=resources.azure.com,resources=resourcegroups,verbs=get;list;watch;create;patch;delete
-// +kubebuilder:rbac:groups=network.azure.com,resources=virtualnetworks;virtualnetworkssubnets;virtualnetworksvirtualnetworkpeerings;networksecuritygroups;networksecuritygroupssecurityrules;routetables;routetablesroutes;natgateways;publicipaddresses;loadbalancers;bastionhosts;networkinterfaces;privateendpoints;privatednszones;privatednszonesvirtualnetworklinks;privatednszonesarecords,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=network.azure.com,resources=virtualnetworks;virtualnetworkssubnets;virtualnetworksvirtualnetworkpeerings;networksecuritygroups;networksecuritygroupssecurityrules;routetables;routetablesroutes;natgateways;publicipaddresses;loadbalancers;loadbalancersinboundnatrules;bastionhosts;networkinterfaces;privateendpoints;privatednszones;privatednszonesvirtualnetworklinks;privatednszonesarecords,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=compute.azure.com,resources=virtualmachines;virtualmachinescalesets;virtualmachinesextensions;disks;availabilitysets,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=containerservice.azure.com,resources=managedclusters;managedclustersagentpools,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=managedidentity.azure.com,resources=userassignedidentities,verbs=get;list;watch;create;patch;delete
@@ -51,7 +51,7 @@ func Kinds() []client.Object {
 		&asonetwork.VirtualNetwork{}, &asonetwork.VirtualNetworksSubnet{}, &asonetwork.VirtualNetworksVirtualNetworkPeering{},
 		&asonetwork.NetworkSecurityGroup{}, &asonetwork.NetworkSecurityGroupsSecurityRule{},
 		&asonetwork.RouteTable{}, &asonetwork.RouteTablesRoute{}, &asonetwork.NatGateway{}, &asonetwork.PublicIPAddress{},
-		&asonetwork.LoadBalancer{}, &asonetwork.BastionHost{}, &asonetwork.NetworkInterface{}, &asonetwork.PrivateEndpoint{},
+		&asonetwork.LoadBalancer{}, &asonetwork.LoadBalancersInboundNatRule{}, &asonetwork.BastionHost{}, &asonetwork.NetworkInterface{}, &asonetwork.PrivateEndpoint{},
 		&asonetworkdns.PrivateDnsZone{}, &asonetworkdns.PrivateDnsZonesVirtualNetworkLink{}, &asonetworkdns.PrivateDnsZonesARecord{},
 		&asocompute.VirtualMachine{}, &asocompute.VirtualMachineScaleSet{}, &asocompute.VirtualMachinesExtension{},
 		&asocomputedisk.Disk{}, &asocomputeavset.AvailabilitySet{},

@@ -31,6 +31,7 @@ const (
 	FamilyVirtualMachine    = "VirtualMachine"
 	FamilyVMExtensions      = "VMExtensions"
 	FamilyRoleAssignments   = "RoleAssignments"
+	FamilyInboundNATRules   = "InboundNATRules"
 )
 
 // VNetRef names the cluster's virtual network.
@@ -82,6 +83,9 @@ type MachineInput struct {
 	// ScaleSet names the VirtualMachineScaleSet object of the Flexible scale set the VM joins, an instance of an
 	// AzureMachinePool; empty for none (spec.virtualMachineScaleSetID may still name one by ARM ID).
 	ScaleSet string
+	// SSHRule is the inbound NAT rule of a control-plane machine on a public API server load balancer, which its
+	// primary interface takes SSH connections from; nil for none.
+	SSHRule *network.SSHRule
 	// AvailabilitySet is the Azure name of the availability set the VM goes into (MachineAvailabilitySet); empty for
 	// none. The cluster's controller creates it.
 	AvailabilitySet string
@@ -91,7 +95,7 @@ type MachineInput struct {
 }
 
 // MachineResources returns every object of a machine, in the order the engine applies them: its public IP, its
-// network interfaces, the VM, the Secrets ASO reads (the Windows admin password, protected extension settings),
+// SSH rule on the API server load balancer, its network interfaces, the VM, the Secrets ASO reads (the Windows admin password, protected extension settings),
 // the VM extensions and the role assignment of its system-assigned identity.
 func MachineResources(in MachineInput) []azure.Resource {
 	var out []azure.Resource
@@ -101,6 +105,9 @@ func MachineResources(in MachineInput) []azure.Resource {
 			Role: in.Role, Zones: zones(in.Zone),
 		})
 		out = append(out, azure.Resource{Object: pip, Family: FamilyPublicIPs})
+	}
+	if in.SSHRule != nil {
+		out = append(out, azure.Resource{Object: network.InboundNATRule(in.Cluster, in.Name, *in.SSHRule), Family: FamilyInboundNATRules})
 	}
 	for _, nic := range network.NetworkInterfaces(in.Cluster, nicInput(in)) {
 		out = append(out, azure.Resource{Object: nic, Family: FamilyNetworkInterfaces})
@@ -145,6 +152,9 @@ func nicInput(in MachineInput) network.NICInput {
 	}
 	if in.Spec.AllocatePublicIP {
 		nics.PublicIP = infrav1.MachinePublicIPName(in.Name)
+	}
+	if in.SSHRule != nil {
+		nics.SSHRule = network.SSHRuleObjectName(in.SSHRule.LoadBalancer, in.Name)
 	}
 	return nics
 }

@@ -32,6 +32,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/network"
 	"github.com/capzaso/cluster-api-provider-azure/test/golden"
 )
 
@@ -196,6 +197,10 @@ func machineCases(t *testing.T) map[string]MachineInput {
 	avset := workerInput(t, "my-cluster-md-0-4gq8r-as001", nil)
 	avset.Zone, avset.AvailabilitySet = "", AvailabilitySetName(testCluster.Name, "my-cluster-md-0")
 	cases["availability-set"] = avset
+	// A control-plane machine behind a public API server load balancer, with its SSH rule on it.
+	ssh := controlPlaneInput(t, "my-cluster-control-plane-ssh01", nil)
+	ssh.SSHRule = &network.SSHRule{LoadBalancer: "my-cluster-public-lb", Frontend: "my-cluster-public-lb-frontEnd", FrontendPort: 22}
+	cases["control-plane-ssh-rule"] = ssh
 	return cases
 }
 

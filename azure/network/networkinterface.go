@@ -63,6 +63,9 @@ type NICInput struct {
 	// PublicIP is the name of the public IP address (our PublicIPAddress object) of the primary IP configuration
 	// of the primary interface; empty for none.
 	PublicIP string
+	// SSHRule names the ASO object of the inbound NAT rule (InboundNATRule) the primary IP configuration of the
+	// primary interface takes SSH connections from; empty for none.
+	SSHRule string
 	// EnableIPForwarding turns on IP forwarding on every interface.
 	EnableIPForwarding bool
 	// DNSServers are the DNS servers of the primary interface.
@@ -115,6 +118,12 @@ func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterf
 					config.LoadBalancerBackendAddressPools = append(config.LoadBalancerBackendAddressPools, asonetwork.BackendAddressPool_NetworkInterface_SubResourceEmbedded{
 						Reference: &genruntime.ResourceReference{ARMID: azure.ChildID(lbID, "backendAddressPools", pool.Pool)},
 					})
+				}
+				if in.SSHRule != "" {
+					// A Kubernetes reference: ASO waits for the rule before it creates the interface.
+					config.LoadBalancerInboundNatRules = []asonetwork.InboundNatRule_NetworkInterface_SubResourceEmbedded{{
+						Reference: &genruntime.ResourceReference{Group: asonetwork.GroupVersion.Group, Kind: "LoadBalancersInboundNatRule", Name: in.SSHRule},
+					}}
 				}
 				if in.PublicIP != "" {
 					config.PublicIPAddress = &asonetwork.PublicIPAddressSpec_NetworkInterface_SubResourceEmbedded{

@@ -43,6 +43,7 @@ func TestNetworkInterfaces(t *testing.T) {
 				{LoadBalancer: "my-cluster-public-lb", Pool: "my-cluster-public-lb-backendPool"},
 				{LoadBalancer: "my-cluster-outbound-lb", Pool: "my-cluster-outbound-lb-outboundBackendPool"},
 			},
+			SSHRule: SSHRuleObjectName("my-cluster-public-lb", "my-cluster-control-plane-abcde"),
 		}},
 		{name: "two-nics-public-ip", cluster: byID(testCluster), in: NICInput{
 			Machine: "my-cluster-md-0-xyz12", Role: azure.RoleNode,

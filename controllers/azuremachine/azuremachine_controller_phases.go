@@ -18,6 +18,8 @@ package azuremachine
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
@@ -26,6 +28,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
@@ -35,6 +38,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
+	"github.com/capzaso/cluster-api-provider-azure/azure/network"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 	"github.com/capzaso/cluster-api-provider-azure/internal/machinesecrets"
@@ -46,19 +50,19 @@ const ImageUnknownReason = "ImageUnknown"
 // OwnedKinds are the ASO kinds an AzureMachine owns; the controller watches them.
 func OwnedKinds() []client.Object {
 	return []client.Object{
-		&asonetwork.PublicIPAddress{}, &asonetwork.NetworkInterface{},
+		&asonetwork.PublicIPAddress{}, &asonetwork.LoadBalancersInboundNatRule{}, &asonetwork.NetworkInterface{},
 		&asocompute.VirtualMachine{}, &asocompute.VirtualMachinesExtension{},
 		&asoauthorization.RoleAssignment{},
 	}
 }
 
 // deleteOrder deletes a machine's resources: the VM's dependents, the VM (its disks go with it), then its
-// network interfaces and public IP.
+// network interfaces, and then what they use: the public IP and the SSH rule.
 var deleteOrder = [][]schema.GroupKind{
 	{gk(asoauthorization.GroupVersion, "RoleAssignment"), gk(asocompute.GroupVersion, "VirtualMachinesExtension")},
 	{gk(asocompute.GroupVersion, "VirtualMachine")},
 	{gk(asonetwork.GroupVersion, "NetworkInterface")},
-	{gk(asonetwork.GroupVersion, "PublicIPAddress")},
+	{gk(asonetwork.GroupVersion, "PublicIPAddress"), gk(asonetwork.GroupVersion, "LoadBalancersInboundNatRule")},
 }
 
 func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKind(kind).GroupKind() }
@@ -129,6 +133,11 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	}
 	if controlPlane {
 		in.Role, in.DefaultSubnet = azure.RoleControlPlane, s.infra.SubnetFor(infrav1.SubnetControlPlane)
+		rule, err := r.sshRule(ctx, s)
+		if err != nil {
+			return err
+		}
+		in.SSHRule = rule
 	}
 	for _, pool := range s.infra.LBPools(controlPlane, am.Spec.AllocatePublicIP) {
 		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: pool.LoadBalancer, Pool: pool.Pool})
@@ -157,6 +166,61 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	})
 	s.result = result
 	return err
+}
+
+// sshRule returns the SSH rule of a control-plane machine on the cluster's public API server load balancer, as
+// CAPZ makes one for each (nil when the load balancer is internal or there is none). A rule keeps the frontend port
+// it has, unless an older rule of the same load balancer has it too (two machines created at once); a new rule
+// takes the first free port (network.SSHFrontendPort) among the rules of the load balancer in the namespace.
+func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, error) {
+	lb := s.infra.Network.APIServerLB
+	if lb == nil || lb.Type != infrav1.Public || lb.Name == "" || len(lb.FrontendIPs) == 0 {
+		return nil, nil
+	}
+	c := s.infra.AzureCluster(s.cluster.Name)
+	lbID := azure.ResourceID(c.SubscriptionID, c.ResourceGroup, azure.TypeLoadBalancer, lb.Name)
+	rules := &asonetwork.LoadBalancersInboundNatRuleList{}
+	if err := r.Client.List(ctx, rules, client.InNamespace(s.azureMachine.Namespace)); err != nil {
+		return nil, err
+	}
+	name := network.SSHRuleObjectName(lb.Name, s.azureMachine.Name)
+	var mine *asonetwork.LoadBalancersInboundNatRule
+	for i := range rules.Items {
+		if rules.Items[i].Name == name {
+			mine = &rules.Items[i]
+		}
+	}
+	inUse, takenByOlder := sets.New[int](), sets.New[int]()
+	for i := range rules.Items {
+		other := &rules.Items[i]
+		if other == mine || other.Spec.Owner == nil || !strings.EqualFold(other.Spec.Owner.ARMID, lbID) || other.Spec.FrontendPort == nil {
+			continue
+		}
+		inUse.Insert(*other.Spec.FrontendPort)
+		if mine != nil && olderThan(other, mine) {
+			takenByOlder.Insert(*other.Spec.FrontendPort)
+		}
+	}
+	rule := &network.SSHRule{LoadBalancer: lb.Name, Frontend: lb.FrontendIPs[0].Name}
+	if mine != nil && mine.Spec.FrontendPort != nil && !takenByOlder.Has(*mine.Spec.FrontendPort) {
+		rule.FrontendPort = *mine.Spec.FrontendPort
+		return rule, nil
+	}
+	port, err := network.SSHFrontendPort(inUse)
+	if err != nil {
+		return nil, fmt.Errorf("failed to choose the SSH port of %s on load balancer %s: %w", s.azureMachine.Name, lb.Name, err)
+	}
+	rule.FrontendPort = port
+	return rule, nil
+}
+
+// olderThan orders objects by creation, then by name.
+func olderThan(a, b client.Object) bool {
+	ta, tb := a.GetCreationTimestamp(), b.GetCreationTimestamp()
+	if !ta.Equal(&tb) {
+		return ta.Before(&tb)
+	}
+	return a.GetName() < b.GetName()
 }
 
 // failureDomain is the Machine's failure domain, which wins over the deprecated AzureMachine field.

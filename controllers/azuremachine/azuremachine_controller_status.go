@@ -26,7 +26,7 @@ import (
 )
 
 // families are the resource families the engine reports for a machine's resources, one <Family>Ready condition each.
-var families = []string{"PublicIPs", "NetworkInterfaces", "VirtualMachine", "VMExtensions", "RoleAssignments"}
+var families = []string{"PublicIPs", "InboundNATRules", "NetworkInterfaces", "VirtualMachine", "VMExtensions", "RoleAssignments"}
 
 // updateStatus turns what the phases learned, and the pass's error, into the AzureMachine's conditions and
 // status.initialization; it returns the conditions it owns.

@@ -373,3 +373,46 @@ func TestReconcile_AvailabilitySet(t *testing.T) {
 	g.Expect(vm.Spec.AvailabilitySet.Reference).To(HaveValue(And(
 		HaveField("Kind", "AvailabilitySet"), HaveField("Name", set.Name))))
 }
+
+// Each control-plane machine behind a public API server load balancer gets an SSH rule on it, as in CAPZ: the
+// first port 22, the next 2201; a port freed by a machine that is gone goes to the next new machine.
+func TestReconcile_ControlPlaneSSHRules(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	rule := func(machine string) *asonetwork.LoadBalancersInboundNatRule {
+		r := &asonetwork.LoadBalancersInboundNatRule{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload-public-lb-" + machine}, r)).To(Succeed())
+		return r
+	}
+	_, first := f.newMachine(t, g, "ssh-cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	live := waitProvisioned(f.ctx, g, first)
+	g.Expect(conditions.IsTrue(live, "InboundNATRulesReady")).To(BeTrue())
+	g.Expect(rule("ssh-cp-0").Spec.FrontendPort).To(HaveValue(Equal(22)))
+	g.Expect(rule("ssh-cp-0").Spec.BackendPort).To(HaveValue(Equal(22)))
+	g.Expect(rule("ssh-cp-0").Spec.FrontendIPConfiguration.Reference.ARMID).To(HaveSuffix("/loadBalancers/workload-public-lb/frontendIPConfigurations/workload-public-lb-frontEnd"))
+	nic := &asonetwork.NetworkInterface{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "ssh-cp-0-nic"}, nic)).To(Succeed())
+	g.Expect(nic.Spec.IpConfigurations[0].LoadBalancerInboundNatRules).To(ConsistOf(
+		HaveField("Reference", HaveValue(HaveField("Name", "workload-public-lb-ssh-cp-0")))))
+
+	_, second := f.newMachine(t, g, "ssh-cp-1", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	waitProvisioned(f.ctx, g, second)
+	g.Expect(rule("ssh-cp-1").Spec.FrontendPort).To(HaveValue(Equal(2201)))
+
+	// A worker gets none.
+	_, worker := f.newMachine(t, g, "ssh-md-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	waitProvisioned(f.ctx, g, worker)
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload-public-lb-ssh-md-0"}, &asonetwork.LoadBalancersInboundNatRule{})).
+		To(Satisfy(apierrors.IsNotFound))
+
+	// The first machine goes, with its rule; the next one takes port 22 again, and the second keeps 2201.
+	g.Expect(env.Env.Delete(f.ctx, first)).To(Succeed())
+	g.Eventually(func() bool {
+		err := env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload-public-lb-ssh-cp-0"}, &asonetwork.LoadBalancersInboundNatRule{})
+		return apierrors.IsNotFound(err)
+	}, timeout).Should(BeTrue())
+	_, third := f.newMachine(t, g, "ssh-cp-2", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	waitProvisioned(f.ctx, g, third)
+	g.Expect(rule("ssh-cp-2").Spec.FrontendPort).To(HaveValue(Equal(22)))
+	g.Expect(rule("ssh-cp-1").Spec.FrontendPort).To(HaveValue(Equal(2201)))
+}

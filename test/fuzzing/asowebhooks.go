@@ -72,6 +72,8 @@ func asoWebhookFor(obj runtime.Object) asoWebhook {
 		return &asonetworkwebhook.PublicIPAddress{}
 	case *asonetwork.LoadBalancer:
 		return &asonetworkwebhook.LoadBalancer{}
+	case *asonetwork.LoadBalancersInboundNatRule:
+		return &asonetworkwebhook.LoadBalancersInboundNatRule{}
 	case *asonetwork.BastionHost:
 		return &asonetworkwebhook.BastionHost{}
 	case *asonetwork.NetworkInterface:

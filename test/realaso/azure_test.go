@@ -52,6 +52,7 @@ var armGoldens = []armGolden{
 	{"Microsoft.Network/virtualNetworks/subnets", "node-subnet", "subnet"},
 	{"Microsoft.Network/networkSecurityGroups", "CLUSTER-controlplane-nsg", "network-security-group"},
 	{"Microsoft.Network/loadBalancers", "CLUSTER-public-lb", "load-balancer"},
+	{"Microsoft.Network/loadBalancers/inboundNatRules", "CLUSTER-control-plane-0", "inbound-nat-rule"},
 	{"Microsoft.Network/networkInterfaces", "CLUSTER-control-plane-0-nic", "network-interface"},
 	{"Microsoft.Compute/virtualMachines", "CLUSTER-control-plane-0", "virtual-machine"},
 	{"Microsoft.Compute/virtualMachineScaleSets", "CLUSTER-mp-0", "virtual-machine-scale-set"},
