@@ -148,7 +148,6 @@ var invalidManifests = []invalid{
 	{name: "no surge and no unavailable", kind: "AzureMachinePool", patch: "spec: {strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}}", field: "spec.strategy.rollingUpdate"},
 	{name: "missing VM size", kind: "AzureMachinePool", patch: "spec: {template: {vmSize: null}}", field: "spec.template.vmSize"},
 	{name: "terminate notification", kind: "AzureMachinePool", patch: "spec: {template: {terminateNotificationTimeout: 30}}", field: "spec.template.terminateNotificationTimeout"},
-	{name: "uniform deleting the newest", kind: "AzureMachinePool", patch: "spec: {orchestrationMode: Uniform, strategy: {rollingUpdate: {deletePolicy: Newest}}}", field: "spec.strategy.rollingUpdate.deletePolicy"},
 
 	// AzureMachinePoolMachine
 	{name: "missing provider ID", kind: "AzureMachinePoolMachine", patch: "spec: {providerID: null}", field: "spec.providerID"},

@@ -39,6 +39,9 @@ type ScaleSetInput struct {
 	Spec infrav1exp.AzureMachinePoolSpec
 	// Capacity is the number of instances of a Uniform scale set.
 	Capacity int32
+	// RollingOut is true while a Uniform scale set has instances of an older model: Azure must then remove its
+	// oldest instances on scale-in, whatever the pool's delete policy (see scaleInRule).
+	RollingOut bool
 	// Zones are the availability zones of the scale set: the MachinePool's failure domains.
 	Zones []string
 	// VNet is the cluster's virtual network.

@@ -110,6 +110,12 @@ var poolCoverageVariants = map[string]func(*infrav1exp.AzureMachinePoolSpec){
 		s.Template.Image = &infrav1.Image{ID: ptr.To(covID("Microsoft.Compute/images", "cov-image"))}
 	},
 	"uniform-user-assigned-identity": userAssignedPool,
+	"uniform-newest": func(s *infrav1exp.AzureMachinePoolSpec) {
+		s.Strategy.RollingUpdate.DeletePolicy = infrav1exp.NewestDeletePolicyType
+	},
+	"uniform-random": func(s *infrav1exp.AzureMachinePoolSpec) {
+		s.Strategy.RollingUpdate.DeletePolicy = infrav1exp.RandomDeletePolicyType
+	},
 	"flexible": func(s *infrav1exp.AzureMachinePoolSpec) {
 		s.OrchestrationMode = infrav1exp.FlexibleOrchestrationMode
 		s.Strategy.RollingUpdate.DeletePolicy = infrav1exp.NewestDeletePolicyType
@@ -176,8 +182,8 @@ var poolCoverageNeedles = map[string][]string{
 		"armId: " + covID("Microsoft.ManagedIdentity/userAssignedIdentities", "cov-uai"), "type: UserAssigned", "!azure:///",
 	},
 	"strategy.rollingUpdate.deletePolicy=Oldest": {"- OldestVM"},
-	"strategy.rollingUpdate.deletePolicy=Newest": {"!scaleInPolicy"},
-	"strategy.rollingUpdate.deletePolicy=Random": {"!scaleInPolicy"},
+	"strategy.rollingUpdate.deletePolicy=Newest": {"- NewestVM"},
+	"strategy.rollingUpdate.deletePolicy=Random": {"- Default"},
 	"orchestrationMode=Uniform":                  {"orchestrationMode: Uniform", "capacity: 2", "!kind: VirtualMachine\n"},
 	"orchestrationMode=Flexible":                 {"orchestrationMode: Flexible", "virtualMachineScaleSet:", "kind: VirtualMachine\n"},
 	"platformFaultDomainCount":                   {"platformFaultDomainCount: 3"},
@@ -204,6 +210,10 @@ func TestMachinePoolResources_FieldCoverage(t *testing.T) {
 			if spec.OrchestrationMode == infrav1exp.FlexibleOrchestrationMode {
 				// Each instance's identity has its own role assignment, named after the pool's.
 				needles = maps.Clone(poolCoverageNeedles)
+				// The controller deletes a Flexible pool's instances itself: its scale set has no scale-in policy.
+				for _, policy := range []string{"Newest", "Random"} {
+					needles["strategy.rollingUpdate.deletePolicy="+policy] = []string{"!scaleInPolicy"}
+				}
 				if role := spec.SystemAssignedIdentityRole; role != nil {
 					needles["systemAssignedIdentityRole.name"] = []string{"azureName: " + ReplicaRoleAssignmentName(role.Name, covPool+"-r1")}
 				}

@@ -245,6 +245,10 @@ func TestVirtualMachineScaleSet_ScaleInPolicy(t *testing.T) {
 			s.Strategy.RollingUpdate = &infrav1exp.MachineRollingUpdateDeployment{DeletePolicy: policy}
 		})
 		g.Expect(VirtualMachineScaleSet(in).Spec.ScaleInPolicy.Rules).To(Equal([]asocompute.ScaleInPolicy_Rules{want}), string(policy))
+
+		in.RollingOut = true
+		g.Expect(VirtualMachineScaleSet(in).Spec.ScaleInPolicy.Rules).To(Equal([]asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}),
+			"%s while rolling out: the rollout's scale-in removes the outdated, oldest instances", policy)
 	}
 }
 

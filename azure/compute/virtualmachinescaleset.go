@@ -51,7 +51,7 @@ const (
 // OS profile with the bootstrap data as custom data, network interfaces, identity, extensions, spot, security and
 // diagnostics profiles, terminate notifications). Its upgrade policy is Manual: the provider, not Azure, rolls
 // the instances (by capacity, see the AzureMachinePool controller), so Azure never reimages a running instance,
-// and scale-in removes the instances strategy.rollingUpdate.deletePolicy chooses.
+// and scale-in removes the instances strategy.rollingUpdate.deletePolicy chooses (the oldest while rolling out).
 func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet {
 	c, spec := in.cluster(), in.Spec
 	vmss := &asocompute.VirtualMachineScaleSet{
@@ -86,7 +86,7 @@ func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 	vmss.Spec.Sku = &asocompute.Sku{Name: ptr.To(t.VMSize), Tier: ptr.To("Standard"), Capacity: ptr.To(int(in.Capacity))}
 	vmss.Spec.Overprovision = ptr.To(false)
 	vmss.Spec.UpgradePolicy = &asocompute.UpgradePolicy{Mode: ptr.To(asocompute.UpgradePolicy_Mode_Manual)}
-	vmss.Spec.ScaleInPolicy = &asocompute.ScaleInPolicy{Rules: []asocompute.ScaleInPolicy_Rules{scaleInRule(spec.Strategy)}}
+	vmss.Spec.ScaleInPolicy = &asocompute.ScaleInPolicy{Rules: []asocompute.ScaleInPolicy_Rules{scaleInRule(spec.Strategy, in.RollingOut)}}
 	vmss.Spec.Plan = imagePlan(t.Image)
 	vmss.Spec.AdditionalCapabilities = additionalCapabilities(machine)
 	vmss.Spec.Identity = scaleSetIdentity(spec)
@@ -120,19 +120,26 @@ func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 }
 
 // scaleInRule is the scale-in policy for the delete policy of a rolling update: Azure removes the oldest or the
-// newest instances, or, for Random, those its default policy picks (balancing zones and fault domains).
-func scaleInRule(st infrav1exp.AzureMachinePoolDeploymentStrategy) asocompute.ScaleInPolicy_Rules {
-	policy := infrav1exp.OldestDeletePolicyType
-	if st.RollingUpdate != nil && st.RollingUpdate.DeletePolicy != "" {
-		policy = st.RollingUpdate.DeletePolicy
-	}
-	switch policy {
+// newest instances, or, for Random, those its default policy picks (balancing zones and fault domains, then the
+// newest). While the pool rolls out, the rollout's scale-in must remove the outdated instances, which are the
+// oldest, so the policy is OldestVM until it is over.
+func scaleInRule(st infrav1exp.AzureMachinePoolDeploymentStrategy, rollingOut bool) asocompute.ScaleInPolicy_Rules {
+	switch ScaleInPolicy(st, rollingOut) {
 	case infrav1exp.NewestDeletePolicyType:
 		return asocompute.ScaleInPolicy_Rules_NewestVM
 	case infrav1exp.RandomDeletePolicyType:
 		return asocompute.ScaleInPolicy_Rules_Default
 	}
 	return asocompute.ScaleInPolicy_Rules_OldestVM
+}
+
+// ScaleInPolicy is the delete policy a Uniform scale set's scale-in follows: the rolling update's (Oldest when it
+// names none), or Oldest while the pool rolls out.
+func ScaleInPolicy(st infrav1exp.AzureMachinePoolDeploymentStrategy, rollingOut bool) infrav1exp.AzureMachinePoolDeletePolicyType {
+	if rollingOut || st.RollingUpdate == nil || st.RollingUpdate.DeletePolicy == "" {
+		return infrav1exp.OldestDeletePolicyType
+	}
+	return st.RollingUpdate.DeletePolicy
 }
 
 // scaleSetIdentity returns the scale set's managed identity, shared by its instances.

@@ -79,8 +79,9 @@ type AzureMachinePoolSpec struct {
 
 	// orchestrationMode is the orchestration mode of the scale set. Immutable.
 	// Flexible: one VM per instance, each an AzureMachinePoolMachine with a Cluster API Machine. Uniform: Azure
-	// makes the instances; ASO cannot act on one of them, so a Uniform pool has no AzureMachinePoolMachines, deletes
-	// only its oldest instances (deletePolicy Oldest) and rolls by capacity (see docs/machine-pools.md).
+	// makes the instances; ASO cannot act on one of them, so a Uniform pool has no AzureMachinePoolMachines, scales in
+	// by capacity with Azure's scale-in policy for deletePolicy (the provider drains the Nodes of the instances Azure
+	// will remove first) and rolls by capacity (see docs/machine-pools.md).
 	// +kubebuilder:default=Uniform
 	// +optional
 	OrchestrationMode OrchestrationModeType `json:"orchestrationMode,omitempty"`
@@ -209,7 +210,9 @@ type MachineRollingUpdateDeployment struct {
 	// +optional
 	MaxSurge *intstr.IntOrString `json:"maxSurge,omitempty"`
 
-	// deletePolicy is the order in which instances are deleted.
+	// deletePolicy is the order in which instances are deleted. A Uniform scale set's scale-in policy: Oldest is
+	// OldestVM, Newest NewestVM, Random Azure's Default policy (zones and fault domains balanced, then the newest);
+	// while a Uniform pool rolls out, its scale-in removes the oldest (outdated) instances.
 	// +kubebuilder:default=Oldest
 	// +optional
 	DeletePolicy AzureMachinePoolDeletePolicyType `json:"deletePolicy,omitempty"`

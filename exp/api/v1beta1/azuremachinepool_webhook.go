@@ -111,23 +111,7 @@ func (p *AzureMachinePool) validate() field.ErrorList {
 		errs = append(errs, field.Invalid(spec.Child("platformFaultDomainCount"), *n, "must be at least 1"))
 	}
 	errs = append(errs, validateStrategy(spec.Child("strategy"), &s.Strategy)...)
-	if orchestrationMode(s.OrchestrationMode) == UniformOrchestrationMode {
-		errs = append(errs, validateUniform(spec, s)...)
-	}
 	return append(errs, infrav1.ValidateImplementedFields("AzureMachinePool", &p.Spec)...)
-}
-
-// validateUniform rejects what a Uniform scale set cannot do through ASO, which has no way to delete a given
-// instance: Azure picks the instances a scale-in removes, and a rolling update adds instances of the new model
-// and scales in, so only the oldest instances may go.
-func validateUniform(spec *field.Path, s *AzureMachinePoolSpec) field.ErrorList {
-	ru := s.Strategy.RollingUpdate
-	if ru == nil || ru.DeletePolicy == "" || ru.DeletePolicy == OldestDeletePolicyType {
-		return nil
-	}
-	return field.ErrorList{field.Forbidden(spec.Child("strategy", "rollingUpdate", "deletePolicy"),
-		"a Uniform scale set can only delete its oldest instances (Azure chooses the instances to remove, and "+
-			"ASO cannot delete a given instance): use Oldest, or orchestrationMode Flexible")}
 }
 
 // validateMachinePoolTemplate checks the scale set's VMs the way an AzureMachine's VM is checked.

@@ -320,15 +320,17 @@ func TestAzureMachinePoolMachine_Validate(t *testing.T) {
 	}
 }
 
-func TestAzureMachinePool_ValidateUniform(t *testing.T) {
+// TestAzureMachinePool_EveryDeletePolicy admits every delete policy in both modes: a Uniform scale set maps each
+// to a scale-in policy of Azure's.
+func TestAzureMachinePool_EveryDeletePolicy(t *testing.T) {
 	for _, tc := range []struct {
 		mode      OrchestrationModeType
 		policy    AzureMachinePoolDeletePolicyType
 		wantPaths []string
 	}{
 		{mode: UniformOrchestrationMode, policy: OldestDeletePolicyType},
-		{mode: UniformOrchestrationMode, policy: NewestDeletePolicyType, wantPaths: []string{"spec.strategy.rollingUpdate.deletePolicy"}},
-		{mode: UniformOrchestrationMode, policy: RandomDeletePolicyType, wantPaths: []string{"spec.strategy.rollingUpdate.deletePolicy"}},
+		{mode: UniformOrchestrationMode, policy: NewestDeletePolicyType},
+		{mode: UniformOrchestrationMode, policy: RandomDeletePolicyType},
 		{mode: FlexibleOrchestrationMode, policy: NewestDeletePolicyType},
 		{mode: FlexibleOrchestrationMode, policy: RandomDeletePolicyType},
 	} {

@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
@@ -189,7 +190,7 @@ func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result
 			return ctrl.Result{}, nil
 		}
 	}
-	return ctrl.Result{}, nil
+	return ctrl.Result{RequeueAfter: s.requeueAfter}, nil
 }
 
 // scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
@@ -219,6 +220,10 @@ type scope struct {
 	provisioningState string
 	// waiting is set by a phase that must wait (for the cluster, the bootstrap data).
 	waiting lifecycle.Wait
+	// draining is set by reconcileScaleSet while a Uniform scale set's capacity waits for Nodes to be drained.
+	draining string
+	// requeueAfter asks for another pass (to check a drain's pods, which are not watched).
+	requeueAfter time.Duration
 	// deleting is set by reconcileDelete while the instances and the scale set are deleted.
 	deleting bool
 }

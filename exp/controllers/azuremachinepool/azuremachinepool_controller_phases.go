@@ -164,8 +164,16 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		var nodes []uniformNode
 		for _, n := range s.nodes {
 			nodes = append(nodes, uniformNode{instanceID: n.instanceID, ready: n.ready})
+			in.RollingOut = in.RollingOut || n.instanceID <= s.watermark
 		}
-		in.Capacity = int32(uniformCapacity(desired, current, pool.Spec.Strategy.RollingUpdate, nodes, s.watermark))
+		capacity := uniformCapacity(desired, current, pool.Spec.Strategy.RollingUpdate, nodes, s.watermark)
+		if s.nodesKnown {
+			policy := compute.ScaleInPolicy(pool.Spec.Strategy, in.RollingOut)
+			if capacity, err = r.drainBeforeScaleIn(ctx, s, current, capacity, policy, len(in.Zones) > 0); err != nil {
+				return err
+			}
+		}
+		in.Capacity = int32(capacity)
 		if live != nil && live.Status.Sku != nil {
 			s.capacity = int32(ptr.Deref(live.Status.Sku.Capacity, 0))
 		}
@@ -391,9 +399,17 @@ func (z *zones) next() string {
 
 // nodeInfo is a Node of a Uniform scale set's instance.
 type nodeInfo struct {
+	name       string
 	providerID string
 	instanceID int
 	ready      bool
+	// zone is the Node's topology.kubernetes.io/zone label.
+	zone          string
+	unschedulable bool
+	// drainStarted is when the provider started draining the Node before a scale-in (DrainStartedAnnotation).
+	drainStarted *time.Time
+	// cordonedByUs is true when the provider cordoned the Node for that drain (CordonedAnnotation).
+	cordonedByUs bool
 }
 
 // reconcileNodes reads the Nodes of a Uniform scale set from the workload cluster, and records when the pool's
@@ -424,7 +440,19 @@ func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
 		if err != nil {
 			continue
 		}
-		s.nodes = append(s.nodes, nodeInfo{providerID: n.Spec.ProviderID, instanceID: id, ready: nodeReady(&n)})
+		info := nodeInfo{
+			name: n.Name, providerID: n.Spec.ProviderID, instanceID: id, ready: nodeReady(&n), zone: n.Labels[zoneLabel],
+			unschedulable: n.Spec.Unschedulable, cordonedByUs: n.Annotations[CordonedAnnotation] == "true",
+		}
+		if started, ok := n.Annotations[DrainStartedAnnotation]; ok {
+			// A value that does not parse counts as a drain that starts now: it only delays its timeout.
+			t, err := time.Parse(time.RFC3339, started)
+			if err != nil {
+				t = time.Now()
+			}
+			info.drainStarted = &t
+		}
+		s.nodes = append(s.nodes, info)
 	}
 	sort.Slice(s.nodes, func(i, j int) bool { return s.nodes[i].instanceID < s.nodes[j].instanceID })
 	s.nodesKnown = true

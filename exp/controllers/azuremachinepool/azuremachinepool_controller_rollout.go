@@ -191,7 +191,7 @@ type uniformNode struct {
 
 // uniformCapacity decides the capacity of a Uniform scale set. ASO cannot replace a given instance, so a rolling
 // update goes by capacity: Azure creates new instances from the current model, and scales in by deleting the
-// oldest ones (scale-in policy OldestVM, the only delete policy a Uniform pool accepts). Instances numbered up to
+// oldest ones (scale-in policy OldestVM while the pool rolls out, see compute.ScaleInPolicy). Instances numbered up to
 // watermark were created before the model changed and are outdated. In a steady state (current == desired, every
 // instance ready) a batch starts: surge by min(maxSurge, outdated) instances, or without surge shrink by
 // min(maxUnavailable, outdated); once the new instances are ready (or the old ones gone) the capacity returns to

@@ -71,6 +71,9 @@ func updateStatus(s *scope, err error) []string {
 		// The workload cluster is not reachable (yet): the instances are unknown, not their number.
 		pool.Status.Replicas = s.capacity
 	}
+	if instances.Type != "" && s.draining != "" {
+		instances.Status, instances.Reason, instances.Message = metav1.ConditionFalse, DrainingReason, s.draining
+	}
 	if instances.Type != "" && !s.deleting {
 		conditions.Set(pool, instances)
 	}

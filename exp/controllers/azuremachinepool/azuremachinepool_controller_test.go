@@ -36,6 +36,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/utils/ptr"
@@ -51,6 +52,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/exp/controllers/azuremachinepool"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
 )
@@ -773,4 +775,114 @@ func TestAzureJSON_WrittenAndOwned(t *testing.T) {
 		g.Expect(content).To(HaveKeyWithValue("cloudProviderBackoff", true))
 		g.Expect(content).To(HaveKeyWithValue("cloudProviderBackoffRetries", BeNumerically("==", 3)))
 	}, timeout, interval).Should(Succeed())
+}
+
+// workloadPod creates a running pod on a Node of the workload cluster, owned by a controller of this kind (none
+// when kind is empty); it is deleted when the test ends.
+func workloadPod(t *testing.T, g *WithT, name, node, ownerKind string) *corev1.Pod {
+	t.Helper()
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: metav1.NamespaceDefault},
+		Spec: corev1.PodSpec{
+			NodeName: node, AutomountServiceAccountToken: ptr.To(false),
+			Containers: []corev1.Container{{Name: "app", Image: "registry.k8s.io/pause:3.10"}},
+		},
+	}
+	if ownerKind != "" {
+		pod.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: ownerKind, Name: name, UID: types.UID(name), Controller: ptr.To(true)}}
+	}
+	g.Expect(workloadClient.Create(t.Context(), pod)).To(Succeed())
+	t.Cleanup(func() { _ = workloadClient.Delete(context.Background(), pod, client.GracePeriodSeconds(0)) })
+	return pod
+}
+
+// TestUniform_DrainBeforeScaleIn scales a Uniform pool in, as a user does: the provider drains the Node of the
+// instance Azure's scale-in policy removes (here the newest, deletePolicy Newest) before lowering the capacity,
+// and uncordons a drained Node whose instance stays when the scale-in is called off.
+func TestUniform_DrainBeforeScaleIn(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g)
+	mp, amp := f.newPool(t, g, "drn", infrav1exp.UniformOrchestrationMode, 3, func(s *infrav1exp.AzureMachinePoolSpec) {
+		s.Strategy.RollingUpdate = &infrav1exp.MachineRollingUpdateDeployment{DeletePolicy: infrav1exp.NewestDeletePolicyType}
+	})
+	vmssKey := client.ObjectKey{Namespace: f.namespace, Name: "drn"}
+	vmss := &asocompute.VirtualMachineScaleSet{}
+	capacity := func(g Gomega) int {
+		g.Expect(env.Env.Get(f.ctx, vmssKey, vmss)).To(Succeed())
+		return ptr.Deref(vmss.Spec.Sku.Capacity, -1)
+	}
+	g.Eventually(capacity, timeout, interval).Should(Equal(3))
+	g.Expect(vmss.Spec.ScaleInPolicy.Rules).To(Equal([]asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_NewestVM}))
+
+	scaleSetID := azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeScaleSet, "drn")
+	nodeName := func(n int) string { return fmt.Sprintf("%s-drn-%d", f.cluster.Name, n) }
+	nodes := map[int]*corev1.Node{}
+	for n := range 3 {
+		nodes[n] = workloadNode(t, g, nodeName(n), fmt.Sprintf("azure://%s/virtualMachines/%d", scaleSetID, n), true)
+	}
+	f.waitPoolReady(g, amp, 3)
+	app := workloadPod(t, g, f.cluster.Name+"-app", nodeName(2), "ReplicaSet")
+	daemon := workloadPod(t, g, f.cluster.Name+"-daemon", nodeName(2), "DaemonSet")
+	elsewhere := workloadPod(t, g, f.cluster.Name+"-elsewhere", nodeName(0), "")
+	node := func(g Gomega, n int) *corev1.Node {
+		live := &corev1.Node{}
+		g.Expect(workloadClient.Get(f.ctx, client.ObjectKey{Name: nodeName(n)}, live)).To(Succeed())
+		return live
+	}
+	pod := func(g Gomega, p *corev1.Pod) *corev1.Pod {
+		live := &corev1.Pod{}
+		g.Expect(workloadClient.Get(f.ctx, client.ObjectKeyFromObject(p), live)).To(Succeed())
+		return live
+	}
+
+	// Scaling to 2 drains the newest instance's Node first: cordoned, its pod evicted (no kubelet finishes it, so
+	// it stays terminating), the DaemonSet's pod left; the capacity stays until the Node is drained.
+	f.scale(g, mp, 2)
+	g.Eventually(func(g Gomega) {
+		n := node(g, 2)
+		g.Expect(n.Spec.Unschedulable).To(BeTrue())
+		g.Expect(n.Annotations).To(HaveKey(azuremachinepool.DrainStartedAnnotation))
+		g.Expect(n.Annotations).To(HaveKeyWithValue(azuremachinepool.CordonedAnnotation, "true"))
+		g.Expect(pod(g, app).DeletionTimestamp).NotTo(BeNil(), "evicted")
+	}, timeout, interval).Should(Succeed())
+	g.Eventually(func(g Gomega) {
+		live := &infrav1exp.AzureMachinePool{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		c := conditions.Get(live, azuremachinepool.InstancesReadyCondition)
+		g.Expect(c).NotTo(BeNil())
+		g.Expect(c.Reason).To(Equal(azuremachinepool.DrainingReason))
+		g.Expect(c.Message).To(ContainSubstring(nodeName(2)))
+	}, timeout, interval).Should(Succeed())
+	g.Consistently(capacity, 2*time.Second, interval).Should(Equal(3), "the instance stays until its Node is drained")
+	g.Expect(pod(g, daemon).DeletionTimestamp).To(BeNil(), "a DaemonSet's pod goes with its Node")
+	g.Expect(pod(g, elsewhere).DeletionTimestamp).To(BeNil())
+	g.Expect(node(g, 0).Spec.Unschedulable).To(BeFalse())
+
+	// The kubelet finishes the pod: the Node is drained, and Azure may remove the instance.
+	g.Expect(workloadClient.Delete(f.ctx, pod(g, app), client.GracePeriodSeconds(0))).To(Succeed())
+	g.Eventually(capacity, timeout, interval).Should(Equal(2))
+	g.Expect(workloadClient.Delete(f.ctx, nodes[2])).To(Succeed()) // Azure removed it; cloud-provider-azure its Node
+	f.waitPoolReady(g, amp, 2)
+
+	// A scale-in called off before the drain ends: the drained Node, whose instance stays, is uncordoned.
+	workloadPod(t, g, f.cluster.Name+"-app2", nodeName(1), "")
+	f.scale(g, mp, 1)
+	g.Eventually(func(g Gomega) {
+		g.Expect(node(g, 1).Spec.Unschedulable).To(BeTrue())
+	}, timeout, interval).Should(Succeed())
+	f.scale(g, mp, 2)
+	g.Eventually(func(g Gomega) {
+		n := node(g, 1)
+		g.Expect(n.Spec.Unschedulable).To(BeFalse())
+		g.Expect(n.Annotations).NotTo(HaveKey(azuremachinepool.DrainStartedAnnotation))
+		g.Expect(n.Annotations).NotTo(HaveKey(azuremachinepool.CordonedAnnotation))
+	}, timeout, interval).Should(Succeed())
+	g.Expect(capacity(g)).To(Equal(2))
+
+	// A rollout scales in its outdated, oldest instances, whatever the delete policy.
+	f.changePool(g, amp, func(s *infrav1exp.AzureMachinePoolSpec) { s.Template.VMSize = "Standard_D4s_v3" })
+	g.Eventually(func(g Gomega) []asocompute.ScaleInPolicy_Rules {
+		capacity(g)
+		return vmss.Spec.ScaleInPolicy.Rules
+	}, timeout, interval).Should(Equal([]asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}))
 }
