@@ -720,11 +720,11 @@ func TestComponents_Variables(t *testing.T) {
 
 	// With variables set.
 	set := withDefaults(t, raw, map[string]string{
-		"ADDITIONAL_ASO_CRDS":   "containerservice.azure.com/MaintenanceConfiguration;dbformysql.azure.com/*",
+		"ADDITIONAL_ASO_CRDS":   "containerservice.azure.com/TrustedAccessRoleBinding;dbformysql.azure.com/*",
 		"AZURE_SUBSCRIPTION_ID": "00000000-0000-0000-0000-000000000001",
 		"EXP_MACHINE_POOL":      "false",
 	})
-	g.Expect(patternOf(set)).To(Equal(ours + "containerservice.azure.com/MaintenanceConfiguration;dbformysql.azure.com/*"))
+	g.Expect(patternOf(set)).To(Equal(ours + "containerservice.azure.com/TrustedAccessRoleBinding;dbformysql.azure.com/*"))
 	settings = convert[corev1.Secret](t, find(decode(t, set), "Secret", asoSettings))
 	g.Expect(settings.StringData).To(HaveKeyWithValue("AZURE_SUBSCRIPTION_ID", "00000000-0000-0000-0000-000000000001"))
 	manager = convert[appsv1.Deployment](t, find(decode(t, set), "Deployment", managerDeployment))

@@ -222,6 +222,18 @@ var flavors = []flavor{
 		check:    checkMachinePools(map[string]string{"-mp-0": "Linux", "-mp-win": "Windows"})},
 	{name: "aks", prefix: "aks", required: aksVariables, asoKinds: aksKinds, check: checkAKS},
 	{name: "aks-aso", prefix: "aso", required: aksASOVariables, asoKinds: aksASOKinds, check: checkAKS},
+	{name: "aks-aso-maintenance", prefix: "asom", required: aksASOVariables, asoKinds: slices.Concat(aksASOKinds, []string{"MaintenanceConfiguration"}),
+		check: func(g Gomega, f *fixture) {
+			checkAKS(g, f)
+			mc := f.aso(g, "ManagedCluster", f.cluster)
+			g.Expect(nested(mc, "spec", "autoUpgradeProfile", "nodeOSUpgradeChannel")).To(Equal("NodeImage"))
+			window := f.aso(g, "MaintenanceConfiguration", f.cluster+"-node-os-upgrade")
+			g.Expect(nested(window, "spec", "azureName")).To(Equal("aksManagedNodeOSUpgradeSchedule"))
+			g.Expect(nested(window, "spec", "owner", "name")).To(Equal(f.cluster))
+			g.Expect(nested(window, "spec", "maintenanceWindow", "startTime")).To(Equal("00:00"))
+			g.Expect(nested(window, "spec", "maintenanceWindow", "durationHours")).To(Equal("4"))
+			g.Expect(nested(window, "spec", "maintenanceWindow", "schedule", "weekly", "dayOfWeek")).To(Equal("Sunday"))
+		}},
 	{name: "clusterclass", classes: []string{"default"}},
 	{name: "aks-clusterclass", classes: []string{"aks"}},
 	{name: "aks-aso-clusterclass", classes: []string{"aks-aso"}},

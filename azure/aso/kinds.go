@@ -39,12 +39,14 @@ import (
 // +kubebuilder:rbac:groups=resources.azure.com,resources=resourcegroups,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=network.azure.com,resources=virtualnetworks;virtualnetworkssubnets;virtualnetworksvirtualnetworkpeerings;networksecuritygroups;networksecuritygroupssecurityrules;routetables;routetablesroutes;natgateways;publicipaddresses;loadbalancers;loadbalancersinboundnatrules;bastionhosts;networkinterfaces;privateendpoints;privatednszones;privatednszonesvirtualnetworklinks;privatednszonesarecords,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=compute.azure.com,resources=virtualmachines;virtualmachinescalesets;virtualmachinesextensions;disks;availabilitysets,verbs=get;list;watch;create;patch;delete
-// +kubebuilder:rbac:groups=containerservice.azure.com,resources=managedclusters;managedclustersagentpools,verbs=get;list;watch;create;patch;delete
+// +kubebuilder:rbac:groups=containerservice.azure.com,resources=managedclusters;managedclustersagentpools;maintenanceconfigurations,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=managedidentity.azure.com,resources=userassignedidentities,verbs=get;list;watch;create;patch;delete
 // +kubebuilder:rbac:groups=authorization.azure.com,resources=roleassignments,verbs=get;list;watch;create;patch;delete
 
 // Kinds returns an empty object of every ASO kind the provider produces, at the API version it uses. The manager
-// caches these kinds (see CacheByObject) and the ASO simulator plays them.
+// caches these kinds (see CacheByObject) and the ASO simulator plays them. MaintenanceConfiguration is one the
+// provider does not make but applies from an AzureASOManagedControlPlane's spec.resources, as CAPZ installs it: an
+// AKS cluster's planned maintenance windows.
 func Kinds() []client.Object {
 	return []client.Object{
 		&asoresources.ResourceGroup{},
@@ -55,7 +57,7 @@ func Kinds() []client.Object {
 		&asonetworkdns.PrivateDnsZone{}, &asonetworkdns.PrivateDnsZonesVirtualNetworkLink{}, &asonetworkdns.PrivateDnsZonesARecord{},
 		&asocompute.VirtualMachine{}, &asocompute.VirtualMachineScaleSet{}, &asocompute.VirtualMachinesExtension{},
 		&asocomputedisk.Disk{}, &asocomputeavset.AvailabilitySet{},
-		&asocontainerservice.ManagedCluster{}, &asocontainerservice.ManagedClustersAgentPool{},
+		&asocontainerservice.ManagedCluster{}, &asocontainerservice.ManagedClustersAgentPool{}, &asocontainerservice.MaintenanceConfiguration{},
 		&asomanagedidentity.UserAssignedIdentity{},
 		&asoauthorization.RoleAssignment{},
 	}

@@ -98,6 +98,8 @@ func asoWebhookFor(obj runtime.Object) asoWebhook {
 		return &asocomputeavsetwebhook.AvailabilitySet{}
 	case *asocontainerservice.ManagedCluster:
 		return &asocontainerservicewebhook.ManagedCluster{}
+	case *asocontainerservice.MaintenanceConfiguration:
+		return &asocontainerservicewebhook.MaintenanceConfiguration{}
 	case *asocontainerservice.ManagedClustersAgentPool:
 		return &asocontainerservicewebhook.ManagedClustersAgentPool{}
 	case *asomanagedidentity.UserAssignedIdentity:
