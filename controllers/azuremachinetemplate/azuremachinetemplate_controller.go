@@ -26,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/util/annotations"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
 	"sigs.k8s.io/cluster-api/util/predicates"
@@ -41,6 +42,9 @@ import (
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinetemplates,verbs=get;list;watch
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinetemplates/status,verbs=patch
+// +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachines,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=machines,verbs=get;list;watch
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azureclusteridentities,verbs=get;list;watch
 // +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=clusters,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get
@@ -49,12 +53,14 @@ import (
 // identityRetry is how long the controller waits for a missing AzureClusterIdentity, which it does not watch.
 const identityRetry = 30 * time.Second
 
-// Reconciler writes the azure.json Secrets of AzureMachineTemplates.
+// Reconciler writes the azure.json Secrets of AzureMachineTemplates, and their status for cluster-autoscaler.
 type Reconciler struct {
 	Client client.Client
 	// APIReader reads what the manager does not cache: Secrets, and the cluster's infrastructure object of a kind
 	// it does not watch.
 	APIReader client.Reader
+	// ClusterCache reaches workload clusters: the Nodes of the templates' machines (see reconcileStatus).
+	ClusterCache clustercache.ClusterCache
 
 	// WatchFilterValue is the label value used to filter events prior to reconciliation.
 	WatchFilterValue string
@@ -62,8 +68,8 @@ type Reconciler struct {
 
 // SetupWithManager sets up the controller with the manager.
 func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
-	if r.Client == nil || r.APIReader == nil {
-		return fmt.Errorf("client and API reader are required")
+	if r.Client == nil || r.APIReader == nil || r.ClusterCache == nil {
+		return fmt.Errorf("client, API reader and cluster cache are required")
 	}
 	log := ctrl.LoggerFrom(ctx)
 	return capicontroller.NewControllerManagedBy(mgr, log).
@@ -83,10 +89,16 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		// The Secret itself (a change or deletion is re-asserted) and the cluster's credential secret, whose
 		// service principal secret machines without a VM identity use.
 		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.secretToTemplates)).
+		// A machine of the template whose Node joined gives the template its capacity.
+		Watches(&clusterv1.Machine{}, handler.EnqueueRequestsFromMapFunc(r.machineToTemplate), nodeJoined()).
+		// ... once the workload cluster is reachable.
+		WatchesRawSource(r.ClusterCache.GetClusterSource("azuremachinetemplate", func(ctx context.Context, o client.Object) []ctrl.Request {
+			return r.templatesOf(ctx, o.GetNamespace(), o.GetName())
+		})).
 		Complete(ctx, r)
 }
 
-// Reconcile writes the AzureMachineTemplate's azure.json Secret.
+// Reconcile writes the AzureMachineTemplate's status and azure.json Secret.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	template := &infrav1.AzureMachineTemplate{}
 	if err := r.Client.Get(ctx, req.NamespacedName, template); err != nil {
@@ -116,6 +128,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	if !isAzureCluster(cluster) {
 		return ctrl.Result{}, nil
+	}
+	if err := r.reconcileStatus(ctx, template, cluster); err != nil {
+		return ctrl.Result{}, err
 	}
 	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, cluster)
 	if err != nil {

@@ -30,6 +30,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util/secret"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -82,7 +83,9 @@ func newFixture(t *testing.T, g *WithT, identityRef *corev1.ObjectReference) *fi
 
 // newTemplate creates an AzureMachineTemplate owned by the Cluster, as Cluster API makes it.
 func (f *fixture) newTemplate(g *WithT, name string, spec infrav1.AzureMachineSpec) *infrav1.AzureMachineTemplate {
-	spec.VMSize = "Standard_D2s_v3"
+	if spec.VMSize == "" {
+		spec.VMSize = "Standard_D2s_v3"
+	}
 	tmpl := &infrav1.AzureMachineTemplate{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: f.namespace, OwnerReferences: []metav1.OwnerReference{{
 			APIVersion: clusterv1.GroupVersion.String(), Kind: "Cluster", Name: f.cluster.Name, UID: f.cluster.UID,
@@ -234,4 +237,71 @@ func TestReconcile_ServicePrincipalTenancy(t *testing.T) {
 	}
 	g.Expect(logcapture.Leaks(logs.Logged(), spSecret)).To(BeEmpty())
 	g.Expect(logs.SeenUncapped(spSecret)).To(BeTrue(), "an uncapped logger sees it, so the check above can fail")
+}
+
+// TestReconcile_CapacityForScaleFromZero checks what cluster-autoscaler reads to scale a MachineDeployment of the
+// template from zero: status.nodeInfo from the spec at once, and status.capacity once a machine of the template
+// has a Node in the workload cluster, as Cluster API clones and links them.
+func TestReconcile_CapacityForScaleFromZero(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	kubeconfig := &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: secret.Name(f.cluster.Name, secret.Kubeconfig), Namespace: f.namespace, Labels: map[string]string{clusterv1.ClusterNameLabel: f.cluster.Name}},
+		Type:       clusterv1.ClusterSecretType,
+		Data:       map[string][]byte{secret.KubeconfigDataName: workload.KubeConfig},
+	}
+	g.Expect(env.Env.Create(f.ctx, kubeconfig)).To(Succeed())
+	tmpl := f.newTemplate(g, "arm", infrav1.AzureMachineSpec{VMSize: "Standard_D4ps_v5"})
+	other := f.newTemplate(g, "windows", infrav1.AzureMachineSpec{OSDisk: infrav1.OSDisk{OSType: "Windows", DiskSizeGB: ptr.To[int32](128)}})
+	status := func(tmpl *infrav1.AzureMachineTemplate) func(g Gomega) infrav1.AzureMachineTemplateStatus {
+		return func(g Gomega) infrav1.AzureMachineTemplateStatus {
+			live := &infrav1.AzureMachineTemplate{}
+			g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(tmpl), live)).To(Succeed())
+			return live.Status
+		}
+	}
+	g.Eventually(status(tmpl), timeout).Should(Equal(infrav1.AzureMachineTemplateStatus{
+		NodeInfo: &infrav1.NodeInfo{Architecture: "arm64", OperatingSystem: "linux"},
+	}), "no machine has joined yet: no capacity")
+	g.Eventually(status(other), timeout).Should(HaveField("NodeInfo", Equal(&infrav1.NodeInfo{Architecture: "amd64", OperatingSystem: "windows"})))
+
+	// Cluster API clones an AzureMachine from the template for a Machine; its Node joins.
+	machine := &infrav1.AzureMachine{
+		ObjectMeta: metav1.ObjectMeta{Name: "arm-1", Namespace: f.namespace, Labels: map[string]string{clusterv1.ClusterNameLabel: f.cluster.Name},
+			Annotations: map[string]string{
+				clusterv1.TemplateClonedFromNameAnnotation:      tmpl.Name,
+				clusterv1.TemplateClonedFromGroupKindAnnotation: "AzureMachineTemplate." + infrav1.GroupVersion.Group,
+			}},
+		Spec: infrav1.AzureMachineSpec{VMSize: "Standard_D4ps_v5"},
+	}
+	g.Expect(env.Env.Create(f.ctx, machine)).To(Succeed())
+	nodeName := f.namespace + "-arm-1"
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: nodeName}}
+	g.Expect(workloadClient.Create(f.ctx, node)).To(Succeed())
+	t.Cleanup(func() { _ = workloadClient.Delete(context.Background(), node) })
+	capacity := corev1.ResourceList{
+		corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("16365852Ki"),
+		corev1.ResourceEphemeralStorage: resource.MustParse("129886128Ki"), corev1.ResourcePods: resource.MustParse("110"),
+	}
+	node.Status.Capacity = capacity
+	g.Expect(workloadClient.Status().Update(f.ctx, node)).To(Succeed())
+	m := &clusterv1.Machine{
+		ObjectMeta: metav1.ObjectMeta{Name: "arm-1", Namespace: f.namespace, Labels: map[string]string{clusterv1.ClusterNameLabel: f.cluster.Name}},
+		Spec: clusterv1.MachineSpec{
+			ClusterName: f.cluster.Name,
+			Bootstrap: clusterv1.Bootstrap{ConfigRef: clusterv1.ContractVersionedObjectReference{
+				APIGroup: "bootstrap.cluster.x-k8s.io", Kind: "KubeadmConfig", Name: "arm-1",
+			}},
+			InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureMachine", Name: machine.Name},
+		},
+	}
+	g.Expect(env.Env.Create(f.ctx, m)).To(Succeed())
+	m.Status.NodeRef = clusterv1.MachineNodeReference{Name: nodeName}
+	g.Expect(env.Env.Status().Update(f.ctx, m)).To(Succeed())
+
+	g.Eventually(status(tmpl), timeout).Should(Equal(infrav1.AzureMachineTemplateStatus{
+		NodeInfo: &infrav1.NodeInfo{Architecture: "arm64", OperatingSystem: "linux"},
+		Capacity: capacity,
+	}))
+	g.Consistently(status(other), 2*time.Second).Should(HaveField("Capacity", BeEmpty()), "not a machine of this template")
 }

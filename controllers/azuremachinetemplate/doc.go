@@ -17,5 +17,7 @@ limitations under the License.
 // Package azuremachinetemplate writes the <template>-azure-json Secret of every AzureMachineTemplate whose Cluster
 // is an Azure cluster: cloud-provider-azure's configuration, which CAPZ's cluster templates (and ours) hand to
 // their machines as a KubeadmConfig file. It is the only writer of those Secrets (internal/azurejson says how);
-// it owns no ASO object and deletes nothing: the Secret goes with its template through its owner reference.
+// it owns no ASO object and deletes nothing: the Secret goes with its template through its owner reference. It also
+// writes the template's status for cluster-autoscaler's scale from zero: nodeInfo from the spec, capacity from the
+// Node of a machine of the template (the provider never calls Azure for a VM size's capacity).
 package azuremachinetemplate

@@ -18,11 +18,14 @@ package azuremachinetemplate_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
@@ -30,11 +33,28 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
 )
 
-// logs records what the manager logs, at every verbosity, for TestReconcile_SecretValuesNeverLogged.
-var logs = logcapture.New()
+var (
+	// logs records what the manager logs, at every verbosity, for TestReconcile_SecretValuesNeverLogged.
+	logs = logcapture.New()
+	// workload is a second API server that plays the workload clusters, whose Nodes give templates their capacity.
+	workload *env.ControlPlane
+	// workloadClient writes the workload cluster's Nodes.
+	workloadClient client.Client
+)
 
 func TestMain(m *testing.M) {
-	os.Exit(env.Run(context.Background(), m, env.Options{
+	ctx := context.Background()
+	var err error
+	if workload, err = env.StartControlPlane(ctx, env.ControlPlaneOptions{WithoutASO: true}); err != nil {
+		fmt.Fprintf(os.Stderr, "failed to start the workload cluster: %v\n", err)
+		os.Exit(1)
+	}
+	if workloadClient, err = client.New(workload.Config, client.Options{Scheme: clientgoscheme.Scheme}); err != nil {
+		fmt.Fprintf(os.Stderr, "failed to create a client for the workload cluster: %v\n", err)
+		_ = workload.Stop()
+		os.Exit(1)
+	}
+	code := env.Run(ctx, m, env.Options{
 		Scheme:        scheme.New(),
 		SetupWebhooks: setup.Webhooks,
 		ManagerOptions: func(o *ctrl.Options) {
@@ -46,5 +66,9 @@ func TestMain(m *testing.M) {
 		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
 			return setup.Controllers(ctx, mgr, setup.Options{})
 		},
-	}))
+	})
+	if err := workload.Stop(); err != nil {
+		fmt.Fprintf(os.Stderr, "failed to stop the workload cluster: %v\n", err)
+	}
+	os.Exit(code)
 }

@@ -60,7 +60,8 @@ type Options struct {
 	IdentityCertDirs []string
 	// ASOCloud is the azureEnvironment of the cloud ASO is configured for (see aso.Engine).
 	ASOCloud string
-	// ClusterCache reaches workload clusters (for the nodes of AKS agent pools). When nil, Controllers sets one up;
+	// ClusterCache reaches workload clusters (the nodes of machine pools and of machine templates' machines). When
+	// nil, Controllers sets one up;
 	// pass the one Cluster API's reconcilers use when they run in the same manager.
 	ClusterCache clustercache.ClusterCache
 }
@@ -138,7 +139,7 @@ func Webhooks(mgr ctrl.Manager) error {
 }
 
 // NewClusterCache sets up the cache through which the controllers reach workload clusters (the nodes of machine
-// pools), for a manager that does not run Cluster API's reconcilers.
+// pools and machine templates), for a manager that does not run Cluster API's reconcilers.
 func NewClusterCache(ctx context.Context, mgr ctrl.Manager, watchFilter string) (clustercache.ClusterCache, error) {
 	cc, err := clustercache.SetupWithManager(ctx, mgr, clustercache.Options{
 		SecretClient:     mgr.GetClient(),
@@ -203,10 +204,16 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := identities.AddIndexes(ctx, mgr); err != nil {
 		return err
 	}
+	clusterCache := opts.ClusterCache
+	if clusterCache == nil {
+		if clusterCache, err = NewClusterCache(ctx, mgr, filter); err != nil {
+			return err
+		}
+	}
 	controllers := []namedController{
 		{AzureClusterController, &azurecluster.Reconciler{Client: c, Engine: engine, WatchFilterValue: filter}},
 		{AzureMachineController, &azuremachine.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
-		{AzureMachineTemplateController, &azuremachinetemplate.Reconciler{Client: c, APIReader: reader, WatchFilterValue: filter}},
+		{AzureMachineTemplateController, &azuremachinetemplate.Reconciler{Client: c, APIReader: reader, ClusterCache: clusterCache, WatchFilterValue: filter}},
 		{AzureManagedClusterController, &azuremanagedcluster.Reconciler{Client: c, WatchFilterValue: filter}},
 		{AzureManagedControlPlaneController, &azuremanagedcontrolplane.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
 		{AzureASOManagedClusterController, &azureasomanagedcluster.Reconciler{Client: c, Engine: engine, WatchFilterValue: filter}},
@@ -214,13 +221,6 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		{ManagedClusterAdoptionController, &asomanagedadoption.ManagedClusterReconciler{Client: c, APIReader: reader, Cache: adoptionCache}},
 	}
 	if feature.Gates.Enabled(feature.MachinePool) {
-		clusterCache := opts.ClusterCache
-		if clusterCache == nil {
-			var err error
-			if clusterCache, err = NewClusterCache(ctx, mgr, filter); err != nil {
-				return err
-			}
-		}
 		controllers = append(controllers,
 			namedController{AzureManagedMachinePoolController, &azuremanagedmachinepool.Reconciler{Client: c, Engine: engine, ClusterCache: clusterCache, WatchFilterValue: filter}},
 			namedController{AzureASOManagedMachinePoolController, &azureasomanagedmachinepool.Reconciler{Client: c, Engine: engine, ClusterCache: clusterCache, WatchFilterValue: filter}},
