@@ -64,6 +64,9 @@ type Reconciler struct {
 
 	// WatchFilterValue is the label value used to filter events prior to reconciliation.
 	WatchFilterValue string
+
+	// azureJSON writes the azure.json Secrets.
+	azureJSON *azurejson.Writer
 }
 
 // SetupWithManager sets up the controller with the manager.
@@ -71,6 +74,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 	if r.Client == nil || r.APIReader == nil || r.ClusterCache == nil {
 		return fmt.Errorf("client, API reader and cluster cache are required")
 	}
+	r.azureJSON = &azurejson.Writer{Client: r.Client, APIReader: r.APIReader, Metadata: mgr.GetCache()}
 	log := ctrl.LoggerFrom(ctx)
 	return capicontroller.NewControllerManagedBy(mgr, log).
 		For(&infrav1.AzureMachineTemplate{}).
@@ -153,7 +157,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if !write {
 		return ctrl.Result{RequeueAfter: identityRetry}, nil
 	}
-	return ctrl.Result{}, azurejson.Ensure(ctx, r.Client, r.APIReader, template, cluster.Name, in)
+	return ctrl.Result{}, r.azureJSON.Ensure(ctx, template, cluster.Name, in)
 }
 
 // isAzureCluster reports whether the Cluster's infrastructure is one whose machines are AzureMachines with

@@ -19,8 +19,12 @@ package azurejson
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
+	"sync"
 
 	asoconfig "github.com/Azure/azure-service-operator/v2/pkg/common/config"
 	corev1 "k8s.io/api/core/v1"
@@ -115,10 +119,31 @@ func Input(ctx context.Context, reader client.Reader, cluster *clusterv1.Cluster
 	return in, true, "", nil
 }
 
+// Writer writes azure.json Secrets (see Ensure). The manager does not cache Secrets, so it remembers the Secrets
+// it found up to date, with their resourceVersion: a pass whose content has not changed then reads the Secret's
+// metadata from the manager's cache instead of the whole Secret from the API server. Any change of the Secret
+// (a new resourceVersion) or of its content brings the full check back.
+type Writer struct {
+	Client client.Client
+	// APIReader reads the whole Secret.
+	APIReader client.Reader
+	// Metadata reads Secrets' metadata from the manager's cache.
+	Metadata client.Reader
+
+	mu       sync.Mutex
+	verified map[client.ObjectKey]verifiedSecret
+}
+
+// verifiedSecret is a Secret found up to date: the hash of its desired content and its resourceVersion then.
+type verifiedSecret struct {
+	hash, resourceVersion string
+}
+
 // Ensure writes the azure.json Secret of owner (an AzureMachineTemplate or AzureMachinePool) with the content of
 // in, unless a Secret of that name is the user's. It never deletes: the owner reference lets Kubernetes' garbage
 // collector remove the Secret with its owner.
-func Ensure(ctx context.Context, c client.Client, reader client.Reader, owner client.Object, clusterName string, in cloudconfig.Input) error {
+func (w *Writer) Ensure(ctx context.Context, owner client.Object, clusterName string, in cloudconfig.Input) error {
+	c := w.Client
 	desired, err := cloudconfig.Secret(owner.GetName(), in)
 	if err != nil {
 		return fmt.Errorf("failed to make the azure.json Secret of %s: %w", owner.GetName(), err)
@@ -137,8 +162,16 @@ func Ensure(ctx context.Context, c client.Client, reader client.Reader, owner cl
 		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
 	}}
 
+	key := client.ObjectKeyFromObject(desired)
+	hash, err := hashOf(desired)
+	if err != nil {
+		return err
+	}
+	if w.stillVerified(ctx, key, hash) {
+		return nil
+	}
 	live := &corev1.Secret{}
-	err = reader.Get(ctx, client.ObjectKeyFromObject(desired), live)
+	err = w.APIReader.Get(ctx, key, live)
 	switch {
 	case apierrors.IsNotFound(err):
 	case err != nil:
@@ -151,8 +184,10 @@ func Ensure(ctx context.Context, c client.Client, reader client.Reader, owner cl
 		// take turns.
 		return fmt.Errorf("failed to write Secret %s/%s: it belongs to another object of the name %s", desired.Namespace, desired.Name, owner.GetName())
 	case upToDate(live, desired):
+		w.remember(key, verifiedSecret{hash: hash, resourceVersion: live.ResourceVersion})
 		return nil
 	}
+	w.remember(key, verifiedSecret{})
 	ctrl.LoggerFrom(ctx).Info("Writing the azure.json Secret", "Secret", klog.KObj(desired))
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(desired)
 	if err != nil {
@@ -162,6 +197,47 @@ func Ensure(ctx context.Context, c client.Client, reader client.Reader, owner cl
 		return fmt.Errorf("failed to write Secret %s/%s: %w", desired.Namespace, desired.Name, err)
 	}
 	return nil
+}
+
+// stillVerified reports whether the Secret was found up to date with this content and has not changed since, as
+// the manager's cache of Secrets' metadata shows it.
+func (w *Writer) stillVerified(ctx context.Context, key client.ObjectKey, hash string) bool {
+	w.mu.Lock()
+	v, ok := w.verified[key]
+	w.mu.Unlock()
+	if !ok || v.hash != hash {
+		return false
+	}
+	meta := &metav1.PartialObjectMetadata{}
+	meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+	if err := w.Metadata.Get(ctx, key, meta); err != nil {
+		return false
+	}
+	return meta.ResourceVersion == v.resourceVersion
+}
+
+// remember records a Secret found up to date; an empty record forgets it.
+func (w *Writer) remember(key client.ObjectKey, v verifiedSecret) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if v.hash == "" {
+		delete(w.verified, key)
+		return
+	}
+	if w.verified == nil {
+		w.verified = map[client.ObjectKey]verifiedSecret{}
+	}
+	w.verified[key] = v
+}
+
+// hashOf hashes what Ensure checks of a Secret: its data, labels and owner references.
+func hashOf(desired *corev1.Secret) (string, error) {
+	data, err := json.Marshal([]any{desired.Data, desired.Labels, desired.OwnerReferences})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // controlledByAnother reports whether the Secret has a controller other than owner.

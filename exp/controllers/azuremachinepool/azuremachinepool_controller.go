@@ -43,6 +43,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/azurejson"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
@@ -73,6 +74,9 @@ type Reconciler struct {
 	// WatchFilterValue is the label value used to filter events prior to reconciliation.
 	WatchFilterValue string
 
+	// azureJSON writes the azure.json Secrets.
+	azureJSON *azurejson.Writer
+
 	// kinds, controller and poolsOfCluster are set by SetupWithManager.
 	kinds          []schema.GroupVersionKind
 	controller     capicontroller.Controller
@@ -84,6 +88,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 	if r.Client == nil || r.APIReader == nil || r.Engine == nil || r.ClusterCache == nil {
 		return fmt.Errorf("client, API reader, engine and cluster cache are required")
 	}
+	r.azureJSON = &azurejson.Writer{Client: r.Client, APIReader: r.APIReader, Metadata: mgr.GetCache()}
 	var err error
 	if r.kinds, err = aso.GVKs(mgr.GetScheme(), OwnedKinds()...); err != nil {
 		return err

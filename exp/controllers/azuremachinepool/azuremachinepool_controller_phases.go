@@ -114,7 +114,7 @@ func (r *Reconciler) reconcileAzureJSON(ctx context.Context, s *scope) error {
 		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
 		return nil
 	}
-	return azurejson.Ensure(ctx, r.Client, r.APIReader, s.pool, s.cluster.Name, in)
+	return r.azureJSON.Ensure(ctx, s.pool, s.cluster.Name, in)
 }
 
 // reconcileScaleSet translates the pool (for a Uniform pool with the MachinePool's bootstrap data and the
