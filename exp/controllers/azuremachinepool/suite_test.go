@@ -23,7 +23,6 @@ import (
 	"testing"
 	"time"
 
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -54,13 +53,8 @@ var (
 func TestMain(m *testing.M) {
 	ctx := context.Background()
 	var err error
-	if workload, err = env.StartControlPlane(ctx, env.ControlPlaneOptions{WithoutASO: true}); err != nil {
-		fmt.Fprintf(os.Stderr, "failed to start the workload cluster: %v\n", err)
-		os.Exit(1)
-	}
-	if workloadClient, err = client.New(workload.Config, client.Options{Scheme: clientgoscheme.Scheme}); err != nil {
-		fmt.Fprintf(os.Stderr, "failed to create a client for the workload cluster: %v\n", err)
-		_ = workload.Stop()
+	if workload, workloadClient, err = env.StartWorkloadCluster(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	code := env.Run(ctx, m, env.Options{
