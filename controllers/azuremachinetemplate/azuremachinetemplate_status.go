@@ -20,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -83,17 +82,18 @@ func (r *Reconciler) nodeCapacity(ctx context.Context, template *infrav1.AzureMa
 	if err := r.Client.List(ctx, machines, client.InNamespace(template.Namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: cluster.Name}); err != nil {
 		return nil, fmt.Errorf("failed to list the Machines of Cluster %s: %w", cluster.Name, err)
 	}
-	var nodes []string
+	// Every machine of the template has the same VM size: the first Node found will do.
+	nodeName := ""
 	for i := range machines.Items {
 		m := &machines.Items[i]
 		if m.Status.NodeRef.Name != "" && r.templateOf(ctx, m) == template.Name {
-			nodes = append(nodes, m.Status.NodeRef.Name)
+			nodeName = m.Status.NodeRef.Name
+			break
 		}
 	}
-	if len(nodes) == 0 {
+	if nodeName == "" {
 		return nil, nil
 	}
-	sort.Strings(nodes)
 	// Uncached: one Node read now and then is cheaper than a cache of every Node of every workload cluster.
 	c, err := r.ClusterCache.GetUncachedClient(ctx, client.ObjectKeyFromObject(cluster))
 	if errors.Is(err, clustercache.ErrClusterNotConnected) {
@@ -103,11 +103,11 @@ func (r *Reconciler) nodeCapacity(ctx context.Context, template *infrav1.AzureMa
 		return nil, err
 	}
 	node := &corev1.Node{}
-	if err := c.Get(ctx, client.ObjectKey{Name: nodes[0]}, node); err != nil {
+	if err := c.Get(ctx, client.ObjectKey{Name: nodeName}, node); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("failed to get Node %s of Cluster %s: %w", nodes[0], cluster.Name, err)
+		return nil, fmt.Errorf("failed to get Node %s of Cluster %s: %w", nodeName, cluster.Name, err)
 	}
 	if len(node.Status.Capacity) == 0 {
 		return nil, nil
