@@ -34,6 +34,7 @@ import (
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -878,6 +879,52 @@ func TestUniform_DrainBeforeScaleIn(t *testing.T) {
 		g.Expect(n.Annotations).NotTo(HaveKey(azuremachinepool.CordonedAnnotation))
 	}, timeout, interval).Should(Succeed())
 	g.Expect(capacity(g)).To(Equal(2))
+
+	// A PodDisruptionBudget that forbids the eviction holds the scale-in, until the MachinePool's node drain
+	// timeout has passed.
+	guarded := workloadPod(t, g, f.cluster.Name+"-guarded", nodeName(1), "")
+	guarded.Labels = map[string]string{"app": f.cluster.Name}
+	g.Expect(workloadClient.Update(f.ctx, guarded)).To(Succeed())
+	// The kubelet runs it (a pending pod may be evicted whatever its budget says).
+	guarded.Status.Phase = corev1.PodRunning
+	guarded.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
+	g.Expect(workloadClient.Status().Update(f.ctx, guarded)).To(Succeed())
+	pdb := &policyv1.PodDisruptionBudget{
+		ObjectMeta: metav1.ObjectMeta{Name: f.cluster.Name, Namespace: metav1.NamespaceDefault},
+		Spec: policyv1.PodDisruptionBudgetSpec{
+			MinAvailable: ptr.To(intstr.FromInt32(1)),
+			Selector:     &metav1.LabelSelector{MatchLabels: map[string]string{"app": f.cluster.Name}},
+		},
+	}
+	g.Expect(workloadClient.Create(f.ctx, pdb)).To(Succeed())
+	t.Cleanup(func() { _ = workloadClient.Delete(context.Background(), pdb) })
+	// What kube-controller-manager's disruption controller would report: no disruption allowed.
+	pdb.Status = policyv1.PodDisruptionBudgetStatus{
+		ObservedGeneration: pdb.Generation, DisruptionsAllowed: 0, CurrentHealthy: 1, DesiredHealthy: 1, ExpectedPods: 1,
+	}
+	g.Expect(workloadClient.Status().Update(f.ctx, pdb)).To(Succeed())
+	f.scale(g, mp, 1)
+	g.Eventually(func(g Gomega) {
+		live := &infrav1exp.AzureMachinePool{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		c := conditions.Get(live, azuremachinepool.InstancesReadyCondition)
+		g.Expect(c).NotTo(BeNil())
+		g.Expect(c.Reason).To(Equal(azuremachinepool.DrainingReason))
+		g.Expect(c.Message).To(ContainSubstring(guarded.Name))
+		g.Expect(c.Message).To(ContainSubstring("disruption budget"))
+	}, timeout, interval).Should(Succeed())
+	g.Consistently(capacity, 2*time.Second, interval).Should(Equal(2), "the budget forbids the eviction")
+	g.Expect(pod(g, guarded).DeletionTimestamp).To(BeNil())
+	g.Eventually(func() error {
+		live := &clusterv1.MachinePool{}
+		if err := env.Env.Get(f.ctx, client.ObjectKeyFromObject(mp), live); err != nil {
+			return err
+		}
+		live.Spec.Template.Spec.Deletion.NodeDrainTimeoutSeconds = ptr.To[int32](1)
+		return env.Env.Update(f.ctx, live)
+	}, timeout, interval).Should(Succeed())
+	g.Eventually(capacity, timeout, interval).Should(Equal(1), "the drain timed out")
+	g.Expect(workloadClient.Delete(f.ctx, nodes[1])).To(Succeed()) // Azure removed it
 
 	// A rollout scales in its outdated, oldest instances, whatever the delete policy.
 	f.changePool(g, amp, func(s *infrav1exp.AzureMachinePoolSpec) { s.Template.VMSize = "Standard_D4s_v3" })
