@@ -830,6 +830,15 @@ func TestUniform_DrainBeforeScaleIn(t *testing.T) {
 		g.Expect(workloadClient.Get(f.ctx, client.ObjectKey{Name: nodeName(n)}, live)).To(Succeed())
 		return live
 	}
+	// drainingMessage is the message of the pool's InstancesReady condition, which must say it is draining.
+	drainingMessage := func(g Gomega) string {
+		live := &infrav1exp.AzureMachinePool{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		c := conditions.Get(live, azuremachinepool.InstancesReadyCondition)
+		g.Expect(c).NotTo(BeNil())
+		g.Expect(c.Reason).To(Equal(azuremachinepool.DrainingReason))
+		return c.Message
+	}
 	pod := func(g Gomega, p *corev1.Pod) *corev1.Pod {
 		live := &corev1.Pod{}
 		g.Expect(workloadClient.Get(f.ctx, client.ObjectKeyFromObject(p), live)).To(Succeed())
@@ -846,14 +855,7 @@ func TestUniform_DrainBeforeScaleIn(t *testing.T) {
 		g.Expect(n.Annotations).To(HaveKeyWithValue(azuremachinepool.CordonedAnnotation, "true"))
 		g.Expect(pod(g, app).DeletionTimestamp).NotTo(BeNil(), "evicted")
 	}, timeout, interval).Should(Succeed())
-	g.Eventually(func(g Gomega) {
-		live := &infrav1exp.AzureMachinePool{}
-		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
-		c := conditions.Get(live, azuremachinepool.InstancesReadyCondition)
-		g.Expect(c).NotTo(BeNil())
-		g.Expect(c.Reason).To(Equal(azuremachinepool.DrainingReason))
-		g.Expect(c.Message).To(ContainSubstring(nodeName(2)))
-	}, timeout, interval).Should(Succeed())
+	g.Eventually(drainingMessage, timeout, interval).Should(ContainSubstring(nodeName(2)))
 	g.Consistently(capacity, 2*time.Second, interval).Should(Equal(3), "the instance stays until its Node is drained")
 	g.Expect(pod(g, daemon).DeletionTimestamp).To(BeNil(), "a DaemonSet's pod goes with its Node")
 	g.Expect(pod(g, elsewhere).DeletionTimestamp).To(BeNil())
@@ -904,15 +906,7 @@ func TestUniform_DrainBeforeScaleIn(t *testing.T) {
 	}
 	g.Expect(workloadClient.Status().Update(f.ctx, pdb)).To(Succeed())
 	f.scale(g, mp, 1)
-	g.Eventually(func(g Gomega) {
-		live := &infrav1exp.AzureMachinePool{}
-		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
-		c := conditions.Get(live, azuremachinepool.InstancesReadyCondition)
-		g.Expect(c).NotTo(BeNil())
-		g.Expect(c.Reason).To(Equal(azuremachinepool.DrainingReason))
-		g.Expect(c.Message).To(ContainSubstring(guarded.Name))
-		g.Expect(c.Message).To(ContainSubstring("disruption budget"))
-	}, timeout, interval).Should(Succeed())
+	g.Eventually(drainingMessage, timeout, interval).Should(And(ContainSubstring(guarded.Name), ContainSubstring("disruption budget")))
 	g.Consistently(capacity, 2*time.Second, interval).Should(Equal(2), "the budget forbids the eviction")
 	g.Expect(pod(g, guarded).DeletionTimestamp).To(BeNil())
 	g.Eventually(func() error {
