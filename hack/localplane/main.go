@@ -71,7 +71,7 @@ func main() {
 	flag.DurationVar(&o.refresh, "refresh", 0, "How often the view looks at the clusters (default 1s with ansi, 10s with plain).")
 	flag.StringVar(&o.samples.kubernetesVersion, "kubernetes-version", "v1.34.1", "KUBERNETES_VERSION of the samples.")
 	flag.IntVar(&o.samples.controlPlaneMachines, "control-plane-machine-count", 1,
-		"CONTROL_PLANE_MACHINE_COUNT of the samples. Without a real etcd, KubeadmControlPlane creates only the first machine.")
+		"CONTROL_PLANE_MACHINE_COUNT of the samples (each control plane machine runs a simulated etcd member).")
 	flag.IntVar(&o.samples.workerMachines, "worker-machine-count", 2, "WORKER_MACHINE_COUNT of the samples (workers, AKS user pool nodes).")
 	flag.StringVar(&o.samples.location, "location", "eastus", "AZURE_LOCATION of the samples.")
 	flag.StringVar(&o.samples.templatesDir, "templates", "templates", "Directory of the cluster templates (cluster-template-<flavor>.yaml, clusterclass-<class>.yaml).")

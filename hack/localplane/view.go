@@ -20,22 +20,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"slices"
 	"time"
 
 	"golang.org/x/term"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/klog/v2"
 
 	"github.com/capzaso/cluster-api-provider-azure/hack/localplane/progress"
 )
-
-// kubeadmNote says why a KubeadmControlPlane does not become Available here.
-const kubeadmNote = `
-Note: the simulated workload cluster has Nodes but no etcd and no control plane
-pods: a KubeadmControlPlane waits for etcd, is not Available, and creates only
-its first machine.
-`
 
 // watchProgress shows the clusters' progress every o.refresh until ctx is done or the manager stops.
 func watchProgress(ctx context.Context, o options, p *plane, start time.Time) {
@@ -66,9 +57,6 @@ func watchProgress(ctx context.Context, o options, p *plane, start time.Time) {
 			header = string(r[:opts.Width-1]) + "…"
 		}
 		body := progress.Render(progress.Build(objs), opts)
-		if slices.ContainsFunc(objs, func(o unstructured.Unstructured) bool { return o.GetKind() == "KubeadmControlPlane" }) {
-			body += kubeadmNote
-		}
 		if ctx.Err() == nil {
 			if err := screen.Show(header, body); err != nil {
 				klog.Errorf("Failed to show the progress view: %v", err)

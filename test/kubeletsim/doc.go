@@ -18,7 +18,11 @@ limitations under the License.
 // of every AzureMachine and of every instance of a Flexible AzureMachinePool whose VM ASO reports created (as
 // kubelet with cloud-provider-azure registers it, with the VM's provider ID), what kubeadm init leaves in
 // kube-system when a control plane node comes up (the kubeadm-config ConfigMap, which KubeadmControlPlane reads as
-// "initialized"), and the Nodes of AKS agent pools, as many as ASO reports for each pool. It is a simulation for
-// end-to-end tests and the local management plane: no kubelet, static pod or etcd member exists, so what Cluster
-// API checks beyond Nodes (control plane pods, etcd) stays unhealthy.
+// "initialized"), and the Nodes of AKS agent pools, as many as ASO reports for each pool. On control plane Nodes it
+// also plays what the kubeadm control plane provider checks: kubeadm's static pods (mirror pods, reported running
+// and ready) and the stacked etcd, one member per control plane Node, which the provider reaches as on Azure: a
+// port-forward through the workload cluster's API server to the etcd pod (the Nodes report one HTTPS kubelet
+// endpoint on the loopback address that serves port forwarding) and TLS with the cluster's etcd CA. The members
+// answer the member list, status, alarms, leadership moves and member removal, so control planes become Available,
+// scale and roll out. It is a simulation for end-to-end tests and the local management plane: no container runs.
 package kubeletsim

@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"net"
 	"strings"
 	"time"
 
@@ -80,6 +81,10 @@ type Simulator struct {
 	machineNodes, poolMachineNodes, poolNodes sets.Set[string]
 	// kubeadmInitialized is set once kubeadm's ConfigMap exists in the workload cluster.
 	kubeadmInitialized bool
+	// kubelet is the endpoint every Node of the simulator reports; nil if it could not start.
+	kubelet *kubeletServer
+	// etcd plays the etcd members of the control plane Nodes.
+	etcd *etcdSim
 }
 
 // Start starts a simulator; Stop ends it.
@@ -92,8 +97,20 @@ func Start(opts Options) *Simulator {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Simulator{opts: opts, cancel: cancel, done: make(chan struct{}), machineNodes: sets.New[string](), poolMachineNodes: sets.New[string](), poolNodes: sets.New[string]()}
+	s.etcd = newEtcdSim(opts.Management)
+	kubelet, err := startKubeletServer(s.etcd.dialPod)
+	if err != nil {
+		// The Nodes still register; port forwarding to their pods fails, as with an unreachable kubelet.
+		opts.Logf("Failed to start the simulated kubelets' endpoint: %v", err)
+	}
+	s.kubelet = kubelet
 	go s.run(ctx)
 	return s
+}
+
+// refusePorts is what a pod answers whose port nothing listens on.
+func refusePorts(namespace, pod string, port int) (net.Conn, error) {
+	return nil, fmt.Errorf("nothing listens on port %d of pod %s/%s", port, namespace, pod)
 }
 
 // Stop ends the simulator and waits for it; the Nodes it registered stay (see DeleteNodes). It may be called more
@@ -111,6 +128,7 @@ func (s *Simulator) DeleteNodes(ctx context.Context) error {
 		if err := s.opts.Workload.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil && !apierrors.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("failed to delete Node %s: %w", name, err))
 		}
+		errs = append(errs, deleteStaticPods(ctx, s.opts.Workload, name)...)
 	}
 	s.machineNodes.Clear()
 	s.poolMachineNodes.Clear()
@@ -120,6 +138,10 @@ func (s *Simulator) DeleteNodes(ctx context.Context) error {
 
 func (s *Simulator) run(ctx context.Context) {
 	defer close(s.done)
+	defer s.etcd.stop()
+	if s.kubelet != nil {
+		defer s.kubelet.stop()
+	}
 	ticker := time.NewTicker(s.opts.Interval)
 	defer ticker.Stop()
 	for {
@@ -161,9 +183,16 @@ func (s *Simulator) registerMachineNodes(ctx context.Context) {
 				continue
 			}
 		}
-		if err := RegisterNode(ctx, s.opts.Workload, node); err != nil {
+		if err := s.registerNode(ctx, node); err != nil {
 			s.logf(ctx, "Failed to register Node %s: %v", am.Name, err)
 			continue
+		}
+		if controlPlane {
+			if err := runStaticPods(ctx, s.opts.Workload, node.Name); err != nil {
+				s.logf(ctx, "Failed to report the static pods of Node %s: %v", am.Name, err)
+				continue
+			}
+			s.etcd.join(am.Namespace, am.Labels[clusterv1.ClusterNameLabel], node.Name)
 		}
 		s.machineNodes.Insert(am.Name)
 	}
@@ -191,7 +220,7 @@ func (s *Simulator) registerPoolMachineNodes(ctx context.Context) {
 			ObjectMeta: metav1.ObjectMeta{Name: m.Name, Labels: map[string]string{corev1.LabelHostname: m.Name}},
 			Spec:       corev1.NodeSpec{ProviderID: m.Spec.ProviderID},
 		}
-		if err := RegisterNode(ctx, s.opts.Workload, node); err != nil {
+		if err := s.registerNode(ctx, node); err != nil {
 			s.logf(ctx, "Failed to register Node %s: %v", m.Name, err)
 			continue
 		}
@@ -232,7 +261,7 @@ func (s *Simulator) syncAgentPoolNodes(ctx context.Context) {
 		if s.poolNodes.Has(name) {
 			continue
 		}
-		if err := RegisterNode(ctx, s.opts.Workload, node); err != nil {
+		if err := s.registerNode(ctx, node); err != nil {
 			s.logf(ctx, "Failed to register Node %s: %v", name, err)
 			continue
 		}
@@ -304,11 +333,16 @@ func clusterNumber(namespace, name string) uint32 {
 	return h.Sum32() % 100_000_000
 }
 
-// RegisterNode creates a Node (or finds it) and reports it Ready, without memory, disk or PID pressure, as its
-// kubelet does.
-func RegisterNode(ctx context.Context, c client.Client, node *corev1.Node) error {
+// registerNode creates a Node (or finds it) and reports it Ready, without memory, disk or PID pressure, with the
+// simulator's kubelet endpoint on the loopback address, as its kubelet does.
+func (s *Simulator) registerNode(ctx context.Context, node *corev1.Node) error {
+	c := s.opts.Workload
 	if err := c.Create(ctx, node); err != nil && !apierrors.IsAlreadyExists(err) {
 		return err
+	}
+	if s.kubelet != nil {
+		node.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "127.0.0.1"}}
+		node.Status.DaemonEndpoints.KubeletEndpoint.Port = s.kubelet.port()
 	}
 	now := metav1.Now()
 	node.Status.Conditions = []corev1.NodeCondition{

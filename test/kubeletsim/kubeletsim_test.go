@@ -53,7 +53,7 @@ func TestSimulator(t *testing.T) {
 		managedCluster("ns", "aks", "MC_rg_aks_eastus"),
 		agentPool("ns", "aks-pool0", "aks", "pool0", 2),
 	).WithStatusSubresource(&asocontainerservice.ManagedClustersAgentPool{}).Build()
-	workload := fake.NewClientBuilder().WithScheme(clientgoscheme.Scheme).WithStatusSubresource(&corev1.Node{}).Build()
+	workload := fake.NewClientBuilder().WithScheme(clientgoscheme.Scheme).WithStatusSubresource(&corev1.Node{}, &corev1.Pod{}).Build()
 
 	sim := Start(Options{Management: management, Workload: workload, SubscriptionID: subscription, Interval: 10 * time.Millisecond, Logf: t.Logf})
 	defer sim.Stop()
@@ -106,7 +106,7 @@ func TestSimulator_PoolMachines(t *testing.T) {
 		},
 		&asocompute.VirtualMachine{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "mp-0-abcde"}},
 	).WithStatusSubresource(&asocompute.VirtualMachine{}).Build()
-	workload := fake.NewClientBuilder().WithScheme(clientgoscheme.Scheme).WithStatusSubresource(&corev1.Node{}).Build()
+	workload := fake.NewClientBuilder().WithScheme(clientgoscheme.Scheme).WithStatusSubresource(&corev1.Node{}, &corev1.Pod{}).Build()
 
 	sim := Start(Options{Management: management, Workload: workload, SubscriptionID: subscription, Interval: 10 * time.Millisecond, Logf: t.Logf})
 	defer sim.Stop()
