@@ -20,6 +20,7 @@ limitations under the License.
 // second real API server standing in for the workload cluster. The tests apply CAPZ-style manifests and follow a
 // cluster from creation to deletion.
 //
-// Nothing in the package calls Azure, and no KubeadmControlPlane runs: the control plane is made of stand-alone
-// Machines, and the tests play the kubelets that register the Nodes.
+// Nothing in the package calls Azure. Most tests make their control plane of stand-alone Machines; the kubeadm
+// control plane provider runs too, for the tests of Cluster API v1beta1 manifests, and test/kubeletsim plays the
+// kubelets, static pods and etcd members it checks.
 package e2e

@@ -21,12 +21,13 @@ import (
 	"os"
 	"testing"
 
+	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/plane"
 )
 
-// p is the management cluster of every test of the package.
-var p = plane.New(plane.Options{})
+// p is the management cluster of every test of the package, with the kubeadm control plane provider.
+var p = plane.New(plane.Options{CAPI: capiplane.Options{KubeadmControlPlane: true}})
 
 func TestMain(m *testing.M) {
 	ctx := context.Background()
