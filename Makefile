@@ -136,8 +136,9 @@ generate-aso-bundle: $(HELM) $(CONTROLLER_GEN) ## Render the bundled ASO control
 	@hack/generate-aso-bundle.sh $(HELM) $(CONTROLLER_GEN) $(ASO_VERSION) config/aso
 
 .PHONY: generate-flavors
-generate-flavors: $(KUSTOMIZE) ## Render the cluster templates (templates/cluster-template*.yaml, clusterclass-*.yaml) from templates/flavors.
+generate-flavors: $(KUSTOMIZE) ## Render the cluster templates (templates/cluster-template*.yaml, clusterclass-*.yaml) from templates/flavors, and their v1beta1 form (templates/testdata/v1beta1).
 	@hack/generate-flavors.sh $(KUSTOMIZE)
+	@go run ./hack/v1beta1corpus templates templates/testdata/v1beta1
 
 ##@ lint and verify
 

@@ -18,6 +18,7 @@ package templates
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"os"
@@ -40,6 +41,7 @@ import (
 	"sigs.k8s.io/cluster-api/util/secret"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/capzaso/cluster-api-provider-azure/test/clusterctlrepo"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
@@ -399,35 +401,101 @@ func TestFlavors(t *testing.T) {
 			created[fl.name] = f
 		})
 	}
+	// The compatibility corpus: each flavor again as CAPZ users write it, with Cluster API's v1beta1 kinds
+	// (testdata/v1beta1, hack/v1beta1corpus), rendered from its file as `clusterctl generate cluster --from` does and
+	// created unchanged; the reconcile subtests expect the same cluster as from the flavor.
 	for _, fl := range flavors {
-		t.Run("reconcile/"+fl.name, func(st *testing.T) {
+		t.Run("create/v1beta1/"+fl.name, func(st *testing.T) {
 			g := NewWithT(st)
-			f, ok := created[fl.name]
-			if !ok {
-				st.Skipf("TestFlavors/create/%s did not create the flavor", fl.name)
+			v1beta1 := fl
+			v1beta1.prefix = cmp.Or(fl.prefix, "cc") + "1"
+			f := newFixture(ctx, t, g, v1beta1)
+			f.objs = renderV1beta1(ctx, st, g, r, kubeconfig, f, templateFile(fl.name))
+			if class := topologyClass(f.objs); class != "" {
+				// The class comes first, from its own file, as clusterctl adds it to a topology flavor.
+				f.objs = append(renderV1beta1(ctx, st, g, r, kubeconfig, f, "clusterclass-"+class+".yaml"), f.objs...)
 			}
-			if fl.classes != nil {
-				checkClusterClasses(g, f, f.objs, fl.classes)
-				return
+			for _, o := range f.objs {
+				if strings.HasSuffix(o.GroupVersionKind().Group, "cluster.x-k8s.io") && !strings.HasPrefix(o.GetAPIVersion(), "infrastructure.") {
+					g.Expect(o.GetAPIVersion()).To(HaveSuffix("/v1beta1"), "%s %s", o.GetKind(), o.GetName())
+				}
 			}
-			g.Eventually(func(g Gomega) {
-				if fl.selfManaged() {
-					checkSelfManaged(g, f, fl.machines)
-				}
-				if fl.check != nil {
-					fl.check(g, f)
-				}
-				kinds := sets.List(sets.KeySet(f.asoObjects(g)))
-				g.Expect(kinds).To(ConsistOf(fl.asoKinds), "ASO kinds in namespace %s", f.namespace)
-				for _, objs := range f.asoObjects(g) {
-					for _, o := range objs {
-						g.Expect(isReady(o)).To(BeTrue(), "%s %s is not Ready (generation %d): %v", o.GetKind(), o.GetName(),
-							o.GetGeneration(), nestedAny(o, "status", "conditions"))
-					}
-				}
-			}).WithTimeout(timeout).WithPolling(interval).Should(Succeed())
+			f.create(ctx, g, f.objs)
+			created["v1beta1/"+fl.name] = f
 		})
 	}
+	for _, fl := range flavors {
+		for _, name := range []string{fl.name, "v1beta1/" + fl.name} {
+			t.Run("reconcile/"+name, func(st *testing.T) { reconcileFlavor(st, fl, created[name]) })
+		}
+	}
+}
+
+// reconcileFlavor waits until a created flavor's cluster (or ClusterClass) is what the flavor promises.
+func reconcileFlavor(st *testing.T, fl flavor, f *fixture) {
+	g := NewWithT(st)
+	if f == nil {
+		st.Skipf("TestFlavors did not create the flavor %s", fl.name)
+	}
+	if fl.classes != nil {
+		checkClusterClasses(g, f, f.objs, fl.classes)
+		return
+	}
+	g.Eventually(func(g Gomega) {
+		if fl.selfManaged() {
+			checkSelfManaged(g, f, fl.machines)
+		}
+		if fl.check != nil {
+			fl.check(g, f)
+		}
+		kinds := sets.List(sets.KeySet(f.asoObjects(g)))
+		g.Expect(kinds).To(ConsistOf(fl.asoKinds), "ASO kinds in namespace %s", f.namespace)
+		for _, objs := range f.asoObjects(g) {
+			for _, o := range objs {
+				g.Expect(isReady(o)).To(BeTrue(), "%s %s is not Ready (generation %d): %v", o.GetKind(), o.GetName(),
+					o.GetGeneration(), nestedAny(o, "status", "conditions"))
+			}
+		}
+	}).WithTimeout(timeout).WithPolling(interval).Should(Succeed())
+}
+
+// templateFile is the file of a flavor's template.
+func templateFile(flavor string) string {
+	if flavor == "default" {
+		return "cluster-template.yaml"
+	}
+	return "cluster-template-" + flavor + ".yaml"
+}
+
+// renderV1beta1 renders a template of the v1beta1 corpus with the fixture's variables, as `clusterctl generate
+// cluster --from <file>` does.
+func renderV1beta1(ctx context.Context, t *testing.T, g *WithT, r *clusterctlrepo.Repository, kubeconfig string, f *fixture, file string) []unstructured.Unstructured {
+	tmpl, err := newClusterctl(ctx, t, r, f.vars).GetClusterTemplate(ctx, clusterctl.GetClusterTemplateOptions{
+		Kubeconfig:               clusterctl.Kubeconfig{Path: kubeconfig},
+		URLSource:                &clusterctl.URLSourceOptions{URL: filepath.Join("testdata", "v1beta1", file)},
+		ClusterName:              f.cluster,
+		TargetNamespace:          f.namespace,
+		KubernetesVersion:        kubernetesVersion,
+		ControlPlaneMachineCount: ptr.To[int64](1),
+		WorkerMachineCount:       ptr.To[int64](1),
+	})
+	g.Expect(err).NotTo(HaveOccurred())
+	raw, err := tmpl.Yaml()
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(string(raw)).NotTo(ContainSubstring("${"))
+	return tmpl.Objs()
+}
+
+// topologyClass is the ClusterClass a v1beta1 topology Cluster of the objects uses, if any.
+func topologyClass(objs []unstructured.Unstructured) string {
+	for _, o := range objs {
+		if o.GetKind() == "Cluster" {
+			if class, _, _ := unstructured.NestedString(o.Object, "spec", "topology", "class"); class != "" {
+				return class
+			}
+		}
+	}
+	return ""
 }
 
 // fixture is a flavor's namespace, cluster name, variables and rendered objects.
