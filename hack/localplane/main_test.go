@@ -56,7 +56,7 @@ const (
 
 // TestLocalPlane runs the local management plane as make run does, with the default sample clusters: it checks
 // that the samples reach a state (the AzureCluster Ready, the AKS control plane initialized, every machine with its
-// Node), that a cluster a user applies from templates/cluster-template.yaml has its control plane initialized too,
+// Node), that a cluster a user applies in Cluster API's v1beta1 form has its control plane initialized and Available too,
 // that the progress view prints their trees, that kubectl applies config/samples/ beside them, and that Ctrl-C
 // (SIGINT) stops it cleanly, leaving none of its kube-apiservers, etcds and kube-controller-manager behind.
 func TestLocalPlane(t *testing.T) {
@@ -105,16 +105,19 @@ func TestLocalPlane(t *testing.T) {
 	g.Expect(banner).To(MatchRegexp(`Azure: +SIMULATED`))
 	g.Expect(banner).To(ContainSubstring("default/capz-sample (cluster-template.yaml), default/aks-aso-sample (cluster-template-aks-aso.yaml)"))
 
-	// A user applies a cluster of their own, rendered from templates/cluster-template.yaml as clusterctl generate
-	// cluster does, with kubectl: the plane gives it the simulated workload cluster's kubeconfig too.
+	// A user applies a cluster of their own with kubectl, written as CAPZ users' manifests are (Cluster API's
+	// v1beta1 kinds: the default flavor of templates/testdata/v1beta1) and rendered as clusterctl generate cluster
+	// does: the plane gives it the simulated workload cluster's kubeconfig too.
 	kubectl, err := env.Tool("kubectl")
 	g.Expect(err).NotTo(HaveOccurred())
 	userSettings := sampleSettings{
 		kubernetesVersion: "v1.34.1", controlPlaneMachines: 1, workerMachines: 1, location: "eastus",
-		subscriptionID: simulatedSubscriptionID, templatesDir: filepath.Join(root, "templates"),
+		subscriptionID: simulatedSubscriptionID, templatesDir: filepath.Join(root, "templates", "testdata", "v1beta1"),
 	}
 	userObjs, err := userSettings.render(templateName("default"), userCluster)
 	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(userObjs).To(ContainElement(HaveField("Object", And(
+		HaveKeyWithValue("kind", "Cluster"), HaveKeyWithValue("apiVersion", "cluster.x-k8s.io/v1beta1")))))
 	var manifest bytes.Buffer
 	for _, obj := range userObjs {
 		raw, err := yaml.Marshal(obj.Object)
@@ -152,6 +155,8 @@ func TestLocalPlane(t *testing.T) {
 		userKCP := &controlplanev1.KubeadmControlPlane{}
 		g.Expect(c.Get(ctx, client.ObjectKey{Namespace: "default", Name: userCluster + "-control-plane"}, userKCP)).To(Succeed())
 		g.Expect(userKCP.Status.Initialization.ControlPlaneInitialized).To(HaveValue(BeTrue()), "the user's control plane is initialized")
+		g.Expect(conditions.IsTrue(userKCP, controlplanev1.KubeadmControlPlaneAvailableCondition)).To(BeTrue(),
+			"the user's control plane is Available: %+v", conditions.Get(userKCP, controlplanev1.KubeadmControlPlaneAvailableCondition))
 		pool := &clusterv1.MachinePool{}
 		g.Expect(c.Get(ctx, client.ObjectKey{Namespace: "default", Name: "aks-aso-sample-pool1"}, pool)).To(Succeed())
 		g.Expect(pool.Status.ReadyReplicas).To(Equal(ptr.To[int32](2)))
