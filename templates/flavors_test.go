@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -56,6 +57,7 @@ const (
 	// The machine sizes differ, so that tests can tell the machines apart.
 	controlPlaneMachineType = "Standard_D2s_v3"
 	nodeMachineType         = "Standard_D4s_v3"
+	flatcarVersion          = "4230.2.3"
 	identitySecret          = "cluster-identity-secret"
 )
 
@@ -198,6 +200,26 @@ var flavors = []flavor{
 			for _, vm := range vms {
 				g.Expect(nested(vm, "spec", "storageProfile", "osDisk", "diffDiskSettings", "option")).To(Equal("Local"), vm.GetName())
 				g.Expect(nested(vm, "spec", "storageProfile", "osDisk", "caching")).To(Equal("ReadOnly"), vm.GetName())
+			}
+		}},
+	{name: "flatcar", prefix: "fc", required: slices.Concat(selfManagedVariables, []string{"FLATCAR_VERSION"}),
+		vars: map[string]string{"FLATCAR_VERSION": flatcarVersion}, machines: 2, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			checkIgnition(g, f)
+			for _, vm := range f.asoList(g, "VirtualMachine") {
+				g.Expect(nested(vm, "spec", "storageProfile", "imageReference", "communityGalleryImageId")).To(Equal(
+					"/CommunityGalleries/flatcar4capi-742ef0cb-dcaa-4ecb-9cb0-bfd2e43dccc0/Images/flatcar-stable-amd64-capi-"+
+						kubernetesVersion+"/Versions/"+flatcarVersion), vm.GetName())
+			}
+		}},
+	{name: "flatcar-sysext", prefix: "fcsx", required: slices.Concat(selfManagedVariables, []string{"FLATCAR_VERSION"}),
+		vars: map[string]string{"FLATCAR_VERSION": flatcarVersion}, machines: 2, asoKinds: selfManagedKinds,
+		check: func(g Gomega, f *fixture) {
+			checkIgnition(g, f)
+			for _, vm := range f.asoList(g, "VirtualMachine") {
+				g.Expect(nestedAny(vm, "spec", "storageProfile", "imageReference")).To(Equal(map[string]any{
+					"publisher": "kinvolk", "offer": "flatcar-container-linux-corevm-amd64", "sku": "stable-gen2", "version": flatcarVersion,
+				}), vm.GetName())
 			}
 		}},
 	// The GPU workers' size replaces AZURE_NODE_MACHINE_TYPE.
@@ -627,6 +649,24 @@ func checkSelfManaged(g Gomega, f *fixture, machines int) {
 	f.aso(g, "NetworkSecurityGroup", cfg["securityGroupName"])
 	f.aso(g, "RouteTable", cfg["routeTableName"])
 	g.Expect(cfg["subscriptionId"]).To(Equal(p.SubscriptionID()))
+}
+
+// checkIgnition asserts that every machine's bootstrap data is Ignition, which the VM carries as its custom data.
+func checkIgnition(g Gomega, f *fixture) {
+	configs := f.list(g, "bootstrap.cluster.x-k8s.io/v1beta2", "KubeadmConfig")
+	g.Expect(configs).To(HaveLen(2))
+	for i := range configs {
+		name := nested(&configs[i], "status", "dataSecretName")
+		g.Expect(name).NotTo(BeEmpty(), "KubeadmConfig %s has no bootstrap data", configs[i].GetName())
+		data := &corev1.Secret{}
+		g.Expect(f.reader.Get(context.Background(), client.ObjectKey{Namespace: f.namespace, Name: name}, data)).To(Succeed())
+		g.Expect(string(data.Data["format"])).To(Equal("ignition"))
+		var ignition struct {
+			Ignition struct{ Version string } `json:"ignition"`
+		}
+		g.Expect(json.Unmarshal(data.Data["value"], &ignition)).To(Succeed())
+		g.Expect(ignition.Ignition.Version).NotTo(BeEmpty(), "bootstrap data %s is an Ignition config", name)
+	}
 }
 
 // azureJSON parses the string values of /etc/kubernetes/azure.json from the KubeadmControlPlane.

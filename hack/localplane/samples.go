@@ -106,6 +106,8 @@ func (s sampleSettings) variables(cluster string) map[string]string {
 		"AZURE_CONTROL_PLANE_MACHINE_TYPE":        "Standard_D2s_v3",
 		"AZURE_NODE_MACHINE_TYPE":                 "Standard_D2s_v3",
 		"AZURE_EXTENDEDLOCATION_NAME":             "microsoftlosangeles1",
+		"AZURE_SERVER_APP_ID":                     "00000000-0000-0000-0000-00000000000c",
+		"FLATCAR_VERSION":                         "4230.2.3",
 	}
 }
 

@@ -60,3 +60,24 @@ func TestRenderSample_ASOClientSecret(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderSample_EveryFlavor: every flavor of templates/ renders with the plane's variables, so --flavors takes any
+// of them.
+func TestRenderSample_EveryFlavor(t *testing.T) {
+	settings := sampleSettings{
+		kubernetesVersion: "v1.34.1", controlPlaneMachines: 1, workerMachines: 1, location: "eastus",
+		subscriptionID: simulatedSubscriptionID, templatesDir: filepath.Join("..", "..", "templates"),
+	}
+	all := flavors(settings.templatesDir)
+	if len(all) < 20 {
+		t.Fatalf("found %d flavors in %s", len(all), settings.templatesDir)
+	}
+	for _, flavor := range all {
+		t.Run(flavor, func(t *testing.T) {
+			g := NewWithT(t)
+			smp, err := settings.renderSample(flavor)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(smp.objects).NotTo(BeEmpty())
+		})
+	}
+}

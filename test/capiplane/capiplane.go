@@ -74,8 +74,8 @@ const (
 
 // Options choose the optional parts of Cluster API.
 type Options struct {
-	// KubeadmControlPlane runs the kubeadm control plane provider. Without a reachable etcd in the workload
-	// cluster it only creates a control plane's first Machine.
+	// KubeadmControlPlane runs the kubeadm control plane provider (test/kubeletsim plays the etcd members and
+	// static pods it checks).
 	KubeadmControlPlane bool
 	// Topology runs ClusterClass and the topology reconcilers, turning on Cluster API's ClusterTopology gate for
 	// the process.
@@ -155,6 +155,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (clustercache.Cl
 		if err := capifeature.MutableGates.Set(string(capifeature.ClusterTopology) + "=true"); err != nil {
 			return nil, fmt.Errorf("failed to turn on Cluster API's ClusterTopology gate: %w", err)
 		}
+	}
+	// Ignition bootstrap data, for the flatcar flavors (EXP_KUBEADM_BOOTSTRAP_FORMAT_IGNITION=true at clusterctl
+	// init).
+	if err := capifeature.MutableGates.Set(string(capifeature.KubeadmBootstrapFormatIgnition) + "=true"); err != nil {
+		return nil, fmt.Errorf("failed to turn on Cluster API's KubeadmBootstrapFormatIgnition gate: %w", err)
 	}
 	if err := index.AddDefaultIndexes(ctx, mgr); err != nil {
 		return nil, fmt.Errorf("failed to add Cluster API's indexes: %w", err)
