@@ -109,6 +109,10 @@ type flavor struct {
 	asoKinds []string
 	// check asserts what is particular to the flavor, on the reconciled cluster; it is retried until it passes.
 	check func(g Gomega, f *fixture)
+	// cni is the ClusterResourceSet that applies a self-managed cluster's CNI; cni-flannel when empty.
+	cni string
+	// userObjects are what the user creates beside the template, as the flavor's documentation says.
+	userObjects func(f *fixture) []client.Object
 }
 
 // flavors are every flavor in templates/ (TestFlavors_AllTested checks there is no other).
@@ -221,6 +225,25 @@ var flavors = []flavor{
 					"publisher": "kinvolk", "offer": "flatcar-container-linux-corevm-amd64", "sku": "stable-gen2", "version": flatcarVersion,
 				}), vm.GetName())
 			}
+		}},
+	// The user creates the ConfigMap azure-cni-v1 from Azure CNI's manifests; a stand-in here.
+	{name: "azure-cni-v1", prefix: "acni", required: selfManagedVariables, machines: 2, asoKinds: selfManagedKinds, cni: "azure-cni-v1",
+		userObjects: func(f *fixture) []client.Object {
+			return []client.Object{&corev1.ConfigMap{
+				ObjectMeta: metav1.ObjectMeta{Namespace: f.namespace, Name: "azure-cni-v1"},
+				Data: map[string]string{"azure-cni.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: azure-cni-stand-in\n  namespace: kube-system\n"},
+			}}
+		},
+		check: func(g Gomega, f *fixture) {
+			nics := f.asoList(g, "NetworkInterface")
+			g.Expect(nics).To(HaveLen(2))
+			for _, nic := range nics {
+				configs, _, _ := unstructured.NestedSlice(nic.Object, "spec", "ipConfigurations")
+				g.Expect(configs).To(HaveLen(110), nic.GetName())
+			}
+			g.Expect(f.list(g, "addons.cluster.x-k8s.io/v1beta2", "ClusterResourceSet")).To(ConsistOf(
+				HaveField("Object", HaveKeyWithValue("metadata", HaveKeyWithValue("name", "cni-azure-cni-v1"))),
+				HaveField("Object", HaveKeyWithValue("metadata", HaveKeyWithValue("name", "cloud-provider-azure")))))
 		}},
 	// The GPU workers' size replaces AZURE_NODE_MACHINE_TYPE.
 	{name: "nvidia-gpu", prefix: "gpu", required: without(selfManagedVariables, "AZURE_NODE_MACHINE_TYPE"), machines: 2, asoKinds: selfManagedKinds,
@@ -366,6 +389,7 @@ func TestFlavors(t *testing.T) {
 		t.Run("create/"+fl.name, func(st *testing.T) {
 			g := NewWithT(st)
 			f := newFixture(ctx, t, g, fl)
+			f.createUserObjects(ctx, g, fl)
 			opts := func(listVariablesOnly bool) clusterctl.GetClusterTemplateOptions {
 				flavorName := fl.name
 				if flavorName == "default" {
@@ -432,6 +456,7 @@ func TestFlavors(t *testing.T) {
 			v1beta1 := fl
 			v1beta1.prefix = cmp.Or(fl.prefix, "cc") + "1"
 			f := newFixture(ctx, t, g, v1beta1)
+			f.createUserObjects(ctx, g, fl)
 			f.objs = renderV1beta1(ctx, st, g, r, kubeconfig, f, templateFile(fl.name))
 			if class := topologyClass(f.objs); class != "" {
 				// The class comes first, from its own file, as clusterctl adds it to a topology flavor.
@@ -465,7 +490,7 @@ func reconcileFlavor(st *testing.T, fl flavor, f *fixture) {
 	}
 	g.Eventually(func(g Gomega) {
 		if fl.selfManaged() {
-			checkSelfManaged(g, f, fl.machines)
+			checkSelfManaged(g, f, fl.machines, cmp.Or(fl.cni, "cni-flannel"))
 		}
 		if fl.check != nil {
 			fl.check(g, f)
@@ -578,6 +603,16 @@ func newFixture(ctx context.Context, t *testing.T, g *WithT, fl flavor) *fixture
 	return f
 }
 
+// createUserObjects creates what the user creates beside the flavor's template.
+func (f *fixture) createUserObjects(ctx context.Context, g *WithT, fl flavor) {
+	if fl.userObjects == nil {
+		return
+	}
+	for _, o := range fl.userObjects(f) {
+		g.Expect(env.Env.Create(ctx, o)).To(Succeed(), "%T %s", o, o.GetName())
+	}
+}
+
 // create creates the objects in the template's order.
 func (f *fixture) create(ctx context.Context, g *WithT, objs []unstructured.Unstructured) {
 	for i := range objs {
@@ -607,7 +642,7 @@ func (f *fixture) list(g Gomega, apiVersion, kind string) []unstructured.Unstruc
 // checkSelfManaged asserts what every self-managed cluster reaches: an AzureCluster and its machines Ready, the
 // control plane initialized, the add-ons applied to the workload cluster, and cloud-provider-azure's azure.json
 // naming Azure resources the provider created.
-func checkSelfManaged(g Gomega, f *fixture, machines int) {
+func checkSelfManaged(g Gomega, f *fixture, machines int, cni string) {
 	cluster := f.get(g, clusterv1.GroupVersion.String(), "Cluster", f.cluster)
 	infraName := nested(cluster, "spec", "infrastructureRef", "name")
 	g.Expect(infraName).NotTo(BeEmpty())
@@ -637,7 +672,7 @@ func checkSelfManaged(g Gomega, f *fixture, machines int) {
 			applied[name] = ok
 		}
 	}
-	g.Expect(applied).To(HaveKeyWithValue(HavePrefix("cni-flannel"), true))
+	g.Expect(applied).To(HaveKeyWithValue(HavePrefix(cni), true))
 	g.Expect(applied).To(HaveKeyWithValue("cloud-provider-azure", true))
 
 	// azure.json, for cloud-provider-azure, names the cluster's resources as the provider created them.
