@@ -56,7 +56,8 @@ const (
 
 // Options configure a Simulator.
 type Options struct {
-	// Management reads the management cluster's AzureMachines, ASO agent pools and managed clusters.
+	// Management reads the management cluster's AzureMachines, ASO agent pools and managed clusters, and the
+	// etcd CA Secret of each cluster whose etcd a client reaches.
 	Management client.Reader
 	// Workload writes the Nodes (and kubeadm's ConfigMap) into the workload cluster.
 	Workload client.Client
