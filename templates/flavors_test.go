@@ -231,7 +231,7 @@ var flavors = []flavor{
 		userObjects: func(f *fixture) []client.Object {
 			return []client.Object{&corev1.ConfigMap{
 				ObjectMeta: metav1.ObjectMeta{Namespace: f.namespace, Name: "azure-cni-v1"},
-				Data: map[string]string{"azure-cni.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: azure-cni-stand-in\n  namespace: kube-system\n"},
+				Data:       map[string]string{"azure-cni.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: azure-cni-stand-in\n  namespace: kube-system\n"},
 			}}
 		},
 		check: func(g Gomega, f *fixture) {
