@@ -50,7 +50,7 @@ import (
 )
 
 const (
-	// etcdClientPort is the port of kubeadm's etcd static pod clients connect to.
+	// etcdClientPort is the client port of kubeadm's etcd static pod.
 	etcdClientPort = 2379
 	// etcdVersion is the version the simulated members report (kubeadm's for Kubernetes 1.34).
 	etcdVersion = "3.6.4"
