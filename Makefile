@@ -276,11 +276,12 @@ clean-tools: ## Remove hack/tools/bin (the per-user tool cache stays).
 
 # make test records the requests of the provider's ServiceAccount in every test environment (test/env) into a fresh
 # directory, and then test/rbaccheck checks the provider's roles against them: no wildcard, nothing denied, every
-# rule used.
+# rule used. -count=1: a result from go's test cache records no requests (the test environments read the
+# directory in TestMain, before go test watches the environment, so a new directory does not invalidate the cache).
 .PHONY: test
 test: test-tools ## Run all tests, including the ones on a real API server, then check the provider's RBAC against the requests they made.
 	usage=$$(mktemp -d); trap 'rm -rf "$$usage"' EXIT; \
-	CAPZASO_RBAC_USAGE_DIR=$$usage go test $(GO_TEST_FLAGS) -timeout $(TEST_TIMEOUT) $(TEST_PACKAGES) || exit $$?; \
+	CAPZASO_RBAC_USAGE_DIR=$$usage go test $(GO_TEST_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PACKAGES) || exit $$?; \
 	go run ./test/rbaccheck "$$usage"
 
 # BENCH_ARGS are the flags of make bench (BENCH_ARGS=--help lists them; --smoke runs the small variant).
