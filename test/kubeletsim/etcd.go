@@ -161,8 +161,9 @@ func (e *etcdSim) serve(m *etcdMember) error {
 		return err
 	}
 	m.server = grpc.NewServer(grpc.Creds(credentials.NewTLS(tlsConfig)))
-	etcdserverpb.RegisterMaintenanceServer(m.server, &maintenanceServer{sim: e, member: m})
-	etcdserverpb.RegisterClusterServer(m.server, &clusterServer{sim: e, member: m})
+	srv := &memberServer{sim: e, member: m}
+	etcdserverpb.RegisterMaintenanceServer(m.server, srv)
+	etcdserverpb.RegisterClusterServer(m.server, srv)
 	m.conns = newPipeListener()
 	go func() { _ = m.server.Serve(m.conns) }()
 	return nil
@@ -260,14 +261,15 @@ func (c *etcdCluster) list() []*etcdserverpb.Member {
 	return members
 }
 
-// maintenanceServer answers a member's maintenance calls.
-type maintenanceServer struct {
+// memberServer answers a member's maintenance and membership calls.
+type memberServer struct {
 	etcdserverpb.UnimplementedMaintenanceServer
+	etcdserverpb.UnimplementedClusterServer
 	sim    *etcdSim
 	member *etcdMember
 }
 
-func (s *maintenanceServer) Status(context.Context, *etcdserverpb.StatusRequest) (*etcdserverpb.StatusResponse, error) {
+func (s *memberServer) Status(context.Context, *etcdserverpb.StatusRequest) (*etcdserverpb.StatusResponse, error) {
 	s.sim.mu.Lock()
 	defer s.sim.mu.Unlock()
 	return &etcdserverpb.StatusResponse{Header: s.member.header(), Version: etcdVersion, Leader: s.member.cluster.leader,
@@ -275,13 +277,13 @@ func (s *maintenanceServer) Status(context.Context, *etcdserverpb.StatusRequest)
 }
 
 // Alarm lists no alarm: the simulated members never run out of space nor corrupt their data.
-func (s *maintenanceServer) Alarm(context.Context, *etcdserverpb.AlarmRequest) (*etcdserverpb.AlarmResponse, error) {
+func (s *memberServer) Alarm(context.Context, *etcdserverpb.AlarmRequest) (*etcdserverpb.AlarmResponse, error) {
 	s.sim.mu.Lock()
 	defer s.sim.mu.Unlock()
 	return &etcdserverpb.AlarmResponse{Header: s.member.header()}, nil
 }
 
-func (s *maintenanceServer) MoveLeader(_ context.Context, req *etcdserverpb.MoveLeaderRequest) (*etcdserverpb.MoveLeaderResponse, error) {
+func (s *memberServer) MoveLeader(_ context.Context, req *etcdserverpb.MoveLeaderRequest) (*etcdserverpb.MoveLeaderResponse, error) {
 	s.sim.mu.Lock()
 	defer s.sim.mu.Unlock()
 	c := s.member.cluster
@@ -292,21 +294,14 @@ func (s *maintenanceServer) MoveLeader(_ context.Context, req *etcdserverpb.Move
 	return &etcdserverpb.MoveLeaderResponse{Header: s.member.header()}, nil
 }
 
-// clusterServer answers a member's membership calls.
-type clusterServer struct {
-	etcdserverpb.UnimplementedClusterServer
-	sim    *etcdSim
-	member *etcdMember
-}
-
-func (s *clusterServer) MemberList(context.Context, *etcdserverpb.MemberListRequest) (*etcdserverpb.MemberListResponse, error) {
+func (s *memberServer) MemberList(context.Context, *etcdserverpb.MemberListRequest) (*etcdserverpb.MemberListResponse, error) {
 	s.sim.mu.Lock()
 	defer s.sim.mu.Unlock()
 	return &etcdserverpb.MemberListResponse{Header: s.member.header(), Members: s.member.cluster.list()}, nil
 }
 
 // MemberRemove removes a member; a removed leader hands the leadership to the first remaining member.
-func (s *clusterServer) MemberRemove(_ context.Context, req *etcdserverpb.MemberRemoveRequest) (*etcdserverpb.MemberRemoveResponse, error) {
+func (s *memberServer) MemberRemove(_ context.Context, req *etcdserverpb.MemberRemoveRequest) (*etcdserverpb.MemberRemoveResponse, error) {
 	s.sim.mu.Lock()
 	defer s.sim.mu.Unlock()
 	c := s.member.cluster
