@@ -162,6 +162,10 @@ func ValidateSSHPublicKey(path *field.Path, key string) field.ErrorList {
 func ValidateASOPatches(path *field.Path, patches []ASOPatch) field.ErrorList {
 	var errs field.ErrorList
 	for i, p := range patches {
+		if p.Target.Kind == "Secret" || p.Target.Kind == "ConfigMap" {
+			errs = append(errs, field.Invalid(path.Index(i).Child("target", "kind"), p.Target.Kind,
+				"patches apply to ASO objects only; the Secrets the provider writes for them (kubeconfigs, passwords, extension settings) cannot be patched"))
+		}
 		if _, err := patch.Parse(patch.Format(p.Type), p.Patch); err != nil {
 			errs = append(errs, field.Invalid(path.Index(i).Child("patch"), p.Patch, err.Error()))
 		}

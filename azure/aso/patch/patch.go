@@ -21,8 +21,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/yaml"
 )
@@ -37,9 +40,18 @@ const (
 	JSON Format = "JSONPatch"
 )
 
-// protectedPaths are the JSON pointers of fields that identify an ASO object or tie it to its Azure parent.
-// A patch may not change them: the engine owns them, and changing them would point the object at another resource.
-var protectedPaths = []string{"/apiVersion", "/kind", "/metadata/name", "/metadata/namespace", "/spec/owner"}
+// protectedPaths are the JSON pointers of fields that identify an ASO object or tie it to its Azure parent or its
+// owner. A patch may not change them: the engine owns them, and changing them would point the object at another
+// resource or hand it to another owner.
+var protectedPaths = []string{"/apiVersion", "/kind", "/metadata/name", "/metadata/namespace", "/metadata/ownerReferences", "/spec/owner"}
+
+// bootstrapFields are the JSON pointers of the fields of generated ASO objects that hold a machine's bootstrap data
+// (kubeadm's join token, a control plane's keys). A patch may change them, but never read them: neither copy or
+// move them elsewhere (a tag, or a field whose validation message would quote them in a status), nor test them.
+var bootstrapFields = []string{
+	"/spec/osProfile/customData", "/spec/userData",
+	"/spec/virtualMachineProfile/osProfile/customData", "/spec/virtualMachineProfile/userData",
+}
 
 // maxCopySize bounds what the copy operations of a JSON patch may add to an object. Each copy can double an
 // object, so a short patch could otherwise make gigabytes; the API server stores no object over 1.5 MiB (etcd's
@@ -53,7 +65,28 @@ type Patch struct {
 	ops    jsonpatch.Patch
 }
 
-// Parse parses a patch written as JSON or YAML and rejects one that touches a protected field.
+// Reserved reports whether an annotation or label key controls an object for the engine or for ASO, so that a patch
+// may not set, change or remove it: ASO's reconcile-policy (a patch would turn a resource the user brought into one
+// ASO writes and deletes) and credential-from (a patch would pick the Azure identity), every key under a *.x-k8s.io
+// prefix (Cluster API's, clusterctl's and the provider's own: the cluster-name and ownership labels, the applied
+// hash, the pause and adoption records, the move markers) and CAPZ's adopt annotation.
+func Reserved(key string) bool {
+	switch key {
+	case asoannotations.ReconcilePolicy, asoannotations.PerResourceSecret, capzAdoptAnnotation:
+		return true
+	}
+	prefix, _, ok := strings.Cut(key, "/")
+	return ok && (prefix == "x-k8s.io" || strings.HasSuffix(prefix, ".x-k8s.io"))
+}
+
+// capzAdoptAnnotation hands an ASO object nobody controls to the provider (aso.HandOverAnnotation).
+const capzAdoptAnnotation = "sigs.k8s.io/cluster-api-provider-azure-adopt"
+
+// metadataMaps are the metadata fields whose keys Reserved screens.
+var metadataMaps = []string{"annotations", "labels"}
+
+// Parse parses a patch written as JSON or YAML and rejects one that touches a protected field or a reserved
+// annotation or label, or reads a bootstrap field.
 func Parse(format Format, text string) (*Patch, error) {
 	doc, err := yaml.YAMLToJSON([]byte(text))
 	if err != nil {
@@ -68,6 +101,13 @@ func Parse(format Format, text string) (*Patch, error) {
 		for _, p := range protectedPaths {
 			if touchesMerge(obj, strings.Split(strings.TrimPrefix(p, "/"), "/")) {
 				return nil, fmt.Errorf("a patch may not change %s", pointerToField(p))
+			}
+		}
+		metadata, _ := obj["metadata"].(map[string]any)
+		for _, field := range metadataMaps {
+			values, _ := metadata[field].(map[string]any)
+			if err := checkReservedKeys(field, values); err != nil {
+				return nil, err
 			}
 		}
 		return &Patch{format: Merge, merge: doc}, nil
@@ -87,7 +127,8 @@ func Parse(format Format, text string) (*Patch, error) {
 	}
 }
 
-// Apply applies the patch to a JSON document and checks that no protected field changed.
+// Apply applies the patch to a JSON document and checks that no protected field and no reserved annotation or
+// label changed, and that no bootstrap data was copied elsewhere.
 func (p *Patch) Apply(doc []byte) ([]byte, error) {
 	var out []byte
 	var err error
@@ -101,7 +142,7 @@ func (p *Patch) Apply(doc []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkProtectedUnchanged(doc, out); err != nil {
+	if err := checkUnchanged(doc, out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -123,32 +164,89 @@ func touchesMerge(obj map[string]any, path []string) bool {
 	return touchesMerge(child, path[1:])
 }
 
-// checkOperation rejects a JSON patch operation that writes a protected field, one of its parents or the root.
-func checkOperation(op jsonpatch.Operation) error {
-	if op.Kind() == "test" {
-		return nil
-	}
-	paths := []string{}
-	if path, err := op.Path(); err == nil {
-		paths = append(paths, path)
-	}
-	if op.Kind() == "move" {
-		if from, err := op.From(); err == nil {
-			paths = append(paths, from)
-		}
-	}
-	for _, path := range paths {
-		for _, protected := range protectedPaths {
-			if path == protected || strings.HasPrefix(path, protected+"/") || strings.HasPrefix(protected, path+"/") || path == "" {
-				return fmt.Errorf("a patch may not change %s", pointerToField(protected))
-			}
+// checkReservedKeys rejects a patch's annotations or labels that set or remove a reserved key.
+func checkReservedKeys(field string, values map[string]any) error {
+	for key := range values {
+		if Reserved(key) {
+			return fmt.Errorf("a patch may not set or remove the %s %s: the provider decides it", strings.TrimSuffix(field, "s"), key)
 		}
 	}
 	return nil
 }
 
-// checkProtectedUnchanged compares the protected fields of two JSON documents.
-func checkProtectedUnchanged(before, after []byte) error {
+// checkOperation rejects a JSON patch operation that writes a protected field, one of its parents or the root,
+// writes a reserved annotation or label, or reads a bootstrap field.
+func checkOperation(op jsonpatch.Operation) error {
+	path, _ := op.Path()
+	from, _ := op.From()
+	switch op.Kind() {
+	case "test":
+		if overlapsAny(path, bootstrapFields) {
+			return fmt.Errorf("a patch may not test %s: it holds the machine's bootstrap data", pointerToField(path))
+		}
+		return nil
+	case "copy", "move":
+		if overlapsAny(from, bootstrapFields) {
+			return fmt.Errorf("a patch may not %s %s: it holds the machine's bootstrap data", op.Kind(), pointerToField(from))
+		}
+	}
+	written := []string{path}
+	if op.Kind() == "move" {
+		written = append(written, from)
+	}
+	for _, p := range written {
+		for _, protected := range protectedPaths {
+			if p == "" || overlaps(p, protected) {
+				return fmt.Errorf("a patch may not change %s", pointerToField(protected))
+			}
+		}
+		if err := checkReservedPointer(op, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkReservedPointer rejects an operation on a reserved annotation or label, or one that writes a whole
+// annotations or labels map holding a reserved key.
+func checkReservedPointer(op jsonpatch.Operation, pointer string) error {
+	segments := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	if len(segments) < 2 || segments[0] != "metadata" || !slices.Contains(metadataMaps, segments[1]) {
+		return nil
+	}
+	field := segments[1]
+	if len(segments) > 2 {
+		key := strings.NewReplacer("~1", "/", "~0", "~").Replace(segments[2])
+		return checkReservedKeys(field, map[string]any{key: nil})
+	}
+	if op.Kind() != "add" && op.Kind() != "replace" {
+		return nil
+	}
+	value, err := op.ValueInterface()
+	if err != nil {
+		return nil // an operation without a value writes no key (and fails to apply)
+	}
+	values, _ := value.(map[string]any)
+	return checkReservedKeys(field, values)
+}
+
+// overlaps reports whether two JSON pointers are equal or one is inside the other.
+func overlaps(a, b string) bool {
+	return a == b || strings.HasPrefix(a, b+"/") || strings.HasPrefix(b, a+"/")
+}
+
+func overlapsAny(pointer string, pointers []string) bool {
+	for _, p := range pointers {
+		if pointer == "" || overlaps(pointer, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkUnchanged compares two JSON documents: their protected fields and reserved annotations and labels must be
+// equal, and the bootstrap data of the first may be found in the second only where it was.
+func checkUnchanged(before, after []byte) error {
 	var b, a map[string]any
 	if err := json.Unmarshal(before, &b); err != nil {
 		return err
@@ -164,7 +262,55 @@ func checkProtectedUnchanged(before, after []byte) error {
 			return fmt.Errorf("a patch may not change %s", pointerToField(p))
 		}
 	}
+	for _, field := range metadataMaps {
+		bm, _ := lookup(b, []string{"metadata", field}).(map[string]any)
+		am, _ := lookup(a, []string{"metadata", field}).(map[string]any)
+		for _, m := range []map[string]any{bm, am} {
+			for key := range m {
+				if Reserved(key) && !reflect.DeepEqual(bm[key], am[key]) {
+					return fmt.Errorf("a patch may not set or remove the %s %s: the provider decides it", strings.TrimSuffix(field, "s"), key)
+				}
+			}
+		}
+	}
+	for _, field := range bootstrapFields {
+		data, _ := lookup(b, strings.Split(strings.TrimPrefix(field, "/"), "/")).(string)
+		if len(data) < minBootstrapSize {
+			continue
+		}
+		if at := findString(a, "", data, field); at != "" {
+			return fmt.Errorf("a patch may not copy %s (the machine's bootstrap data) to %s", pointerToField(field), pointerToField(at))
+		}
+	}
 	return nil
+}
+
+// minBootstrapSize is the shortest bootstrap value checkUnchanged looks for elsewhere: shorter values (none of
+// kubeadm's) would match by chance.
+const minBootstrapSize = 16
+
+// findString returns the pointer of a string in v, other than skip, that contains s; "" when there is none.
+func findString(v any, pointer, s, skip string) string {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, child := range t {
+			escaped := strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+			if at := findString(child, pointer+"/"+escaped, s, skip); at != "" {
+				return at
+			}
+		}
+	case []any:
+		for i, child := range t {
+			if at := findString(child, fmt.Sprintf("%s/%d", pointer, i), s, skip); at != "" {
+				return at
+			}
+		}
+	case string:
+		if pointer != skip && strings.Contains(t, s) {
+			return pointer
+		}
+	}
+	return ""
 }
 
 func lookup(obj map[string]any, path []string) any {

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"testing"
 
+	jsonpatch "github.com/evanphx/json-patch/v5"
 	. "github.com/onsi/gomega"
 )
 
@@ -83,6 +84,42 @@ func TestParseAndApply(t *testing.T) {
 		{name: "JSON patch replaces the root", format: JSON, patch: `[{"op":"replace","path":"","value":{}}]`, parseError: "may not change"},
 		{name: "JSON patch moves from owner", format: JSON, patch: `[{"op":"move","from":"/spec/owner","path":"/spec/x"}]`, parseError: "spec.owner"},
 		{name: "unknown format", format: "Strategic", patch: "{}", parseError: "unknown patch format"},
+		{name: "merge patch sets credential-from", format: Merge, patch: "metadata: {annotations: {serviceoperator.azure.com/credential-from: platform}}",
+			parseError: "may not set or remove the annotation serviceoperator.azure.com/credential-from"},
+		{name: "merge patch sets reconcile-policy", format: Merge, patch: `{"metadata":{"annotations":{"serviceoperator.azure.com/reconcile-policy":"manage"}}}`,
+			parseError: "serviceoperator.azure.com/reconcile-policy"},
+		{name: "merge patch removes the engine's pause record", format: Merge, patch: `{"metadata":{"annotations":{"infrastructure.cluster.x-k8s.io/pre-pause-reconcile-policy":null}}}`,
+			parseError: "infrastructure.cluster.x-k8s.io/pre-pause-reconcile-policy"},
+		{name: "merge patch sets the ownership label", format: Merge, patch: `{"metadata":{"labels":{"infrastructure.cluster.x-k8s.io/owned-by-azure-provider":"c"}}}`,
+			parseError: "the label infrastructure.cluster.x-k8s.io/owned-by-azure-provider"},
+		{name: "merge patch sets the adopt annotation", format: Merge, patch: `{"metadata":{"annotations":{"sigs.k8s.io/cluster-api-provider-azure-adopt":"true"}}}`,
+			parseError: "sigs.k8s.io/cluster-api-provider-azure-adopt"},
+		{name: "merge patch sets owner references", format: Merge, patch: `{"metadata":{"ownerReferences":[]}}`, parseError: "metadata.ownerReferences"},
+		{name: "merge patch sets another annotation", format: Merge, patch: `{"metadata":{"annotations":{"team":"a"}}}`,
+			want: `{"apiVersion":"network.azure.com/v1api20240301","kind":"VirtualNetwork",
+"metadata":{"name":"vnet","namespace":"ns","labels":{"a":"b"},"annotations":{"team":"a"}},
+"spec":{"owner":{"name":"rg"},"location":"eastus","addressSpace":{"addressPrefixes":["10.0.0.0/8"]},"tags":{"x":"y"}}}`},
+		{name: "JSON patch adds credential-from", format: JSON, patch: `[{"op":"add","path":"/metadata/annotations/serviceoperator.azure.com~1credential-from","value":"x"}]`,
+			parseError: "operation 0: a patch may not set or remove the annotation serviceoperator.azure.com/credential-from"},
+		{name: "JSON patch writes annotations holding reconcile-policy", format: JSON,
+			patch: `[{"op":"add","path":"/metadata/annotations","value":{"serviceoperator.azure.com/reconcile-policy":"manage"}}]`, parseError: "reconcile-policy"},
+		{name: "JSON patch copies into the cluster-name label", format: JSON,
+			patch: `[{"op":"copy","from":"/metadata/labels/a","path":"/metadata/labels/cluster.x-k8s.io~1cluster-name"}]`, parseError: "cluster.x-k8s.io/cluster-name"},
+		{name: "JSON patch removes the ownership label", format: JSON,
+			patch: `[{"op":"remove","path":"/metadata/labels/infrastructure.cluster.x-k8s.io~1owned-by-azure-provider"}]`, parseError: "owned-by-azure-provider"},
+		{name: "JSON patch adds owner references", format: JSON, patch: `[{"op":"add","path":"/metadata/ownerReferences","value":[]}]`, parseError: "metadata.ownerReferences"},
+		{name: "JSON patch copies customData to a tag", format: JSON,
+			patch: `[{"op":"copy","from":"/spec/osProfile/customData","path":"/spec/tags/leak"}]`, parseError: "may not copy spec.osProfile.customData"},
+		{name: "JSON patch moves a scale set's customData", format: JSON,
+			patch: `[{"op":"move","from":"/spec/virtualMachineProfile/osProfile/customData","path":"/spec/x"}]`, parseError: "bootstrap data"},
+		{name: "JSON patch copies the osProfile holding customData", format: JSON,
+			patch: `[{"op":"copy","from":"/spec/osProfile","path":"/spec/tags/leak"}]`, parseError: "may not copy spec.osProfile"},
+		{name: "JSON patch copies the whole spec", format: JSON, patch: `[{"op":"copy","from":"/spec","path":"/spec/tags/leak"}]`, parseError: "bootstrap data"},
+		{name: "JSON patch tests userData", format: JSON, patch: `[{"op":"test","path":"/spec/userData","value":"guess"}]`, parseError: "may not test spec.userData"},
+		{name: "JSON patch replaces customData", format: JSON, patch: `[{"op":"add","path":"/spec/osProfile","value":{"customData":"bmV3"}}]`,
+			want: `{"apiVersion":"network.azure.com/v1api20240301","kind":"VirtualNetwork",
+"metadata":{"name":"vnet","namespace":"ns","labels":{"a":"b"}},
+"spec":{"owner":{"name":"rg"},"location":"eastus","addressSpace":{"addressPrefixes":["10.0.0.0/8"]},"tags":{"x":"y"},"osProfile":{"customData":"bmV3"}}}`},
 		{name: "JSON patch on a missing path", format: JSON, patch: `[{"op":"replace","path":"/spec/missing/x","value":1}]`, applyError: "missing"},
 		{name: "JSON patch with a failing test", format: JSON, patch: `[{"op":"test","path":"/spec/location","value":"westus"}]`, applyError: "testing value"},
 	}
@@ -119,13 +156,76 @@ func TestApplyRejectsProtectedChangeFromValue(t *testing.T) {
 	g.Expect(err).To(MatchError(ContainSubstring("metadata.name")))
 }
 
+// TestApply_ReservedAndBootstrapChecksWhenApplied: what Parse cannot see from a patch's text (a merge patch that
+// removes a whole map, a patch object that bypassed Parse) is refused when applied, against the object.
+func TestApply_ReservedAndBootstrapChecksWhenApplied(t *testing.T) {
+	const vm = `{"apiVersion":"compute.azure.com/v1api20220301","kind":"VirtualMachine",
+"metadata":{"name":"vm","namespace":"ns","annotations":{"serviceoperator.azure.com/reconcile-policy":"skip","team":"a"}},
+"spec":{"owner":{"name":"rg"},"osProfile":{"customData":"I2Nsb3VkLWNvbmZpZwprdWJlYWRtIGpvaW4gLS10b2tlbiBzZWNyZXQ="},"tags":{"x":"y"}}}`
+	tests := []struct {
+		name, applyError string
+		patch            *Patch
+	}{
+		{name: "merge patch removes every annotation", applyError: "serviceoperator.azure.com/reconcile-policy",
+			patch: mustParse(t, Merge, `{"metadata":{"annotations":null}}`)},
+		{name: "JSON patch replaces the annotations", applyError: "reconcile-policy",
+			patch: mustParse(t, JSON, `[{"op":"replace","path":"/metadata/annotations","value":{"team":"b"}}]`)},
+		{name: "JSON patch that bypassed Parse copies customData", applyError: "may not copy spec.osProfile.customData (the machine's bootstrap data) to spec.tags.leak",
+			patch: &Patch{format: JSON, ops: mustDecode(t, `[{"op":"copy","from":"/spec/osProfile/customData","path":"/spec/tags/leak"}]`)}},
+		{name: "JSON patch that bypassed Parse moves customData", applyError: "may not copy spec.osProfile.customData",
+			patch: &Patch{format: JSON, ops: mustDecode(t, `[{"op":"move","from":"/spec/osProfile/customData","path":"/spec/osProfile/x"}]`)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			_, err := tt.patch.Apply([]byte(vm))
+			g.Expect(err).To(MatchError(ContainSubstring(tt.applyError)))
+		})
+	}
+	// A patch of other fields passes both checks.
+	g := NewWithT(t)
+	out, err := mustParse(t, JSON, `[{"op":"replace","path":"/metadata/annotations/team","value":"b"},{"op":"add","path":"/spec/tags/z","value":"w"}]`).Apply([]byte(vm))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(string(out)).To(ContainSubstring(`"team":"b"`))
+}
+
+func TestReserved(t *testing.T) {
+	g := NewWithT(t)
+	for _, key := range []string{"serviceoperator.azure.com/reconcile-policy", "serviceoperator.azure.com/credential-from",
+		"cluster.x-k8s.io/cluster-name", "infrastructure.cluster.x-k8s.io/desired-hash", "clusterctl.cluster.x-k8s.io/delete-for-move",
+		"x-k8s.io/anything", "sigs.k8s.io/cluster-api-provider-azure-adopt"} {
+		g.Expect(Reserved(key)).To(BeTrue(), key)
+	}
+	for _, key := range []string{"team", "serviceoperator.azure.com/poll-interval", "example.com/x-k8s.io", "notx-k8s.io/a", "app.kubernetes.io/name"} {
+		g.Expect(Reserved(key)).To(BeFalse(), key)
+	}
+}
+
+func mustParse(t *testing.T, format Format, text string) *Patch {
+	t.Helper()
+	p, err := Parse(format, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func mustDecode(t *testing.T, text string) jsonpatch.Patch {
+	t.Helper()
+	ops, err := jsonpatch.DecodePatch([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ops
+}
+
 // TestApplyLimitsCopies: copy operations can double an object with every operation; a short patch would make
 // gigabytes in the controller. Apply stops at the size an API server would store.
 func TestApplyLimitsCopies(t *testing.T) {
 	g := NewWithT(t)
-	ops := make([]string, 0, 16)
-	for i := range 16 {
-		ops = append(ops, fmt.Sprintf(`{"op":"copy","from":"/spec","path":"/spec/tags/x%d"}`, i))
+	ops := make([]string, 0, 24)
+	for i := range 24 {
+		ops = append(ops, fmt.Sprintf(`{"op":"copy","from":"/spec/tags","path":"/spec/tags/x%d"}`, i))
 	}
 	p, err := Parse(JSON, "["+strings.Join(ops, ",")+"]")
 	g.Expect(err).NotTo(HaveOccurred())
