@@ -40,6 +40,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/feature"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
@@ -63,6 +64,8 @@ type flags struct {
 	gracefulShutdownDelay time.Duration
 	concurrency           map[string]*int
 	identityCertDirs      []string
+	identityBindings      string
+	credentialPolicy      string
 	asoCloud              string
 }
 
@@ -70,6 +73,11 @@ func (f *flags) addTo(fs *pflag.FlagSet) {
 	fs.StringVar(&f.namespace, "namespace", "", "Namespace to watch; empty watches all namespaces.")
 	fs.StringSliceVar(&f.identityCertDirs, "identity-cert-dirs", nil,
 		"Directories of the manager's filesystem from which an AzureClusterIdentity's spec.certPath may be read; none refuses certPath.")
+	fs.StringVar(&f.credentialPolicy, "credential-policy", string(aso.PermissivePolicy), "Which credentials ASO objects may name: "+
+		"permissive (CAPZ's behaviour) or strict (every ASO object names a credential of an identity that allows its namespace; "+
+		"for management clusters shared by tenants). See docs/security.md.")
+	fs.StringVar(&f.identityBindings, "identity-bindings", "", "A YAML file binding certificate files, credential files and "+
+		"federated client IDs to the AzureClusterIdentities that may use them (re-read when it changes). See docs/security.md.")
 	fs.StringVar(&f.asoCloud, "aso-azure-environment", infrav1.DefaultAzureCloud, fmt.Sprintf("The Azure cloud ASO is configured for, one of %v; "+
 		"a cluster in another cloud needs an identityRef, whose credential then names its cloud.", infrav1.AzureEnvironments()))
 	fs.StringVar(&f.watchFilter, "watch-filter", "", "Only reconcile objects labelled cluster.x-k8s.io/watch-filter=<value>.")
@@ -122,6 +130,17 @@ func run(ctx context.Context, f *flags) error {
 	if !slices.Contains(infrav1.AzureEnvironments(), f.asoCloud) {
 		return fmt.Errorf("--aso-azure-environment %q is none of %v", f.asoCloud, infrav1.AzureEnvironments())
 	}
+	policy, err := aso.ParseCredentialPolicy(f.credentialPolicy)
+	if err != nil {
+		return fmt.Errorf("--credential-policy: %w", err)
+	}
+	var bindings *aso.BindingsFile
+	if f.identityBindings != "" {
+		bindings = &aso.BindingsFile{Path: f.identityBindings}
+		if _, err := bindings.Load(); err != nil {
+			return fmt.Errorf("--identity-bindings: %w", err)
+		}
+	}
 	metrics, webhookOptions, err := f.serving.Servers()
 	if err != nil {
 		return err
@@ -168,7 +187,10 @@ func run(ctx context.Context, f *flags) error {
 	for name, n := range f.concurrency {
 		concurrency[name] = *n
 	}
-	if err := setup.Controllers(ctx, mgr, setup.Options{WatchFilterValue: f.watchFilter, Concurrency: concurrency, IdentityCertDirs: f.identityCertDirs, ASOCloud: f.asoCloud}); err != nil {
+	if err := setup.Controllers(ctx, mgr, setup.Options{
+		WatchFilterValue: f.watchFilter, Concurrency: concurrency, IdentityCertDirs: f.identityCertDirs, ASOCloud: f.asoCloud,
+		CredentialPolicy: policy, IdentityBindings: bindings,
+	}); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {

@@ -32,4 +32,8 @@ type Resource struct {
 	// user). The engine first applies it with reconcile-policy skip to let ASO look: if the resource exists
 	// without the cluster's "owned" tag it stays Referenced; otherwise the provider creates and manages it.
 	Adoptable bool
+	// Raw marks an object the user wrote whole (an AzureASOManaged* spec.resources entry): its annotations are the
+	// user's, including ASO's reconcile-policy and credential-from, and the engine checks the credential it names
+	// against the manager's credential policy instead of setting one.
+	Raw bool
 }

@@ -48,6 +48,8 @@ const (
 	NamespaceNotAllowedReason = "NamespaceNotAllowed"
 	// InvalidPatchReason means a user patch is invalid or does not apply.
 	InvalidPatchReason = "InvalidPatch"
+	// PatchTargetNotFoundReason means a user patch selects no generated object, so it has no effect.
+	PatchTargetNotFoundReason = "PatchTargetNotFound"
 	// APIErrorReason means a request to the API server failed without a reason of its own (e.g. the connection
 	// broke); the message has the error.
 	APIErrorReason = "APIError"

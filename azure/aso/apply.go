@@ -44,6 +44,9 @@ func (p *patchError) Error() string {
 	return fmt.Sprintf("%s could not be applied to %s %s: %v", p.source, p.kind, p.name, p.err)
 }
 
+// engineAnnotations are the annotations in which the engine records its own state on an object.
+var engineAnnotations = []string{HashAnnotation, PrePauseAnnotation, AdoptionAnnotation}
+
 // render builds the object to apply: the translator's object with the user's patches, the provider's labels,
 // annotations and owner reference, and the hash of all of it.
 func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKind, r Resource, opts Options, adoption string) (*unstructured.Unstructured, error) {
@@ -56,8 +59,16 @@ func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKi
 	delete(u.Object, "status")
 	unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
 
+	if r.Raw {
+		// The engine's records are the engine's, even in an object the user wrote whole.
+		annotations := u.GetAnnotations()
+		for _, key := range engineAnnotations {
+			delete(annotations, key)
+		}
+		u.SetAnnotations(annotations)
+	}
 	for _, p := range opts.Patches {
-		if p.Kind != gvk.Kind || (p.Name != "" && p.Name != r.Object.GetName()) {
+		if !p.selects(gvk, r.Object) {
 			continue
 		}
 		if u, err = applyPatch(u, p); err != nil {
@@ -77,8 +88,13 @@ func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKi
 	if annotations == nil {
 		annotations = map[string]string{}
 	}
-	if opts.CredentialSecret != "" {
+	switch {
+	case r.Raw:
+		// The user chose the object's credential; the credential policy checks it.
+	case opts.CredentialSecret != "":
 		annotations[asoannotations.PerResourceSecret] = opts.CredentialSecret
+	default:
+		delete(annotations, asoannotations.PerResourceSecret)
 	}
 	if r.Referenced {
 		annotations[asoannotations.ReconcilePolicy] = string(asoannotations.ReconcilePolicySkip)
@@ -86,7 +102,6 @@ func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKi
 	if adoption != "" {
 		annotations[AdoptionAnnotation] = adoption
 	}
-	delete(annotations, HashAnnotation)
 	u.SetAnnotations(annotations)
 
 	// The hash leaves the owner reference out: its UID changes when clusterctl move recreates the owner, which is

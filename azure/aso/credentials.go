@@ -47,6 +47,10 @@ import (
 //
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get
 // +kubebuilder:rbac:groups="",resources=secrets,verbs=get;create;patch;delete
+//
+// It records warnings about credentials on their owners as events.
+//
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reasons of the CredentialsReady condition.
 const (
@@ -74,6 +78,9 @@ type Credentials struct {
 	// condition. Nothing may be applied for the owner then.
 	Ready           bool
 	Reason, Message string
+	// Warning is set, with Ready, when the credential secret is the user's own and holds no secret of its own that an
+	// identity vouches for (CredentialsVouchedCondition).
+	Warning string
 }
 
 // CredentialsInput names what EnsureCredentials and ClusterCredentials need from the owner.
@@ -89,10 +96,11 @@ type CredentialsInput struct {
 }
 
 // EnsureCredentials turns the owner's AzureClusterIdentity into the secret ASO reads, <cluster>-aso-secret in the
-// owner's namespace, owned by the owner. The identity may only be used from the namespaces it allows: when it does
-// not allow the owner's, the secret the provider wrote is deleted and credential-from is removed from the owner's
-// ASO objects (revocation). A secret of that name the user created (without the provider's label) is used as it is.
-// Secret values are never logged.
+// owner's namespace, owned by the owner. The identity may only be used from the namespaces it allows, and only with
+// the certificate file, credential file or federated client ID the platform bound to it (IdentityBindings): when it
+// may not be used, or no longer exists, the secret the provider wrote is deleted and credential-from is removed from
+// the owner's ASO objects (revocation). A secret of that name the user created (without the provider's label) is used
+// as it is, once the credential policy accepts it. Secret values are never logged.
 func (e *Engine) EnsureCredentials(ctx context.Context, owner client.Object, in CredentialsInput) (Credentials, error) {
 	creds, identity, err := e.resolveIdentity(ctx, owner, in)
 	if err != nil || !creds.Ready {
@@ -120,25 +128,42 @@ func (e *Engine) EnsureCredentials(ctx context.Context, owner client.Object, in 
 		return Credentials{Reason: CloudNotSupportedReason, Message: err.Error()}, nil
 	}
 	maps.Copy(data, cloudData)
-	if err := e.writeCredentialSecret(ctx, owner, in.ClusterName, creds.SecretName, data); err != nil {
+	users, err := e.writeCredentialSecret(ctx, owner, in.ClusterName, creds.SecretName, data)
+	if err != nil || !users {
+		return creds, err
+	}
+	verdict, err := e.vetCredential(ctx, owner.GetNamespace(), creds.SecretName)
+	switch {
+	case err != nil:
 		return Credentials{}, err
+	case verdict.refused != "":
+		e.warn(owner, CredentialNotAllowedReason, verdict.refused)
+		return Credentials{Reason: CredentialNotAllowedReason, Message: "the user's " + verdict.refused}, nil
+	case verdict.warning != "":
+		e.warn(owner, CredentialNotVouchedReason, verdict.warning)
+		creds.Warning = verdict.warning
 	}
 	return creds, nil
 }
 
 // ClusterCredentials is EnsureCredentials for the owners of a cluster's machines: it checks that the cluster's
 // identity may be used from the owner's namespace and names the cluster's credential secret (which the cluster's
-// controller writes). When the identity does not allow the namespace, credential-from is removed from the owner's
-// ASO objects.
+// controller writes). When the identity may not be used there, or no longer exists, credential-from is removed from
+// the owner's ASO objects. Controllers also call it while their Cluster is paused, so that revocation never waits.
 func (e *Engine) ClusterCredentials(ctx context.Context, owner client.Object, in CredentialsInput) (Credentials, error) {
 	creds, _, err := e.resolveIdentity(ctx, owner, in)
 	return creds, err
 }
 
-// resolveIdentity reads the owner's identity and checks that it allows the owner's namespace, revoking the
-// credentials when it does not. A nil identity with ready credentials means ASO's default credential.
+// resolveIdentity reads the owner's identity and checks that it allows the owner's namespace and may use what it
+// names, revoking the credentials when it does not or no longer exists. A nil identity with ready credentials
+// means ASO's default credential, which the strict policy refuses.
 func (e *Engine) resolveIdentity(ctx context.Context, owner client.Object, in CredentialsInput) (Credentials, *infrav1.AzureClusterIdentity, error) {
 	if in.IdentityRef == nil {
+		if e.strict() {
+			return Credentials{Reason: IdentityRequiredReason, Message: "the manager's credential policy is strict: set spec.identityRef " +
+				"to an AzureClusterIdentity that allows namespace " + owner.GetNamespace() + "; ASO's default credential may not be used"}, nil, nil
+		}
 		return Credentials{Ready: true, Reason: CredentialsReadyReason}, nil, nil
 	}
 	identity := &infrav1.AzureClusterIdentity{}
@@ -146,25 +171,36 @@ func (e *Engine) resolveIdentity(ctx context.Context, owner client.Object, in Cr
 	if key.Namespace == "" {
 		key.Namespace = owner.GetNamespace()
 	}
+	// The messages say what holds after every pass, not what this pass changed: they stay the same until the
+	// identity may be used again.
+	const revoked = "; the credential is revoked: ASO's credential-from annotations and the cluster's credential secret are removed"
 	if err := e.APIReader.Get(ctx, key, identity); err != nil {
-		if apierrors.IsNotFound(err) {
-			return Credentials{Reason: IdentityNotFoundReason, Message: fmt.Sprintf("AzureClusterIdentity %s not found", key)}, nil, nil
+		if !apierrors.IsNotFound(err) {
+			return Credentials{}, nil, fmt.Errorf("failed to get AzureClusterIdentity %s: %w", key, err)
 		}
-		return Credentials{}, nil, fmt.Errorf("failed to get AzureClusterIdentity %s: %w", key, err)
+		if err := e.revokeCredentials(ctx, owner, in); err != nil {
+			return Credentials{}, nil, err
+		}
+		return Credentials{Reason: IdentityNotFoundReason, Message: fmt.Sprintf("AzureClusterIdentity %s not found", key) + revoked}, nil, nil
 	}
 	ns := &corev1.Namespace{}
 	if err := e.APIReader.Get(ctx, client.ObjectKey{Name: owner.GetNamespace()}, ns); err != nil {
 		return Credentials{}, nil, fmt.Errorf("failed to get Namespace %s: %w", owner.GetNamespace(), err)
 	}
+	reason, message := "", ""
 	if !NamespaceAllowed(identity.Spec.AllowedNamespaces, ns) {
+		reason = infrav1.NamespaceNotAllowedReason
+		message = fmt.Sprintf("AzureClusterIdentity %s does not allow namespace %s in spec.allowedNamespaces", key, ns.Name)
+	} else if problem, err := e.bindingProblem(identity); err != nil {
+		return Credentials{}, nil, err
+	} else if problem != "" {
+		reason, message = IdentityNotBoundReason, problem
+	}
+	if reason != "" {
 		if err := e.revokeCredentials(ctx, owner, in); err != nil {
 			return Credentials{}, nil, err
 		}
-		// The message says what holds after every pass, not what this pass changed: it stays the same until the
-		// identity allows the namespace again.
-		message := fmt.Sprintf("AzureClusterIdentity %s does not allow namespace %s in spec.allowedNamespaces; the credential is revoked: "+
-			"ASO's credential-from annotations and the cluster's credential secret are removed", key, ns.Name)
-		return Credentials{Reason: infrav1.NamespaceNotAllowedReason, Message: message}, nil, nil
+		return Credentials{Reason: reason, Message: message + revoked}, nil, nil
 	}
 	return Credentials{SecretName: CredentialSecretName(in.ClusterName), Ready: true, Reason: CredentialsReadyReason}, identity, nil
 }
@@ -352,21 +388,21 @@ func (e *Engine) readCertPath(certPath string) ([]byte, string) {
 	return cert, ""
 }
 
-// writeCredentialSecret creates or updates the credential secret, unless the user owns one of that name.
-func (e *Engine) writeCredentialSecret(ctx context.Context, owner client.Object, clusterName, name string, data map[string][]byte) error {
+// writeCredentialSecret creates or updates the credential secret, unless the user owns one of that name (users).
+func (e *Engine) writeCredentialSecret(ctx context.Context, owner client.Object, clusterName, name string, data map[string][]byte) (users bool, err error) {
 	existing := &corev1.Secret{}
-	err := e.APIReader.Get(ctx, client.ObjectKey{Namespace: owner.GetNamespace(), Name: name}, existing)
+	err = e.APIReader.Get(ctx, client.ObjectKey{Namespace: owner.GetNamespace(), Name: name}, existing)
 	switch {
 	case err == nil && existing.Labels[infrav1.OwnedByLabel] == "":
-		return nil // the user's own credential secret
+		return true, nil // the user's own credential secret
 	case err == nil && maps.EqualFunc(existing.Data, data, func(a, b []byte) bool { return string(a) == string(b) }) && isControlledBy(existing, owner):
-		return nil
+		return false, nil
 	case err != nil && !apierrors.IsNotFound(err):
-		return fmt.Errorf("failed to get Secret %s/%s: %w", owner.GetNamespace(), name, err)
+		return false, fmt.Errorf("failed to get Secret %s/%s: %w", owner.GetNamespace(), name, err)
 	}
 	ownerGVK, err := apiutil.GVKForObject(owner, e.Client.Scheme())
 	if err != nil {
-		return err
+		return false, err
 	}
 	secret := &corev1.Secret{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
@@ -383,10 +419,10 @@ func (e *Engine) writeCredentialSecret(ctx context.Context, owner client.Object,
 	}
 	u, err := toUnstructured(secret)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := e.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
-		return fmt.Errorf("failed to write Secret %s/%s: %w", owner.GetNamespace(), name, err)
+		return false, fmt.Errorf("failed to write Secret %s/%s: %w", owner.GetNamespace(), name, err)
 	}
-	return nil
+	return false, nil
 }

@@ -20,17 +20,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/client-go/tools/events"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
@@ -64,6 +67,13 @@ type Engine struct {
 	// AZURE_RESOURCE_MANAGER_ENDPOINT); empty means AzurePublicCloud. An owner in another cloud needs an identity,
 	// whose credential then carries that cloud's endpoints.
 	ASOCloud string
+	// CredentialPolicy decides which credentials ASO objects may name; empty is PermissivePolicy.
+	CredentialPolicy CredentialPolicy
+	// Bindings bind certificate files, credential files and federated client IDs to the identities that may use
+	// them; nil binds nothing (which the strict policy refuses for identities that use them).
+	Bindings *BindingsFile
+	// Events records warnings on owners (a credential the policy refuses or warns about); nil records none.
+	Events events.EventRecorder
 }
 
 // Resource is one object a controller wants; see azure.Resource.
@@ -94,6 +104,9 @@ type Options struct {
 	// Incomplete says the desired objects are only part of what the owner will want (the controller waits for
 	// something before it can translate the rest): owned objects not among them are kept and reported.
 	Incomplete bool
+	// PatchTargets are kinds other owners make from the same patches (an AzureMachinePool's patches also reach its
+	// instances' objects): a patch of such a kind is not reported when it matches none of these objects.
+	PatchTargets []schema.GroupVersionKind
 }
 
 // Reconcile applies the desired objects, deletes owned objects no longer desired, and reports their state.
@@ -114,6 +127,8 @@ func (e *Engine) Reconcile(ctx context.Context, owner client.Object, desired []R
 	wanted := map[objectKey]bool{}
 	var errs []error
 	failed := 0
+	matched := make([]bool, len(opts.Patches))
+	pass := &pass{verdicts: map[string]credentialVerdict{}}
 	for _, r := range desired {
 		r.Object.SetNamespace(owner.GetNamespace())
 		gvk, err := apiutil.GVKForObject(r.Object, e.Client.Scheme())
@@ -123,7 +138,10 @@ func (e *Engine) Reconcile(ctx context.Context, owner client.Object, desired []R
 			continue
 		}
 		wanted[keyOf(gvk, r.Object.GetName())] = true
-		state, err := e.reconcileOne(ctx, owner, ownerGVK, gvk, r, opts, result)
+		for i, p := range opts.Patches {
+			matched[i] = matched[i] || p.selects(gvk, r.Object)
+		}
+		state, err := e.reconcileOne(ctx, owner, ownerGVK, gvk, r, opts, result, pass)
 		if err != nil {
 			errs = append(errs, err)
 			state.failed(err)
@@ -147,11 +165,44 @@ func (e *Engine) Reconcile(ctx context.Context, owner client.Object, desired []R
 	for _, o := range orphans {
 		result.add(o)
 	}
+	if !opts.Incomplete {
+		result.UnmatchedPatches = unmatchedPatches(opts, matched)
+	}
+	e.warnAboutCredentials(owner, result)
 	return result, kerrors.NewAggregate(errs)
 }
 
+// pass holds what one Reconcile call learns once for all its objects.
+type pass struct {
+	// verdicts are the credential policy's verdicts, by credential Secret name.
+	verdicts map[string]credentialVerdict
+}
+
+// selects reports whether a patch applies to an object: ASO objects only (the Secrets the engine writes for them,
+// a kubeconfig, a password, extension settings, are never patched), of the patch's kind and, if it names one, name.
+func (p Patch) selects(gvk schema.GroupVersionKind, obj client.Object) bool {
+	return isASOObject(obj) && p.Kind == gvk.Kind && (p.Name == "" || p.Name == obj.GetName())
+}
+
+// unmatchedPatches describes the patches that selected no object, except those of a kind other owners make from
+// them (Options.PatchTargets).
+func unmatchedPatches(opts Options, matched []bool) []string {
+	var out []string
+	for i, p := range opts.Patches {
+		if matched[i] || slices.ContainsFunc(opts.PatchTargets, func(gvk schema.GroupVersionKind) bool { return gvk.Kind == p.Kind }) {
+			continue
+		}
+		target := p.Kind
+		if p.Name != "" {
+			target += " " + p.Name
+		}
+		out = append(out, fmt.Sprintf("%s matches no generated object (target %s); compare it with status.resources", p.Source, target))
+	}
+	return out
+}
+
 // reconcileOne applies one object when it changed and reads its state.
-func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK, gvk schema.GroupVersionKind, r Resource, opts Options, result *Result) (resourceState, error) {
+func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK, gvk schema.GroupVersionKind, r Resource, opts Options, result *Result, pass *pass) (resourceState, error) {
 	state := newState(gvk, r.Object.GetName(), r.Family)
 	if !isASOObject(r.Object) {
 		// A supporting object (a Secret an ASO object reads): applied like the others, ready once written.
@@ -193,13 +244,28 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		return state, err
 	}
 
+	if !state.supporting {
+		refused, err := e.checkCredential(ctx, owner, r, desired, pass, result)
+		if err != nil || refused != "" {
+			if refused != "" {
+				state.notReady(CredentialNotAllowedReason, refused, false)
+				state.writeFailed = true
+			}
+			return state, err
+		}
+	}
+
 	if live != nil {
-		resumed, err := e.resume(ctx, live)
+		resumed, err := e.resume(ctx, live, r.Referenced)
 		if err != nil {
 			return state, err
 		}
 		if resumed {
 			result.Writes++
+			// The cache has not seen the resume yet: compare with the object as it is now.
+			if live, err = e.getLive(ctx, gvk, client.ObjectKeyFromObject(r.Object)); err != nil || live == nil {
+				return state, err
+			}
 		}
 	}
 	if live != nil && !needsApply(desired, live) {
@@ -224,6 +290,51 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 	return state, nil
 }
 
+// checkCredential applies the credential policy to the object about to be applied: under the strict policy every
+// object's credential (the owner's, or a raw object's own), otherwise a raw object's. It returns why the object may
+// not be applied, and records a warning in the result.
+func (e *Engine) checkCredential(ctx context.Context, owner client.Object, r Resource, desired *unstructured.Unstructured, pass *pass, result *Result) (string, error) {
+	if !r.Raw && !e.strict() {
+		return "", nil
+	}
+	name := desired.GetAnnotations()[asoannotations.PerResourceSecret]
+	verdict, known := pass.verdicts[name]
+	if !known {
+		var err error
+		if verdict, err = e.vetCredential(ctx, owner.GetNamespace(), name); err != nil {
+			return "", err
+		}
+		pass.verdicts[name] = verdict
+		if verdict.warning != "" {
+			result.CredentialWarnings = append(result.CredentialWarnings, verdict.warning)
+		}
+	}
+	if verdict.refused == "" {
+		return "", nil
+	}
+	return fmt.Sprintf("%s %s is not applied: %s", desired.GetKind(), desired.GetName(), verdict.refused), nil
+}
+
+// warnAboutCredentials records an event on the owner for each credential the policy warned about or refused in
+// the pass.
+func (e *Engine) warnAboutCredentials(owner client.Object, result *Result) {
+	for _, w := range result.CredentialWarnings {
+		e.warn(owner, CredentialNotVouchedReason, w)
+	}
+	for _, s := range result.states {
+		if s.reason == CredentialNotAllowedReason {
+			e.warn(owner, CredentialNotAllowedReason, s.message)
+		}
+	}
+}
+
+// warn records a warning event on the owner.
+func (e *Engine) warn(owner client.Object, reason, message string) {
+	if e.Events != nil {
+		e.Events.Eventf(owner, nil, corev1.EventTypeWarning, reason, "Reconcile", "%s", message)
+	}
+}
+
 // get reads an object from the cache, falling back to the API server, which also sees objects the provider did
 // not label. It returns nil when the object does not exist.
 func (e *Engine) get(ctx context.Context, gvk schema.GroupVersionKind, key client.ObjectKey) (client.Object, error) {
@@ -233,12 +344,25 @@ func (e *Engine) get(ctx context.Context, gvk schema.GroupVersionKind, key clien
 	}
 	err = e.Client.Get(ctx, key, obj)
 	if apierrors.IsNotFound(err) {
-		err = e.APIReader.Get(ctx, key, obj)
-	}
-	if apierrors.IsNotFound(err) {
-		return nil, nil
+		return e.getLive(ctx, gvk, key)
 	}
 	if err != nil {
+		return nil, fmt.Errorf("failed to get %s %s: %w", gvk.Kind, key, err)
+	}
+	obj.GetObjectKind().SetGroupVersionKind(gvk)
+	return obj, nil
+}
+
+// getLive reads an object from the API server; nil when it does not exist.
+func (e *Engine) getLive(ctx context.Context, gvk schema.GroupVersionKind, key client.ObjectKey) (client.Object, error) {
+	obj, err := e.newObject(gvk)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.APIReader.Get(ctx, key, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
 		return nil, fmt.Errorf("failed to get %s %s: %w", gvk.Kind, key, err)
 	}
 	obj.GetObjectKind().SetGroupVersionKind(gvk)

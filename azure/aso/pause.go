@@ -18,11 +18,13 @@ package aso
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -66,17 +68,29 @@ func (e *Engine) Pause(ctx context.Context, owner client.Object, clusterName str
 	return true, writes, nil
 }
 
-// resume restores the reconcile-policy an object had before a pause.
-func (e *Engine) resume(ctx context.Context, obj client.Object) (bool, error) {
+// resume restores the reconcile-policy an object had before a pause and removes the record, whoever wrote it. A
+// referenced object (a resource the user brought) gets no policy back: the main field manager keeps it at skip,
+// whatever the record says, so that no record can turn the user's resource into one ASO writes and deletes.
+func (e *Engine) resume(ctx context.Context, obj client.Object, referenced bool) (bool, error) {
 	previous, paused := obj.GetAnnotations()[PrePauseAnnotation]
 	if !paused {
 		return false, nil
 	}
-	annotations := map[string]string{}
-	if previous != "" {
-		annotations[asoannotations.ReconcilePolicy] = previous
+	annotations := map[string]any{PrePauseAnnotation: nil}
+	if !referenced {
+		annotations[asoannotations.ReconcilePolicy] = nil
+		if previous != "" {
+			annotations[asoannotations.ReconcilePolicy] = previous
+		}
 	}
-	return true, e.applyPauseAnnotations(ctx, obj, annotations)
+	data, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": annotations}})
+	if err != nil {
+		return false, err
+	}
+	if err := e.Client.Patch(ctx, obj, client.RawPatch(types.MergePatchType, data), client.FieldOwner(pauseFieldManager)); err != nil {
+		return false, fmt.Errorf("failed to restore the reconcile policy of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
+	}
+	return true, nil
 }
 
 // applyPauseAnnotations server-side-applies exactly these annotations with the pause field manager; any

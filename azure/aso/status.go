@@ -164,6 +164,11 @@ type Result struct {
 	Writes int
 	// PatchErrors are the user patches that could not be applied, one message each.
 	PatchErrors []string
+	// UnmatchedPatches are the user patches whose target matched no generated object, one message each.
+	UnmatchedPatches []string
+	// CredentialWarnings say which credentials the objects name hold no secret of their own and are vouched for by
+	// no identity (CredentialsVouchedCondition).
+	CredentialWarnings []string
 
 	states []resourceState
 }
@@ -269,13 +274,21 @@ func (r *Result) Conditions() []metav1.Condition {
 	}
 	out = append(out, summarize(infrav1.ResourcesReadyCondition, r.states))
 	patches := metav1.Condition{Type: infrav1.PatchesAppliedCondition, Status: metav1.ConditionTrue, Reason: "Applied"}
-	if len(r.PatchErrors) > 0 {
-		patches.Status, patches.Reason, patches.Message = metav1.ConditionFalse, infrav1.InvalidPatchReason, r.PatchErrors[0]
-		if n := len(r.PatchErrors); n > 1 {
-			patches.Message += fmt.Sprintf(" (and %d more)", n-1)
-		}
+	switch {
+	case len(r.PatchErrors) > 0:
+		patches.Status, patches.Reason, patches.Message = metav1.ConditionFalse, infrav1.InvalidPatchReason, FirstOf(r.PatchErrors)
+	case len(r.UnmatchedPatches) > 0:
+		patches.Status, patches.Reason, patches.Message = metav1.ConditionFalse, infrav1.PatchTargetNotFoundReason, FirstOf(r.UnmatchedPatches)
 	}
 	return append(out, patches)
+}
+
+// FirstOf is a condition message for a list of problems: the first, and how many more.
+func FirstOf(messages []string) string {
+	if n := len(messages); n > 1 {
+		return fmt.Sprintf("%s (and %d more)", messages[0], n-1)
+	}
+	return messages[0]
 }
 
 func summarize(conditionType string, states []resourceState) metav1.Condition {

@@ -126,10 +126,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		Scope: func(ac *infrav1.AzureCluster, owners *lifecycle.Owners) *scope {
 			return &scope{cluster: owners.Cluster, azureCluster: ac}
 		},
-		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
-		Normal:     r.reconcileNormal,
-		Delete:     r.reconcileDelete,
-		Status:     updateStatus,
+		PauseKinds:  func(client.Object) []schema.GroupVersionKind { return r.kinds },
+		WhilePaused: r.revokeWhilePaused,
+		Normal:      r.reconcileNormal,
+		Delete:      r.reconcileDelete,
+		Status:      updateStatus,
 	}, req)
 }
 

@@ -79,6 +79,16 @@ var (
 
 func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKind(kind).GroupKind() }
 
+// revokeWhilePaused checks, while the Cluster is paused, that the identity may still be used, and revokes the
+// credentials when it may not; it writes no credential secret.
+func (r *Reconciler) revokeWhilePaused(ctx context.Context, s *scope) error {
+	creds, err := r.Engine.ClusterCredentials(ctx, s.azureCluster, aso.CredentialsInput{
+		ClusterName: s.cluster.Name, IdentityRef: s.azureCluster.Spec.IdentityRef, Kinds: r.kinds,
+	})
+	s.credentials = creds
+	return err
+}
+
 // reconcileCredentials resolves the cluster's identity into the ASO credential secret.
 func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
 	creds, err := r.Engine.EnsureCredentials(ctx, s.azureCluster, aso.CredentialsInput{

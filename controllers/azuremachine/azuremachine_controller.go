@@ -100,9 +100,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			return &scope{cluster: owners.Cluster, machine: owners.Machine, azureMachine: am}
 		},
 		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
-		Normal:     r.reconcileNormal,
-		Delete:     r.reconcileDelete,
-		Status:     updateStatus,
+		WhilePaused: func(ctx context.Context, s *scope) (err error) {
+			_, s.credentials, err = clusterinfra.PausedCredentials(ctx, r.APIReader, r.Client, r.Engine, s.cluster, s.azureMachine, r.kinds)
+			return err
+		},
+		Normal: r.reconcileNormal,
+		Delete: r.reconcileDelete,
+		Status: updateStatus,
 	}, req)
 }
 

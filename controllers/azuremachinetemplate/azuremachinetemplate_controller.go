@@ -61,6 +61,8 @@ type Reconciler struct {
 	APIReader client.Reader
 	// ClusterCache reaches workload clusters: the Nodes of the templates' machines (see reconcileStatus).
 	ClusterCache clustercache.ClusterCache
+	// Engine decides whether the cluster's identity may be used for the template's machines.
+	Engine *aso.Engine
 
 	// WatchFilterValue is the label value used to filter events prior to reconciliation.
 	WatchFilterValue string
@@ -71,8 +73,8 @@ type Reconciler struct {
 
 // SetupWithManager sets up the controller with the manager.
 func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
-	if r.Client == nil || r.APIReader == nil || r.ClusterCache == nil {
-		return fmt.Errorf("client, API reader and cluster cache are required")
+	if r.Client == nil || r.APIReader == nil || r.ClusterCache == nil || r.Engine == nil {
+		return fmt.Errorf("client, API reader, cluster cache and engine are required")
 	}
 	r.azureJSON = &azurejson.Writer{Client: r.Client, APIReader: r.APIReader, Metadata: mgr.GetCache()}
 	log := ctrl.LoggerFrom(ctx)
@@ -126,15 +128,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	log = log.WithValues("Cluster", klog.KObj(cluster))
 	ctx = ctrl.LoggerInto(ctx, log)
-	if annotations.IsPaused(cluster, template) {
-		log.V(4).Info("Not writing the azure.json Secret while the Cluster is paused")
-		return ctrl.Result{}, nil
-	}
 	if !isAzureCluster(cluster) {
 		return ctrl.Result{}, nil
 	}
-	if err := r.reconcileStatus(ctx, template, cluster); err != nil {
-		return ctrl.Result{}, err
+	paused := annotations.IsPaused(cluster, template)
+	if !paused {
+		if err := r.reconcileStatus(ctx, template, cluster); err != nil {
+			return ctrl.Result{}, err
+		}
 	}
 	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, cluster)
 	if err != nil {
@@ -144,10 +145,19 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		log.V(4).Info("Waiting to write the azure.json Secret", "reason", waiting)
 		return ctrl.Result{}, nil
 	}
+	creds, err := infra.Credentials(ctx, r.Engine, template, cluster.Name, nil)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if paused && creds.Ready {
+		// While the Cluster is paused the Secret changes only to lose a revoked identity's credentials.
+		log.V(4).Info("Not writing the azure.json Secret while the Cluster is paused")
+		return ctrl.Result{}, nil
+	}
 	spec := template.Spec.Template.Spec
 	in, write, waiting, err := azurejson.Input(ctx, r.APIReader, cluster, infra, azurejson.Machines{
 		Identity: spec.Identity, UserAssignedIdentities: spec.UserAssignedIdentities,
-	})
+	}, creds)
 	if err != nil {
 		return ctrl.Result{}, err
 	}

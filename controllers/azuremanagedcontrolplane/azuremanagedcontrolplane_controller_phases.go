@@ -56,6 +56,16 @@ var (
 	deleteOrderOwnedGroup = [][]schema.GroupKind{{managedClusterKind}, {resourceGroupKind}}
 )
 
+// revokeWhilePaused checks, while the Cluster is paused, that the identity may still be used, and revokes the
+// credentials when it may not; it writes no credential secret.
+func (r *Reconciler) revokeWhilePaused(ctx context.Context, s *scope) error {
+	creds, err := r.Engine.ClusterCredentials(ctx, s.controlPlane, aso.CredentialsInput{
+		ClusterName: s.cluster.Name, IdentityRef: s.controlPlane.Spec.IdentityRef, Kinds: r.kinds,
+	})
+	s.credentials = creds
+	return err
+}
+
 // reconcileCredentials turns the control plane's identity into ASO's credential secret.
 func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
 	creds, err := r.Engine.EnsureCredentials(ctx, s.controlPlane, aso.CredentialsInput{

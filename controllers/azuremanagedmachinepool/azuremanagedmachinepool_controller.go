@@ -115,6 +115,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
 		},
 		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
+		WhilePaused: func(ctx context.Context, s *scope) error {
+			cp, _, err := r.controlPlane(ctx, s)
+			if err != nil || cp == nil {
+				return err
+			}
+			s.credentials, err = r.Engine.ClusterCredentials(ctx, s.pool, aso.CredentialsInput{ClusterName: s.cluster.Name, IdentityRef: cp.Spec.IdentityRef, Kinds: r.kinds})
+			return err
+		},
 		Normal: func(ctx context.Context, s *scope) (ctrl.Result, error) {
 			if err := r.reconcileAgentPool(ctx, s); err != nil {
 				return ctrl.Result{}, err
@@ -148,19 +156,25 @@ type scope struct {
 	deleting bool
 }
 
+// controlPlane reads the cluster's AzureManagedControlPlane; nil, and what the pool waits for, while there is none.
+func (r *Reconciler) controlPlane(ctx context.Context, s *scope) (*infrav1.AzureManagedControlPlane, string, error) {
+	if s.cluster.Spec.ControlPlaneRef.Kind != "AzureManagedControlPlane" {
+		return nil, "the Cluster's control plane is not an AzureManagedControlPlane", nil
+	}
+	cp := &infrav1.AzureManagedControlPlane{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.pool.Namespace, Name: s.cluster.Spec.ControlPlaneRef.Name}, cp); err != nil {
+		return nil, fmt.Sprintf("waiting for AzureManagedControlPlane %s", s.cluster.Spec.ControlPlaneRef.Name), client.IgnoreNotFound(err)
+	}
+	return cp, "", nil
+}
+
 // reconcileAgentPool translates the pool with what its control plane and MachinePool own, and applies it.
 func (r *Reconciler) reconcileAgentPool(ctx context.Context, s *scope) error {
 	pool, mp := s.pool, s.machinePool
-	if s.cluster.Spec.ControlPlaneRef.Kind != "AzureManagedControlPlane" {
-		s.waiting = "the Cluster's control plane is not an AzureManagedControlPlane"
-		return nil
-	}
-	cp := &infrav1.AzureManagedControlPlane{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: pool.Namespace, Name: s.cluster.Spec.ControlPlaneRef.Name}, cp); err != nil {
-		if client.IgnoreNotFound(err) == nil {
-			s.waiting = fmt.Sprintf("waiting for AzureManagedControlPlane %s", s.cluster.Spec.ControlPlaneRef.Name)
-		}
-		return client.IgnoreNotFound(err)
+	cp, waiting, err := r.controlPlane(ctx, s)
+	if err != nil || cp == nil {
+		s.waiting = waiting
+		return err
 	}
 	c := azure.Cluster{
 		Name:           s.cluster.Name,

@@ -57,14 +57,15 @@ type Machines struct {
 	UserAssignedIdentities []infrav1.UserAssignedIdentity
 }
 
-// Input resolves the content of a cluster's azure.json for machines with the given identity, applying the
-// tenancy rules of the cluster's AzureClusterIdentity. write reports whether the Secret may be written with in;
-// when it may not, waiting explains why, for a log: the identity does not exist yet, or the cluster's credential
-// secret (which holds the service principal's secret machines without a VM identity use) is not written yet. When
-// the identity does not allow the cluster's namespace (it was revoked), in carries none of its credentials and
-// write is true, so that a Secret written before loses them, as the cluster's credential secret does. reader
-// reads the identity, the namespace and the credential secret.
-func Input(ctx context.Context, reader client.Reader, cluster *clusterv1.Cluster, infra *clusterinfra.Infrastructure, machines Machines) (in cloudconfig.Input, write bool, waiting string, err error) {
+// Input resolves the content of a cluster's azure.json for machines with the given identity, given what the
+// cluster's AzureClusterIdentity may be used for in the owner's namespace (creds, from aso.Engine.ClusterCredentials,
+// which applies the tenancy rules). write reports whether the Secret may be written with in; when it may not,
+// waiting explains why, for a log: the cluster's credential secret (which holds the service principal's secret
+// machines without a VM identity use) is not written yet. When the identity may not be used (it was revoked,
+// deleted or not bound), in carries none of its credentials and write is true, so that a Secret written before
+// loses them, as the cluster's credential secret does; waiting then says why. reader reads the identity and the
+// credential secret.
+func Input(ctx context.Context, reader client.Reader, cluster *clusterv1.Cluster, infra *clusterinfra.Infrastructure, machines Machines, creds aso.Credentials) (in cloudconfig.Input, write bool, waiting string, err error) {
 	in = cloudconfig.Input{
 		Environment: infra.AzureEnvironment, SubscriptionID: infra.SubscriptionID, Location: infra.Location,
 		ExtendedLocation: infra.ExtendedLocation, ResourceGroup: infra.ResourceGroup, Network: infra.Network,
@@ -78,6 +79,9 @@ func Input(ctx context.Context, reader client.Reader, cluster *clusterv1.Cluster
 		// ASO's own credential: nothing of it is known here, and machines without a VM identity get none.
 		return in, true, "", nil
 	}
+	if !creds.Ready {
+		return in, true, "azure.json carries none of the identity's credentials: " + creds.Message, nil
+	}
 	identity := &infrav1.AzureClusterIdentity{}
 	key := client.ObjectKey{Namespace: infra.IdentityRef.Namespace, Name: infra.IdentityRef.Name}
 	if key.Namespace == "" {
@@ -85,16 +89,9 @@ func Input(ctx context.Context, reader client.Reader, cluster *clusterv1.Cluster
 	}
 	if err := reader.Get(ctx, key, identity); err != nil {
 		if apierrors.IsNotFound(err) {
-			return in, false, fmt.Sprintf("AzureClusterIdentity %s not found", key), nil
+			return in, true, fmt.Sprintf("AzureClusterIdentity %s not found: azure.json carries none of its credentials", key), nil
 		}
 		return in, false, "", fmt.Errorf("failed to get AzureClusterIdentity %s: %w", key, err)
-	}
-	ns := &corev1.Namespace{}
-	if err := reader.Get(ctx, client.ObjectKey{Name: cluster.Namespace}, ns); err != nil {
-		return in, false, "", fmt.Errorf("failed to get Namespace %s: %w", cluster.Namespace, err)
-	}
-	if !aso.NamespaceAllowed(identity.Spec.AllowedNamespaces, ns) {
-		return in, true, fmt.Sprintf("AzureClusterIdentity %s does not allow namespace %s: azure.json carries none of its credentials", key, ns.Name), nil
 	}
 	in.TenantID = identity.Spec.TenantID
 	if machines.Identity != infrav1.VMIdentityNone && machines.Identity != "" {

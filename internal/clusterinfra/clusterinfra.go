@@ -196,6 +196,18 @@ func (c *Infrastructure) Credentials(ctx context.Context, e *aso.Engine, owner c
 	return e.ClusterCredentials(ctx, owner, aso.CredentialsInput{ClusterName: cluster, IdentityRef: c.IdentityRef, Kinds: kinds})
 }
 
+// PausedCredentials checks, while the Cluster is paused, whether the cluster's identity may still be used from the
+// owner's namespace, revoking the owner's credentials when it may not (Credentials). Nothing is checked while the
+// infrastructure cannot be resolved: infra is nil then.
+func PausedCredentials(ctx context.Context, apiReader, cached client.Reader, e *aso.Engine, cluster *clusterv1.Cluster, owner client.Object, kinds []schema.GroupVersionKind) (*Infrastructure, aso.Credentials, error) {
+	infra, waiting, err := Resolve(ctx, apiReader, cached, cluster)
+	if err != nil || waiting != "" {
+		return nil, aso.Credentials{}, err
+	}
+	creds, err := infra.Credentials(ctx, e, owner, cluster.Name, kinds)
+	return infra, creds, err
+}
+
 // AzureCluster returns the translator's view of the cluster. Machines own their resources by the resource
 // group's ARM ID: the group may be managed by another system and have no ASO object.
 func (c *Infrastructure) AzureCluster(cluster string) azure.Cluster {

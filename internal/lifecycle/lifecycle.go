@@ -60,6 +60,10 @@ type Kind[T Object, S any] struct {
 	PauseKinds func(obj client.Object) []schema.GroupVersionKind
 	// Normal reconciles a live object.
 	Normal func(ctx context.Context, s *S) (ctrl.Result, error)
+	// WhilePaused, when set, runs in the passes of a paused object before its ASO objects are paused: it resolves
+	// the object's credentials (aso.Engine.ClusterCredentials), so that a revoked identity is revoked at once, not
+	// after the pause, and records them in the scope.
+	WhilePaused func(ctx context.Context, s *S) error
 	// Delete deletes the object's ASO objects; done releases the finalizer.
 	Delete func(ctx context.Context, s *S) (done bool, err error)
 	// Status sets the object's status and conditions from the scope and the pass's error (nil on success), and
@@ -116,6 +120,11 @@ func Reconcile[T Object, S any](ctx context.Context, c client.Client, engine *as
 	}()
 
 	if isPaused {
+		if k.WhilePaused != nil && obj.GetDeletionTimestamp().IsZero() {
+			if err := k.WhilePaused(ctx, s); err != nil {
+				return ctrl.Result{}, err
+			}
+		}
 		return ctrl.Result{}, pause(ctx, engine, obj, owners.Cluster.Name, k.PauseKinds(obj))
 	}
 	if !obj.GetDeletionTimestamp().IsZero() {

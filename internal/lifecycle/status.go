@@ -63,7 +63,8 @@ type Facts struct {
 // SetConditions sets CredentialsReady, the resource conditions (status.resources, one <Family>Ready per family,
 // ResourcesReady and PatchesApplied) and Ready from the facts, and returns every condition type it owns.
 func SetConditions(obj ResourceObject, f Facts) []string {
-	owned := []string{clusterv1.ReadyCondition, infrav1.ResourcesReadyCondition, infrav1.PatchesAppliedCondition}
+	owned := []string{clusterv1.ReadyCondition, infrav1.ResourcesReadyCondition, infrav1.PatchesAppliedCondition, aso.CredentialsVouchedCondition}
+	setCredentialsVouched(obj, f)
 	if f.Credentials != nil {
 		owned = append(owned, infrav1.CredentialsReadyCondition)
 		if f.Credentials.Reason != "" {
@@ -94,6 +95,25 @@ func SetConditions(obj ResourceObject, f Facts) []string {
 		conditions.Set(obj, ready)
 	}
 	return owned
+}
+
+// setCredentialsVouched sets the CredentialsVouched warning while a credential the pass saw holds no secret of its
+// own that an identity vouches for, and removes it once the pass saw none.
+func setCredentialsVouched(obj ResourceObject, f Facts) {
+	var warnings []string
+	if f.Credentials != nil && f.Credentials.Warning != "" {
+		warnings = append(warnings, f.Credentials.Warning)
+	}
+	if f.Result != nil {
+		warnings = append(warnings, f.Result.CredentialWarnings...)
+	}
+	switch {
+	case len(warnings) > 0:
+		conditions.Set(obj, metav1.Condition{Type: aso.CredentialsVouchedCondition, Status: metav1.ConditionFalse,
+			Reason: aso.CredentialNotVouchedReason, Message: aso.FirstOf(warnings)})
+	case f.Result != nil || (f.Credentials != nil && f.Credentials.Reason != ""):
+		conditions.Delete(obj, aso.CredentialsVouchedCondition)
+	}
 }
 
 // readyCondition summarises the facts; ok is false when the pass learned nothing that changes Ready.

@@ -60,6 +60,9 @@ type Options struct {
 	IdentityCertDirs []string
 	// ASOCloud is the azureEnvironment of the cloud ASO is configured for (see aso.Engine).
 	ASOCloud string
+	// CredentialPolicy and IdentityBindings decide which credentials ASO objects may name (see aso.Engine).
+	CredentialPolicy aso.CredentialPolicy
+	IdentityBindings *aso.BindingsFile
 	// ClusterCache reaches workload clusters (the nodes of machine pools and of machine templates' machines). When
 	// nil, Controllers sets one up;
 	// pass the one Cluster API's reconcilers use when they run in the same manager.
@@ -191,7 +194,10 @@ type namedController struct {
 // with server-side apply.
 func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	c, reader, filter := mgr.GetClient(), mgr.GetAPIReader(), opts.WatchFilterValue
-	engine := &aso.Engine{Client: c, APIReader: reader, IdentityCertDirs: opts.IdentityCertDirs, ASOCloud: opts.ASOCloud}
+	engine := &aso.Engine{
+		Client: c, APIReader: reader, IdentityCertDirs: opts.IdentityCertDirs, ASOCloud: opts.ASOCloud,
+		CredentialPolicy: opts.CredentialPolicy, Bindings: opts.IdentityBindings, Events: mgr.GetEventRecorder("capz-aso-engine"),
+	}
 	// The adoption controllers see ASO objects the provider has not labelled: they have a cache of their own.
 	adoptionCache, err := asomanagedadoption.NewCache(mgr)
 	if err != nil {
@@ -213,7 +219,7 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	controllers := []namedController{
 		{AzureClusterController, &azurecluster.Reconciler{Client: c, Engine: engine, WatchFilterValue: filter}},
 		{AzureMachineController, &azuremachine.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
-		{AzureMachineTemplateController, &azuremachinetemplate.Reconciler{Client: c, APIReader: reader, ClusterCache: clusterCache, WatchFilterValue: filter}},
+		{AzureMachineTemplateController, &azuremachinetemplate.Reconciler{Client: c, APIReader: reader, ClusterCache: clusterCache, Engine: engine, WatchFilterValue: filter}},
 		{AzureManagedClusterController, &azuremanagedcluster.Reconciler{Client: c, WatchFilterValue: filter}},
 		{AzureManagedControlPlaneController, &azuremanagedcontrolplane.Reconciler{Client: c, APIReader: reader, Engine: engine, WatchFilterValue: filter}},
 		{AzureASOManagedClusterController, &azureasomanagedcluster.Reconciler{Client: c, Engine: engine, WatchFilterValue: filter}},

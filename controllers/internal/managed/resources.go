@@ -97,7 +97,7 @@ func RecordedKinds(owner client.Object) []schema.GroupVersionKind {
 func Resources(objs []*unstructured.Unstructured) []azure.Resource {
 	out := make([]azure.Resource, 0, len(objs))
 	for _, u := range objs {
-		out = append(out, azure.Resource{Object: u, Family: ResourcesFamily})
+		out = append(out, azure.Resource{Object: u, Family: ResourcesFamily, Raw: true})
 	}
 	return out
 }

@@ -43,6 +43,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/exp/controllers/azuremachinepoolmachine"
 	"github.com/capzaso/cluster-api-provider-azure/internal/azurejson"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
@@ -77,8 +78,10 @@ type Reconciler struct {
 	// azureJSON writes the azure.json Secrets.
 	azureJSON *azurejson.Writer
 
-	// kinds, controller and poolsOfCluster are set by SetupWithManager.
-	kinds          []schema.GroupVersionKind
+	// kinds, instanceKinds, controller and poolsOfCluster are set by SetupWithManager.
+	kinds []schema.GroupVersionKind
+	// instanceKinds are the kinds of a Flexible pool's instances, which the pool's patches also reach.
+	instanceKinds  []schema.GroupVersionKind
 	controller     capicontroller.Controller
 	poolsOfCluster handler.MapFunc
 }
@@ -91,6 +94,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 	r.azureJSON = &azurejson.Writer{Client: r.Client, APIReader: r.APIReader, Metadata: mgr.GetCache()}
 	var err error
 	if r.kinds, err = aso.GVKs(mgr.GetScheme(), OwnedKinds()...); err != nil {
+		return err
+	}
+	if r.instanceKinds, err = aso.GVKs(mgr.GetScheme(), azuremachinepoolmachine.OwnedKinds()...); err != nil {
 		return err
 	}
 	log := ctrl.LoggerFrom(ctx)
@@ -171,17 +177,18 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
 		},
 		// The instances' AzureMachinePoolMachines pause their own objects.
-		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
-		Normal:     r.reconcileNormal,
-		Delete:     r.reconcileDelete,
-		Status:     updateStatus,
+		PauseKinds:  func(client.Object) []schema.GroupVersionKind { return r.kinds },
+		WhilePaused: r.revokeWhilePaused,
+		Normal:      r.reconcileNormal,
+		Delete:      r.reconcileDelete,
+		Status:      updateStatus,
 	}, req)
 }
 
 // reconcileNormal runs the phases of a live pool: a Flexible pool's scale set, then its instances; a Uniform
 // pool's Nodes, then its scale set.
 func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
-	phases := []func(context.Context, *scope) error{r.reconcileClusterInfrastructure, r.reconcileAzureJSON}
+	phases := []func(context.Context, *scope) error{r.reconcileClusterInfrastructure, r.reconcileAzureJSON, r.requireCredentials}
 	if isFlexible(s.pool) {
 		phases = append(phases, r.reconcileScaleSet, r.reconcileReplicas)
 	} else {

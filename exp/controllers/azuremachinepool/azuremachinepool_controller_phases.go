@@ -90,23 +90,31 @@ func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scop
 		s.waiting = lifecycle.Wait{Reason: ImageUnknownReason, Message: "the MachinePool has no spec.template.spec.version to choose the default image for, and the AzureMachinePool no spec.template.image"}
 		return nil
 	}
-	creds, err := infra.Credentials(ctx, r.Engine, s.pool, s.cluster.Name, r.kinds)
-	if err != nil {
+	s.infra = infra
+	s.credentials, err = infra.Credentials(ctx, r.Engine, s.pool, s.cluster.Name, r.kinds)
+	return err
+}
+
+// revokeWhilePaused checks, while the Cluster is paused, that the cluster's identity may still be used, and when it
+// may not, revokes the pool's credentials and removes them from its azure.json Secret.
+func (r *Reconciler) revokeWhilePaused(ctx context.Context, s *scope) error {
+	infra, creds, err := clusterinfra.PausedCredentials(ctx, r.APIReader, r.Client, r.Engine, s.cluster, s.pool, r.kinds)
+	if err != nil || infra == nil || creds.Ready {
+		s.credentials = creds
 		return err
 	}
 	s.infra, s.credentials = infra, creds
-	if !creds.Ready {
-		s.waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
-	}
-	return nil
+	return r.reconcileAzureJSON(ctx, s)
 }
 
 // reconcileAzureJSON writes the pool's <pool>-azure-json Secret, cloud-provider-azure's configuration that the
-// MachinePool's KubeadmConfig hands to its instances. The pool is the Secret's only writer and owner.
+// MachinePool's KubeadmConfig hands to its instances. The pool is the Secret's only writer and owner. It runs also
+// when the cluster's identity may not be used (and the pool waits for it afterwards), so that the Secret loses the
+// identity's credentials.
 func (r *Reconciler) reconcileAzureJSON(ctx context.Context, s *scope) error {
 	in, write, waiting, err := azurejson.Input(ctx, r.APIReader, s.cluster, s.infra, azurejson.Machines{
 		Identity: s.pool.Spec.Identity, UserAssignedIdentities: s.pool.Spec.UserAssignedIdentities,
-	})
+	}, s.credentials)
 	if err != nil {
 		return err
 	}
@@ -115,6 +123,14 @@ func (r *Reconciler) reconcileAzureJSON(ctx context.Context, s *scope) error {
 		return nil
 	}
 	return r.azureJSON.Ensure(ctx, s.pool, s.cluster.Name, in)
+}
+
+// requireCredentials stops the pass while the cluster's identity may not be used for the pool.
+func (r *Reconciler) requireCredentials(_ context.Context, s *scope) error {
+	if !s.credentials.Ready {
+		s.waiting = lifecycle.Wait{Reason: s.credentials.Reason, Message: s.credentials.Message}
+	}
+	return nil
 }
 
 // reconcileScaleSet translates the pool (for a Uniform pool with the MachinePool's bootstrap data and the
@@ -183,7 +199,7 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 	}
 	result, err := r.Engine.Reconcile(ctx, pool, compute.MachinePoolResources(in), aso.Options{
 		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName,
-		Kinds: r.kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches),
+		Kinds: r.kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches), PatchTargets: r.instanceKinds,
 	})
 	s.result = result
 	if err != nil {

@@ -19,6 +19,7 @@ package azuremachinepoolmachine
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
@@ -70,6 +71,9 @@ type Reconciler struct {
 
 	// kinds are the GroupVersionKinds of OwnedKinds, resolved by SetupWithManager.
 	kinds []schema.GroupVersionKind
+	// patchTargets are the kinds of the pool's patches that an instance does not report when they match none of its
+	// objects: its own (a patch may name another instance's object) and the pool's scale set, which the pool reports.
+	patchTargets []schema.GroupVersionKind
 }
 
 // SetupWithManager sets up the controller with the manager.
@@ -81,6 +85,11 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 	if r.kinds, err = aso.GVKs(mgr.GetScheme(), OwnedKinds()...); err != nil {
 		return err
 	}
+	scaleSet, err := aso.GVKs(mgr.GetScheme(), &asocompute.VirtualMachineScaleSet{})
+	if err != nil {
+		return err
+	}
+	r.patchTargets = append(slices.Clone(r.kinds), scaleSet...)
 	log := ctrl.LoggerFrom(ctx)
 	clusterToMachines, err := util.ClusterToTypedObjectsMapper(mgr.GetClient(), &infrav1exp.AzureMachinePoolMachineList{}, mgr.GetScheme())
 	if err != nil {
@@ -146,9 +155,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			return &scope{cluster: owners.Cluster, machine: m}
 		},
 		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
-		Normal:     r.reconcileNormal,
-		Delete:     r.reconcileDelete,
-		Status:     updateStatus,
+		WhilePaused: func(ctx context.Context, s *scope) (err error) {
+			_, s.credentials, err = clusterinfra.PausedCredentials(ctx, r.APIReader, r.Client, r.Engine, s.cluster, s.machine, r.kinds)
+			return err
+		},
+		Normal: r.reconcileNormal,
+		Delete: r.reconcileDelete,
+		Status: updateStatus,
 	}, req)
 }
 

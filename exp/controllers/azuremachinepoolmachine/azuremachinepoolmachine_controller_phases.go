@@ -168,7 +168,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	}
 	result, err := r.Engine.Reconcile(ctx, m, compute.ReplicaResources(in), aso.Options{
 		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName,
-		Kinds: r.kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches),
+		Kinds: r.kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches), PatchTargets: r.patchTargets,
 	})
 	s.result = result
 	return err
