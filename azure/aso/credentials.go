@@ -215,16 +215,8 @@ func (e *Engine) revokeCredentials(ctx context.Context, owner client.Object, in 
 		return err
 	}
 	for _, obj := range objs {
-		if obj.GetAnnotations()[asoannotations.PerResourceSecret] != name {
-			continue
-		}
-		path := "/metadata/annotations/" + strings.ReplaceAll(asoannotations.PerResourceSecret, "/", "~1")
-		ops, err := json.Marshal([]map[string]any{{"op": "test", "path": path, "value": name}, {"op": "remove", "path": path}})
-		if err != nil {
+		if err := e.removeCredential(ctx, obj, name); err != nil {
 			return err
-		}
-		if err := e.Client.Patch(ctx, obj, client.RawPatch(types.JSONPatchType, ops), client.FieldOwner(FieldManager)); client.IgnoreNotFound(err) != nil {
-			return fmt.Errorf("failed to remove the credential of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
 		}
 	}
 	secret := &corev1.Secret{}
@@ -239,6 +231,22 @@ func (e *Engine) revokeCredentials(ctx context.Context, owner client.Object, in 
 	}
 	if err := e.Client.Delete(ctx, secret, client.Preconditions{UID: ptr.To(secret.UID)}); client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("failed to delete Secret %s/%s: %w", secret.Namespace, secret.Name, err)
+	}
+	return nil
+}
+
+// removeCredential removes credential-from from an object when it names the credential Secret name.
+func (e *Engine) removeCredential(ctx context.Context, obj client.Object, name string) error {
+	if name == "" || obj.GetAnnotations()[asoannotations.PerResourceSecret] != name {
+		return nil
+	}
+	path := "/metadata/annotations/" + strings.ReplaceAll(asoannotations.PerResourceSecret, "/", "~1")
+	ops, err := json.Marshal([]map[string]any{{"op": "test", "path": path, "value": name}, {"op": "remove", "path": path}})
+	if err != nil {
+		return err
+	}
+	if err := e.Client.Patch(ctx, obj, client.RawPatch(types.JSONPatchType, ops), client.FieldOwner(FieldManager)); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("failed to remove the credential of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
 	}
 	return nil
 }

@@ -246,10 +246,16 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 
 	if !state.supporting {
 		refused, err := e.checkCredential(ctx, owner, r, desired, pass, result)
-		if err != nil || refused != "" {
-			if refused != "" {
-				state.notReady(CredentialNotAllowedReason, refused, false)
-				state.writeFailed = true
+		if err != nil {
+			return state, err
+		}
+		if refused != "" {
+			state.notReady(CredentialNotAllowedReason, refused, false)
+			state.writeFailed = true
+			// A credential that is refused now (an identity stopped vouching for it) is revoked from the object
+			// applied before; the object itself stays.
+			if live != nil {
+				err = e.removeCredential(ctx, live, desired.GetAnnotations()[asoannotations.PerResourceSecret])
 			}
 			return state, err
 		}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
@@ -33,6 +34,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/identities"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
@@ -65,6 +67,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		For(&infrav1.AzureASOManagedControlPlane{}).
 		WithOptions(options).
 		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
+		// The credentials the raw resources name are judged again when they, or the identities, change.
+		Watches(&infrav1.AzureClusterIdentity{}, identities.IdentityToAll(mgr.GetClient(), &infrav1.AzureASOManagedControlPlaneList{})).
+		WatchesMetadata(&corev1.Secret{}, identities.CredentialToRawOwners(mgr.GetClient(), &infrav1.AzureASOManagedControlPlaneList{})).
 		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(managed.ClusterToControlPlane("AzureASOManagedControlPlane")), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
 		// A new machine pool may be the system pool the managed cluster waits for.
 		Watches(&infrav1.AzureASOManagedMachinePool{}, handler.EnqueueRequestsFromMapFunc(managed.MemberToControlPlane(r.Client, "AzureASOManagedControlPlane")))

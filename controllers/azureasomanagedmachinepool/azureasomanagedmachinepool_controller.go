@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/util"
@@ -34,6 +35,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/asomanaged"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/identities"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
@@ -70,6 +72,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		For(&infrav1.AzureASOManagedMachinePool{}).
 		WithOptions(options).
 		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
+		// The credentials the raw resources name are judged again when they, or the identities, change.
+		Watches(&infrav1.AzureClusterIdentity{}, identities.IdentityToAll(mgr.GetClient(), &infrav1.AzureASOManagedMachinePoolList{})).
+		WatchesMetadata(&corev1.Secret{}, identities.CredentialToRawOwners(mgr.GetClient(), &infrav1.AzureASOManagedMachinePoolList{})).
 		Watches(&clusterv1.MachinePool{},
 			handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1.GroupVersion.WithKind("AzureASOManagedMachinePool")))).
 		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(clusterToPools), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).

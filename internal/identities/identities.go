@@ -18,10 +18,15 @@ package identities
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util/conditions"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -42,6 +47,9 @@ const (
 	identityIndex = "identities.spec.identityRef"
 	// secretIndex indexes identities by the <namespace>/<name> of the Secret they read.
 	secretIndex = "identities.spec.clientSecret"
+	// rawCredentialIndex indexes the AzureASOManaged* objects by the <namespace>/<name> of the credential Secrets
+	// their raw resources name in credential-from.
+	rawCredentialIndex = "identities.spec.resources.credentialFrom"
 )
 
 // Users are the kinds whose objects reference an identity in spec.identityRef.
@@ -55,6 +63,11 @@ func AddIndexes(ctx context.Context, mgr ctrl.Manager) error {
 	for _, obj := range Users() {
 		if err := indexer.IndexField(ctx, obj, identityIndex, identityOf); err != nil {
 			return fmt.Errorf("failed to index %T by identity: %w", obj, err)
+		}
+	}
+	for _, obj := range RawOwners() {
+		if err := indexer.IndexField(ctx, obj, rawCredentialIndex, rawCredentials); err != nil {
+			return fmt.Errorf("failed to index %T by credential: %w", obj, err)
 		}
 	}
 	if err := indexer.IndexField(ctx, &infrav1.AzureClusterIdentity{}, secretIndex, func(o client.Object) []string {
@@ -71,6 +84,40 @@ func AddIndexes(ctx context.Context, mgr ctrl.Manager) error {
 		return fmt.Errorf("failed to index AzureClusterIdentities by secret: %w", err)
 	}
 	return nil
+}
+
+// RawOwners are the kinds whose objects apply raw ASO objects (spec.resources), each naming its own credential.
+func RawOwners() []client.Object {
+	return []client.Object{&infrav1.AzureASOManagedCluster{}, &infrav1.AzureASOManagedControlPlane{}, &infrav1.AzureASOManagedMachinePool{}}
+}
+
+// rawCredentials is the index value of an AzureASOManaged* object: the credential Secrets its resources name.
+func rawCredentials(o client.Object) []string {
+	var resources []runtime.RawExtension
+	switch obj := o.(type) {
+	case *infrav1.AzureASOManagedCluster:
+		resources = obj.Spec.Resources
+	case *infrav1.AzureASOManagedControlPlane:
+		resources = obj.Spec.Resources
+	case *infrav1.AzureASOManagedMachinePool:
+		resources = obj.Spec.Resources
+	}
+	var out []string
+	for _, raw := range resources {
+		var resource struct {
+			Metadata struct {
+				Annotations map[string]string `json:"annotations"`
+			} `json:"metadata"`
+		}
+		if json.Unmarshal(raw.Raw, &resource) != nil {
+			continue
+		}
+		name := resource.Metadata.Annotations[asoannotations.PerResourceSecret]
+		if key := o.GetNamespace() + "/" + name; name != "" && !slices.Contains(out, key) {
+			out = append(out, key)
+		}
+	}
+	return out
 }
 
 // identityOf is the index value of an object's spec.identityRef.
@@ -99,7 +146,9 @@ func IdentityToUsers(c client.Client, list client.ObjectList) handler.EventHandl
 	})
 }
 
-// SecretToUsers maps a Secret (metadata) to the objects of a list's kind that reference an identity reading it.
+// SecretToUsers maps a Secret (metadata) to the objects of a list's kind that reference an identity reading it,
+// and a cluster's credential Secret, <cluster>-aso-secret, to the objects of that cluster: a change of the Secret
+// (a tenant who edits or replaces it) is checked, and the provider's content restored, within seconds.
 func SecretToUsers(c client.Client, list client.ObjectList) handler.EventHandler {
 	return handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []ctrl.Request {
 		identities := &infrav1.AzureClusterIdentityList{}
@@ -111,8 +160,85 @@ func SecretToUsers(c client.Client, list client.ObjectList) handler.EventHandler
 		for _, identity := range identities.Items {
 			out = append(out, users(ctx, c, list, identity.Namespace+"/"+identity.Name)...)
 		}
+		if cluster, ok := strings.CutSuffix(o.GetName(), credentialSecretSuffix); ok {
+			out = append(out, ofCluster(ctx, c, list, o.GetNamespace(), cluster)...)
+		}
 		return out
 	})
+}
+
+// credentialSecretSuffix ends the name of a cluster's credential Secret (aso.CredentialSecretName).
+const credentialSecretSuffix = "-aso-secret"
+
+// ofCluster lists the objects of a list's kind in a namespace that belong to a cluster: owned by its Cluster, or
+// labelled with its name.
+func ofCluster(ctx context.Context, c client.Client, list client.ObjectList, namespace, cluster string) []ctrl.Request {
+	list = list.DeepCopyObject().(client.ObjectList)
+	if err := c.List(ctx, list, client.InNamespace(namespace)); err != nil {
+		ctrl.LoggerFrom(ctx).Error(err, "Failed to list the objects of a cluster", "cluster", cluster)
+		return nil
+	}
+	var out []ctrl.Request
+	for _, obj := range objects(list) {
+		owned := obj.GetLabels()[clusterv1.ClusterNameLabel] == cluster
+		for _, ref := range obj.GetOwnerReferences() {
+			owned = owned || (ref.Kind == "Cluster" && ref.Name == cluster)
+		}
+		if owned {
+			out = append(out, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(obj)})
+		}
+	}
+	return out
+}
+
+// CredentialToRawOwners maps a Secret (metadata) to the AzureASOManaged* objects of a list's kind whose raw
+// resources name it in credential-from: the credential policy judges its content again when it changes.
+func CredentialToRawOwners(c client.Client, list client.ObjectList) handler.EventHandler {
+	return handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []ctrl.Request {
+		list := list.DeepCopyObject().(client.ObjectList)
+		if err := c.List(ctx, list, client.MatchingFields{rawCredentialIndex: o.GetNamespace() + "/" + o.GetName()}); err != nil {
+			ctrl.LoggerFrom(ctx).Error(err, "Failed to list the users of a credential Secret")
+			return nil
+		}
+		return requests(objects(list))
+	})
+}
+
+// IdentityToAll maps an AzureClusterIdentity to every object of a list's kind: what the identity vouches for, for
+// raw resources' credentials, depends on its client ID and its allowed namespaces, which any change may alter.
+func IdentityToAll(c client.Client, list client.ObjectList) handler.EventHandler {
+	return handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, _ client.Object) []ctrl.Request {
+		list := list.DeepCopyObject().(client.ObjectList)
+		if err := c.List(ctx, list); err != nil {
+			ctrl.LoggerFrom(ctx).Error(err, "Failed to list the objects an AzureClusterIdentity may vouch for")
+			return nil
+		}
+		return requests(objects(list))
+	})
+}
+
+// objects returns the items of a list.
+func objects(list client.ObjectList) []client.Object {
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil
+	}
+	out := make([]client.Object, 0, len(items))
+	for _, item := range items {
+		if obj, ok := item.(client.Object); ok {
+			out = append(out, obj)
+		}
+	}
+	return out
+}
+
+// requests are the reconcile requests of objects.
+func requests(objs []client.Object) []ctrl.Request {
+	out := make([]ctrl.Request, 0, len(objs))
+	for _, obj := range objs {
+		out = append(out, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(obj)})
+	}
+	return out
 }
 
 // users lists the objects of a list's kind that reference the identity.
@@ -122,17 +248,7 @@ func users(ctx context.Context, c client.Client, list client.ObjectList, identit
 		ctrl.LoggerFrom(ctx).Error(err, "Failed to list the users of an AzureClusterIdentity", "identity", identity)
 		return nil
 	}
-	items, err := meta.ExtractList(list)
-	if err != nil {
-		return nil
-	}
-	out := make([]ctrl.Request, 0, len(items))
-	for _, item := range items {
-		if obj, ok := item.(client.Object); ok {
-			out = append(out, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(obj)})
-		}
-	}
-	return out
+	return requests(objects(list))
 }
 
 // CredentialsChanged passes the updates of an object whose CredentialsReady condition changed: the cluster's
@@ -166,13 +282,6 @@ func ClusterMembers(c client.Client, list client.ObjectList) handler.EventHandle
 		if err := c.List(ctx, list, client.InNamespace(o.GetNamespace()), client.MatchingLabels{clusterv1.ClusterNameLabel: cluster}); err != nil {
 			return nil
 		}
-		items, _ := meta.ExtractList(list)
-		out := make([]ctrl.Request, 0, len(items))
-		for _, item := range items {
-			if obj, ok := item.(client.Object); ok {
-				out = append(out, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(obj)})
-			}
-		}
-		return out
+		return requests(objects(list))
 	})
 }
