@@ -268,7 +268,17 @@ var flavors = []flavor{
 		asoKinds: slices.Concat(selfManagedKinds, []string{"VirtualMachineScaleSet"}),
 		check:    checkMachinePools(map[string]string{"-mp-0": "Linux", "-mp-win": "Windows"})},
 	{name: "aks", prefix: "aks", required: aksVariables, asoKinds: aksKinds, check: checkAKS},
-	{name: "aks-aso", prefix: "aso", required: aksASOVariables, asoKinds: aksASOKinds, check: checkAKS},
+	{name: "aks-aso", prefix: "aso", required: aksASOVariables, asoKinds: aksASOKinds,
+		check: func(g Gomega, f *fixture) {
+			checkAKS(g, f)
+			// CAPZ's credential Secret holds only IDs (ASO's workload identity): under the default credential policy the
+			// objects are applied, and the control plane warns that no identity vouches for it.
+			for _, cp := range f.list(g, infraAPIVersion, "AzureASOManagedControlPlane") {
+				g.Expect(nestedAny(&cp, "status", "conditions")).To(ContainElement(And(
+					HaveKeyWithValue("type", "CredentialsVouched"), HaveKeyWithValue("status", "False"),
+					HaveKeyWithValue("reason", "CredentialNotVouched"))))
+			}
+		}},
 	{name: "aks-aso-maintenance", prefix: "asom", required: aksASOVariables, asoKinds: slices.Concat(aksASOKinds, []string{"MaintenanceConfiguration"}),
 		check: func(g Gomega, f *fixture) {
 			checkAKS(g, f)
