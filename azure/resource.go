@@ -16,13 +16,31 @@ limitations under the License.
 
 package azure
 
-import "sigs.k8s.io/controller-runtime/pkg/client"
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Object is a typed API object: what a translator produces, and what the engine reads back of it. It has the
+// methods of controller-runtime's client.Object, so that the engine takes it as one, while the translators stay
+// free of any client.
+type Object interface {
+	metav1.Object
+	runtime.Object
+}
+
+// Live is what the engine read of an owner's ASO objects in a pass (aso.Result.Live): the object of a kind and
+// name, nil when there was none. The translators' readers take it, so that a controller learns what ASO reports
+// without a client of its own and without ASO's types.
+type Live interface {
+	Live(kind, name string) Object
+}
 
 // Resource is one object a translator wants for an owner, handed by the controller to the engine (azure/aso).
 type Resource struct {
 	// Object is the typed object with its name set: an ASO object, or a Secret an ASO object reads (e.g. a VM
 	// extension's protected settings). The engine sets its namespace to the owner's.
-	Object client.Object
+	Object Object
 	// Family groups objects into one condition, <Family>Ready (e.g. VNet → VNetReady).
 	Family string
 	// Referenced marks a bring-your-own Azure resource: it is applied with reconcile-policy skip, so that ASO only
@@ -36,4 +54,26 @@ type Resource struct {
 	// user's, including ASO's reconcile-policy and credential-from, and the engine checks the credential it names
 	// against the manager's credential policy instead of setting one.
 	Raw bool
+}
+
+// OfFamily keeps the resources of a family.
+func OfFamily(in []Resource, family string) []Resource {
+	var out []Resource
+	for _, r := range in {
+		if r.Family == family {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// WithoutFamily drops the resources of a family.
+func WithoutFamily(in []Resource, family string) []Resource {
+	var out []Resource
+	for _, r := range in {
+		if r.Family != family {
+			out = append(out, r)
+		}
+	}
+	return out
 }

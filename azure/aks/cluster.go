@@ -26,13 +26,13 @@ import (
 )
 
 // Families of the objects of an AKS cluster and its agent pools: each family is one condition, <Family>Ready.
-const (
+var (
 	FamilyResourceGroup    = network.FamilyResourceGroup
 	FamilyVNet             = network.FamilyVNet
 	FamilySubnets          = network.FamilySubnets
 	FamilyPrivateEndpoints = network.FamilyPrivateEndpoints
-	FamilyManagedCluster   = "ManagedCluster"
-	FamilyAgentPool        = "AgentPool"
+	FamilyManagedCluster   = azure.NewFamily("ManagedCluster")
+	FamilyAgentPool        = azure.NewFamily("AgentPool")
 )
 
 // ControlPlaneResources returns every ASO object of an AzureManagedControlPlane, in the order the engine applies

@@ -213,6 +213,7 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 	if err != nil {
 		return state, err
 	}
+	state.live = live
 	if live != nil && !isControlledBy(live, owner) && !handedOver(live) {
 		state.management = infrav1.ResourceExternallyManaged
 		state.readFrom(ctx, live, e.checks(), e.APIReader)
@@ -272,6 +273,7 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 			if live, err = e.getLive(ctx, gvk, client.ObjectKeyFromObject(r.Object)); err != nil || live == nil {
 				return state, err
 			}
+			state.live = live
 		}
 	}
 	if live != nil && !needsApply(desired, live) {

@@ -32,6 +32,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 )
 
 // resourceState is what the engine learned about one object in a pass.
@@ -48,6 +49,8 @@ type resourceState struct {
 	supporting bool
 	// writeFailed is set when the object was desired but could not be read or written in this pass.
 	writeFailed bool
+	// live is the object as the pass read it, before any write; nil when it did not exist.
+	live client.Object
 }
 
 func newState(gvk schema.GroupVersionKind, name, family string) resourceState {
@@ -177,6 +180,21 @@ func (r *Result) add(s resourceState) {
 	if !s.supporting {
 		r.states = append(r.states, s)
 	}
+}
+
+// Live returns the object of a kind and name as the pass read it, before it wrote anything (so with the status ASO
+// last reported); nil when the pass read none: the object did not exist, or the result is nil. Phases read the
+// state ASO reports from here, through the translators' readers (see azure.Live), instead of reading it again.
+func (r *Result) Live(kind, name string) azure.Object {
+	if r == nil {
+		return nil
+	}
+	for _, s := range r.states {
+		if s.gvk.Kind == kind && s.name == name && s.live != nil {
+			return s.live
+		}
+	}
+	return nil
 }
 
 // Ready reports whether every object is ready.

@@ -23,6 +23,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 )
 
 const (
@@ -70,3 +72,18 @@ func Find(objs []*unstructured.Unstructured, kind string) *unstructured.Unstruct
 	}
 	return nil
 }
+
+// ResourcesFamily is the condition family of raw ASO objects.
+var ResourcesFamily = azure.NewFamily("ASOResources")
+
+// Resources wraps raw objects for the engine, in the family ResourcesFamily.
+func Resources(objs []*unstructured.Unstructured) []azure.Resource {
+	out := make([]azure.Resource, 0, len(objs))
+	for _, u := range objs {
+		out = append(out, azure.Resource{Object: u, Family: ResourcesFamily, Raw: true})
+	}
+	return out
+}
+
+// ManagedClusterDeleteOrder deletes a raw ManagedCluster before the other raw objects (e.g. its resource group).
+var ManagedClusterDeleteOrder = [][]schema.GroupKind{{{Group: containerService, Kind: ManagedClusterKind}}}

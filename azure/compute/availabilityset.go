@@ -28,7 +28,7 @@ import (
 )
 
 // FamilyAvailabilitySets gives the AzureCluster its AvailabilitySetsReady condition.
-const FamilyAvailabilitySets = "AvailabilitySets"
+var FamilyAvailabilitySets = azure.NewFamily("AvailabilitySets")
 
 // availabilitySetFaultDomains is the availability sets' fault domain count. Every Azure region has at least two
 // fault domains for aligned availability sets (some have three); the provider never asks Azure for a region's

@@ -25,13 +25,13 @@ import (
 
 // Families of a machine's objects: each gives the AzureMachine one <Family>Ready condition. Supporting Secrets have
 // none.
-const (
-	FamilyPublicIPs         = "PublicIPs"
-	FamilyNetworkInterfaces = "NetworkInterfaces"
-	FamilyVirtualMachine    = "VirtualMachine"
-	FamilyVMExtensions      = "VMExtensions"
-	FamilyRoleAssignments   = "RoleAssignments"
-	FamilyInboundNATRules   = "InboundNATRules"
+var (
+	FamilyPublicIPs         = azure.NewFamily("PublicIPs")
+	FamilyNetworkInterfaces = azure.NewFamily("NetworkInterfaces")
+	FamilyVirtualMachine    = azure.NewFamily("VirtualMachine")
+	FamilyVMExtensions      = azure.NewFamily("VMExtensions")
+	FamilyRoleAssignments   = azure.NewFamily("RoleAssignments")
+	FamilyInboundNATRules   = azure.NewFamily("InboundNATRules")
 )
 
 // VNetRef names the cluster's virtual network.

@@ -26,7 +26,7 @@ import (
 )
 
 // FamilyScaleSet is the family of a machine pool's scale set: the AzureMachinePool's ScaleSetReady condition.
-const FamilyScaleSet = "ScaleSet"
+var FamilyScaleSet = azure.NewFamily("ScaleSet")
 
 // ScaleSetInput is everything the translators need to know about an AzureMachinePool, resolved by the controller.
 type ScaleSetInput struct {

@@ -29,19 +29,19 @@ import (
 )
 
 // Families of the AzureCluster's resources: each family is one condition, <Family>Ready.
-const (
-	FamilyResourceGroup    = "ResourceGroup"
-	FamilyVNet             = "VNet"
-	FamilySecurityGroups   = "SecurityGroups"
-	FamilyRouteTables      = "RouteTables"
-	FamilyPublicIPs        = "PublicIPs"
-	FamilyNATGateways      = "NATGateways"
-	FamilySubnets          = "Subnets"
-	FamilyVNetPeerings     = "VNetPeerings"
-	FamilyLoadBalancers    = "LoadBalancers"
-	FamilyPrivateDNS       = "PrivateDNS"
-	FamilyPrivateEndpoints = "PrivateEndpoints"
-	FamilyBastionHost      = "BastionHost"
+var (
+	FamilyResourceGroup    = azure.NewFamily("ResourceGroup")
+	FamilyVNet             = azure.NewFamily("VNet")
+	FamilySecurityGroups   = azure.NewFamily("SecurityGroups")
+	FamilyRouteTables      = azure.NewFamily("RouteTables")
+	FamilyPublicIPs        = azure.NewFamily("PublicIPs")
+	FamilyNATGateways      = azure.NewFamily("NATGateways")
+	FamilySubnets          = azure.NewFamily("Subnets")
+	FamilyVNetPeerings     = azure.NewFamily("VNetPeerings")
+	FamilyLoadBalancers    = azure.NewFamily("LoadBalancers")
+	FamilyPrivateDNS       = azure.NewFamily("PrivateDNS")
+	FamilyPrivateEndpoints = azure.NewFamily("PrivateEndpoints")
+	FamilyBastionHost      = azure.NewFamily("BastionHost")
 )
 
 // ClusterInput is what ClusterResources needs to know about an AzureCluster.

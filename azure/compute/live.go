@@ -1,0 +1,172 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package compute
+
+import (
+	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+)
+
+// MachineKinds are the ASO kinds an AzureMachine may own, at the versions MachineResources produces.
+func MachineKinds() []azure.Object {
+	return []azure.Object{
+		&asonetwork.PublicIPAddress{}, &asonetwork.LoadBalancersInboundNatRule{}, &asonetwork.NetworkInterface{},
+		&asocompute.VirtualMachine{}, &asocompute.VirtualMachinesExtension{},
+		&asoauthorization.RoleAssignment{},
+	}
+}
+
+// ReplicaKinds are the ASO kinds an instance of a Flexible scale set (AzureMachinePoolMachine) may own.
+func ReplicaKinds() []azure.Object {
+	return []azure.Object{
+		&asonetwork.NetworkInterface{}, &asocompute.VirtualMachine{}, &asocompute.VirtualMachinesExtension{},
+		&asoauthorization.RoleAssignment{},
+	}
+}
+
+// ScaleSetKinds are the ASO kinds an AzureMachinePool may own; the objects of a Flexible scale set's instances
+// belong to their AzureMachinePoolMachines (ReplicaKinds).
+func ScaleSetKinds() []azure.Object {
+	return []azure.Object{&asocompute.VirtualMachineScaleSet{}, &asoauthorization.RoleAssignment{}}
+}
+
+// MachineDeleteOrder deletes a machine's resources: the VM's dependents, the VM (its disks go with it), then its
+// network interfaces, and then what they use: the public IP and the SSH rule. An instance of a Flexible scale set
+// has neither of the last two.
+var MachineDeleteOrder = [][]schema.GroupKind{
+	{gk(asoauthorization.GroupVersion, "RoleAssignment"), gk(asocompute.GroupVersion, "VirtualMachinesExtension")},
+	{gk(asocompute.GroupVersion, "VirtualMachine")},
+	{gk(asonetwork.GroupVersion, "NetworkInterface")},
+	{gk(asonetwork.GroupVersion, "PublicIPAddress"), gk(asonetwork.GroupVersion, "LoadBalancersInboundNatRule")},
+}
+
+// ScaleSetDeleteOrder deletes a machine pool's role assignment before its scale set.
+var ScaleSetDeleteOrder = [][]schema.GroupKind{
+	{gk(asoauthorization.GroupVersion, "RoleAssignment")},
+	{gk(asocompute.GroupVersion, "VirtualMachineScaleSet")},
+}
+
+func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKind(kind).GroupKind() }
+
+// VirtualMachineRef names the VM of a machine, for the engine to read (aso.Engine.Read).
+func VirtualMachineRef(machine string) azure.Object {
+	return &asocompute.VirtualMachine{ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(machine)}}
+}
+
+// ScaleSetRef names the scale set of a machine pool, for the engine to read.
+func ScaleSetRef(pool string) azure.Object {
+	return &asocompute.VirtualMachineScaleSet{ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(pool)}}
+}
+
+// VMCreated reports whether ASO reports the VM created (its Ready condition); false for no VM.
+func VMCreated(vm azure.Object) bool {
+	v, ok := vm.(*asocompute.VirtualMachine)
+	if !ok {
+		return false
+	}
+	ready := genruntime.GetReadyCondition(v)
+	return ready != nil && ready.Status == metav1.ConditionTrue
+}
+
+// VMCustomDataDropped reports whether the VM's spec lost its custom data, which happens once ASO has created it;
+// unlike ASO's status, that survives clusterctl move.
+func VMCustomDataDropped(vm azure.Object) bool {
+	v, ok := vm.(*asocompute.VirtualMachine)
+	return ok && v.Spec.OsProfile != nil && v.Spec.OsProfile.CustomData == nil
+}
+
+// VMInNoAvailabilitySet reports whether an existing VM is in no availability set.
+func VMInNoAvailabilitySet(vm azure.Object) bool {
+	v, ok := vm.(*asocompute.VirtualMachine)
+	return ok && v.Spec.AvailabilitySet == nil
+}
+
+// VMState is what ASO reports of a VM.
+type VMState struct {
+	// ID is the VM's resource ID; ProvisioningState its state in Azure.
+	ID, ProvisioningState string
+}
+
+// ReadVM reads the state of the VM of a machine (or instance) from the objects the engine read; false while the VM
+// is not there.
+func ReadVM(live azure.Live, machine string) (VMState, bool) {
+	vm, ok := live.Live("VirtualMachine", azure.ObjectName(machine)).(*asocompute.VirtualMachine)
+	if !ok {
+		return VMState{}, false
+	}
+	return VMState{ID: ptr.Deref(vm.Status.Id, ""), ProvisioningState: ptr.Deref(vm.Status.ProvisioningState, "")}, true
+}
+
+// MachineAddresses are a machine's addresses: its host name, the private IPs ASO reports for its network
+// interfaces, and the address of its public IP. false while one of its network interfaces is not there.
+func MachineAddresses(live azure.Live, machine string, spec infrav1.AzureMachineSpec) ([]clusterv1.MachineAddress, bool) {
+	addresses := []clusterv1.MachineAddress{{Type: clusterv1.MachineHostName, Address: ComputerName(machine, spec.OSDisk.OSType)}}
+	for i := range spec.NetworkInterfaces {
+		nic, ok := live.Live("NetworkInterface", azure.ObjectName(infrav1.NetworkInterfaceName(machine, i))).(*asonetwork.NetworkInterface)
+		if !ok {
+			return nil, false
+		}
+		for _, ipc := range nic.Status.IpConfigurations {
+			if ip := ptr.Deref(ipc.PrivateIPAddress, ""); ip != "" {
+				addresses = append(addresses, clusterv1.MachineAddress{Type: clusterv1.MachineInternalIP, Address: ip})
+			}
+		}
+	}
+	if spec.AllocatePublicIP {
+		if pip, ok := live.Live("PublicIPAddress", azure.ObjectName(infrav1.MachinePublicIPName(machine))).(*asonetwork.PublicIPAddress); ok {
+			if ip := ptr.Deref(pip.Status.IpAddress, ""); ip != "" {
+				addresses = append(addresses, clusterv1.MachineAddress{Type: clusterv1.MachineExternalIP, Address: ip})
+			}
+		}
+	}
+	return addresses, true
+}
+
+// ScaleSetState is what ASO reports of a scale set.
+type ScaleSetState struct {
+	// Capacity is the capacity the scale set's spec asks for (nil when it names none); ReportedCapacity the one
+	// Azure reports.
+	Capacity         *int
+	ReportedCapacity int32
+	// ID is the scale set's resource ID; ProvisioningState its state in Azure.
+	ID, ProvisioningState string
+}
+
+// ReadScaleSet reads the state of a live scale set; false for none.
+func ReadScaleSet(obj azure.Object) (ScaleSetState, bool) {
+	vmss, ok := obj.(*asocompute.VirtualMachineScaleSet)
+	if !ok {
+		return ScaleSetState{}, false
+	}
+	st := ScaleSetState{ID: ptr.Deref(vmss.Status.Id, ""), ProvisioningState: ptr.Deref(vmss.Status.ProvisioningState, "")}
+	if vmss.Spec.Sku != nil {
+		st.Capacity = vmss.Spec.Sku.Capacity
+	}
+	if vmss.Status.Sku != nil {
+		st.ReportedCapacity = int32(ptr.Deref(vmss.Status.Sku.Capacity, 0))
+	}
+	return st, true
+}
