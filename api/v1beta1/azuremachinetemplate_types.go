@@ -42,6 +42,18 @@ type AzureMachineTemplateResource struct {
 
 // AzureMachineTemplateStatus reports what a machine of the template offers, for autoscaling from zero.
 type AzureMachineTemplateStatus struct {
+	// conditions of the AzureMachineTemplate: Paused, while the Cluster or the template is paused (its azure.json
+	// Secret then changes only to lose a revoked identity's credentials).
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=32
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// observedGeneration is the generation last reconciled successfully.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	// capacity is the resources of a machine of this template, e.g. cpu and memory.
 	// +optional
 	Capacity corev1.ResourceList `json:"capacity,omitempty"`
@@ -84,6 +96,14 @@ type AzureMachineTemplate struct {
 	// status reports what a machine of this template offers.
 	// +optional
 	Status AzureMachineTemplateStatus `json:"status,omitempty,omitzero"`
+}
+
+// GetConditions returns the conditions of the AzureMachineTemplate.
+func (t *AzureMachineTemplate) GetConditions() []metav1.Condition { return t.Status.Conditions }
+
+// SetConditions sets the conditions of the AzureMachineTemplate.
+func (t *AzureMachineTemplate) SetConditions(conditions []metav1.Condition) {
+	t.Status.Conditions = conditions
 }
 
 // +kubebuilder:object:root=true

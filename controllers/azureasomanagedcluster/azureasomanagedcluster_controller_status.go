@@ -21,27 +21,18 @@ import (
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util/conditions"
 
-	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
-// updateStatus summarises the cluster's state in its conditions and initialization status; it returns the
-// conditions it owns.
-func updateStatus(s *scope, err error) []string {
+// updateStatus summarises the cluster's state in its conditions and initialization status.
+func updateStatus(s *scope, err error) {
 	amc := s.managedCluster
-	facts := lifecycle.Facts{Err: err, Result: s.result, Families: []string{managed.ResourcesFamily}}
-	if s.deleting {
-		facts.Deleting = "the cluster's Azure resources"
-	}
-	if s.invalid != "" {
-		facts.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: s.invalid}
-	}
+	facts := s.Facts(err)
 	if s.endpointPending {
 		facts.Pending = lifecycle.Wait{Reason: WaitingForControlPlaneEndpointReason, Message: "waiting for the control plane to report its endpoint"}
 	}
-	owned := lifecycle.SetConditions(amc, facts)
+	lifecycle.SetConditions(amc, facts)
 	if conditions.IsTrue(amc, clusterv1.ReadyCondition) {
 		amc.Status.Initialization.Provisioned = ptr.To(true)
 	}
-	return owned
 }

@@ -20,30 +20,24 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
-	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/asomanaged"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
-// managedClusterObject is the typed ManagedCluster the controller reads status from.
-func managedClusterObject() *asocontainerservice.ManagedCluster {
-	return &asocontainerservice.ManagedCluster{}
-}
-
-// deleteOrder deletes the managed cluster before the other raw objects (e.g. its resource group).
-var deleteOrder = [][]schema.GroupKind{{{Group: "containerservice.azure.com", Kind: asomanaged.ManagedClusterKind}}}
+// kubeconfigRefresh is how often a ready control plane re-reads the kubeconfig ASO writes, which ASO rotates.
+const kubeconfigRefresh = 10 * time.Minute
 
 // reconcileResources fills in what Cluster API owns on the raw objects, applies them, and writes Cluster API's
 // kubeconfig secret once ASO has written one.
@@ -51,33 +45,28 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	cp := s.controlPlane
 	objs, err := asomanaged.Parse(cp.Spec.Resources)
 	if err != nil {
-		s.invalid = err.Error()
+		s.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: err.Error()}
 		return nil
 	}
 	mc := asomanaged.Find(objs, asomanaged.ManagedClusterKind)
 	if mc == nil {
-		s.invalid = "spec.resources has no ManagedCluster"
+		s.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: "spec.resources has no ManagedCluster"}
 		return nil
 	}
 	s.managedClusterName = mc.GetName()
-	live := managedClusterObject()
-	key := client.ObjectKey{Namespace: cp.Namespace, Name: mc.GetName()}
-	err = r.Client.Get(ctx, key, live)
-	if apierrors.IsNotFound(err) {
-		// A cluster handed over for adoption is not the provider's yet, so not in the manager's cache.
-		err = r.APIReader.Get(ctx, key, live)
-	}
-	if err != nil && !apierrors.IsNotFound(err) {
+	// A cluster handed over for adoption is not the provider's yet, so not in the manager's cache.
+	live, err := r.Engine.ReadThrough(ctx, cp.Namespace, aks.ManagedClusterRef(mc.GetName()))
+	if err != nil {
 		return err
 	}
 	var profiles []map[string]any
-	if err != nil || live.Status.Id == nil {
+	if state, _ := aks.ReadManagedCluster(live); !state.Created {
 		// AKS creates a cluster with its system pool(s) inline; afterwards the agent pools are their own objects.
 		if profiles, err = r.agentPoolProfiles(ctx, s.cluster); err != nil {
 			return err
 		}
 		if len(profiles) == 0 {
-			s.waiting = "waiting for the cluster's AzureASOManagedMachinePools: AKS needs a system pool to create the cluster"
+			s.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for the cluster's AzureASOManagedMachinePools: AKS needs a system pool to create the cluster"}
 			return nil
 		}
 	}
@@ -86,14 +75,14 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		in.PodCIDRs, in.ServiceCIDRs = network.Pods.CIDRBlocks, network.Services.CIDRBlocks
 	}
 	if err := asomanaged.SetManagedClusterDefaults(mc, in); err != nil {
-		s.invalid = fmt.Sprintf("ManagedCluster %s: %v", mc.GetName(), err)
+		s.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: fmt.Sprintf("ManagedCluster %s: %v", mc.GetName(), err)}
 		return nil
 	}
 
-	if s.kinds, err = managed.RecordKinds(ctx, r.Client, cp, objs); err != nil {
+	if s.Kinds, err = managed.RecordKinds(ctx, r.Client, cp, objs); err != nil {
 		return err
 	}
-	desired := managed.Resources(objs)
+	desired := asomanaged.Resources(objs)
 	kubeconfig, err := managed.ReadKubeconfig(ctx, r.APIReader, cp.Namespace, kubeconfigSecrets(mc)...)
 	if err != nil {
 		return err
@@ -101,10 +90,11 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	if kubeconfig != nil {
 		desired = append(desired, azure.Resource{Object: managed.KubeconfigSecret(s.cluster.Name, kubeconfig)})
 		s.kubeconfigWritten = true
+		s.RequeueAfter = kubeconfigRefresh
 	} else if len(kubeconfigSecrets(mc)) == 0 {
 		s.kubeconfigMissing = "the ManagedCluster asks ASO for no kubeconfig (spec.operatorSpec.secrets); Cluster API needs one"
 	}
-	s.result, err = r.Engine.Reconcile(ctx, cp, desired, aso.Options{ClusterName: s.cluster.Name, Kinds: s.kinds})
+	s.Result, err = r.Engine.Reconcile(ctx, cp, desired, aso.Options{ClusterName: s.cluster.Name, Kinds: s.Kinds})
 	return err
 }
 
@@ -150,35 +140,23 @@ func (r *Reconciler) agentPoolProfiles(ctx context.Context, cluster *clusterv1.C
 	return profiles, nil
 }
 
-// reconcileManagedClusterStatus reads the endpoint and version ASO reports for the managed cluster.
-func (r *Reconciler) reconcileManagedClusterStatus(ctx context.Context, s *scope) error {
-	if s.managedClusterName == "" {
+// reconcileManagedClusterStatus reports the endpoint and version ASO reports for the managed cluster.
+func (r *Reconciler) reconcileManagedClusterStatus(_ context.Context, s *scope) error {
+	mc, ok := aks.LiveManagedCluster(s.Result, s.managedClusterName)
+	if !ok {
 		return nil
 	}
-	mc := managedClusterObject()
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.controlPlane.Namespace, Name: s.managedClusterName}, mc); err != nil {
-		return client.IgnoreNotFound(err)
-	}
 	cp := s.controlPlane
-	host := ptr.Deref(mc.Status.Fqdn, "")
-	if mc.Spec.ApiServerAccessProfile != nil && ptr.Deref(mc.Spec.ApiServerAccessProfile.EnablePrivateCluster, false) {
-		host = ptr.Deref(mc.Status.PrivateFQDN, "")
+	host := mc.FQDN
+	if mc.Private {
+		host = mc.PrivateFQDN
 	}
 	if host != "" {
 		cp.Status.ControlPlaneEndpoint = clusterv1.APIEndpoint{Host: host, Port: 443}
 	}
-	if v := ptr.Deref(mc.Status.CurrentKubernetesVersion, ""); v != "" {
+	if v := mc.Version; v != "" {
 		cp.Status.Version = "v" + strings.TrimPrefix(v, "v")
 		cp.Status.Versions = []clusterv1.StatusVersion{{Version: cp.Status.Version}}
 	}
 	return nil
-}
-
-// reconcileDelete deletes the control plane's ASO objects, the managed cluster first; done once ASO has deleted
-// them all.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
-	s.deleting = true
-	done, result, err := r.Engine.Delete(ctx, s.controlPlane, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: s.kinds, Order: deleteOrder})
-	s.result = result
-	return done, err
 }

@@ -23,7 +23,6 @@ import (
 	"sigs.k8s.io/cluster-api/util/conditions"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
-	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
@@ -36,8 +35,8 @@ const (
 )
 
 // updateStatus turns what the phases learned, and the pass's error, into the control plane's status and
-// conditions; it returns the conditions it owns.
-func updateStatus(s *scope, err error) []string {
+// conditions.
+func updateStatus(s *scope, err error) {
 	cp := s.controlPlane
 	cp.Status.ExternalManagedControlPlane = ptr.To(true)
 	kubeconfig := metav1.Condition{Type: KubeconfigReadyCondition, Status: metav1.ConditionFalse, Reason: infrav1.ProvisioningReason,
@@ -48,25 +47,16 @@ func updateStatus(s *scope, err error) []string {
 	case s.kubeconfigMissing != "":
 		kubeconfig.Reason, kubeconfig.Message = "NoKubeconfig", s.kubeconfigMissing
 	}
-	if !s.deleting && s.result != nil {
+	if s.Deleting == "" && s.Result != nil {
 		conditions.Set(cp, kubeconfig)
 	}
 
-	facts := lifecycle.Facts{Err: err, Result: s.result, Families: []string{managed.ResourcesFamily}}
-	switch {
-	case s.deleting:
-		facts.Deleting = "the control plane's Azure resources"
-	case s.invalid != "":
-		facts.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: s.invalid}
-	case s.waiting != "":
-		facts.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: s.waiting}
-	}
+	facts := s.Facts(err)
 	if !s.kubeconfigWritten {
 		facts.Pending = lifecycle.Wait{Reason: kubeconfig.Reason, Message: kubeconfig.Message}
 	}
-	owned := append(lifecycle.SetConditions(cp, facts), KubeconfigReadyCondition)
+	lifecycle.SetConditions(cp, facts)
 	if conditions.IsTrue(cp, clusterv1.ReadyCondition) {
 		cp.Status.Initialization.ControlPlaneInitialized = ptr.To(true)
 	}
-	return owned
 }

@@ -24,8 +24,6 @@ import (
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/util"
-	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -59,75 +57,50 @@ type Reconciler struct {
 
 // SetupWithManager sets up the controller with the manager.
 func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
-	if r.Client == nil || r.Engine == nil || r.ClusterCache == nil {
-		return fmt.Errorf("client, engine and cluster cache are required")
-	}
-	log := ctrl.LoggerFrom(ctx)
-	clusterToPools, err := util.ClusterToTypedObjectsMapper(mgr.GetClient(), &infrav1.AzureASOManagedMachinePoolList{}, mgr.GetScheme())
+	clusterToPools, err := lifecycle.ClusterToObjects(mgr, infrav1.GroupVersion.WithKind("AzureASOManagedMachinePool"))
 	if err != nil {
 		return err
 	}
 	name := "azureasomanagedmachinepool"
-	b := capicontroller.NewControllerManagedBy(mgr, log).
-		For(&infrav1.AzureASOManagedMachinePool{}).
-		WithOptions(options).
-		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
-		// The credentials the raw resources name are judged again when they, or the identities, change.
-		Watches(&infrav1.AzureClusterIdentity{}, identities.IdentityToAll(mgr.GetClient(), &infrav1.AzureASOManagedMachinePoolList{})).
-		WatchesMetadata(&corev1.Secret{}, identities.CredentialToRawOwners(mgr.GetClient(), &infrav1.AzureASOManagedMachinePoolList{})).
-		Watches(&clusterv1.MachinePool{},
-			handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1.GroupVersion.WithKind("AzureASOManagedMachinePool")))).
-		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(clusterToPools), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
-		WatchesRawSource(r.ClusterCache.GetClusterSource(name, clusterToPools))
-	// The raw objects may be of any ASO kind the manager caches: a change of one brings its owner back.
-	for _, obj := range aso.Kinds() {
-		b = b.Owns(obj)
-	}
-	c, err := b.Build(ctx, r)
-	r.nodes = &managed.NodeReporter{Client: r.Client, ClusterCache: r.ClusterCache, Controller: c, Name: name, PoolsOfCluster: clusterToPools}
-	return err
-}
-
-// Reconcile applies the pool's raw ASO objects and reports its nodes.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1.AzureASOManagedMachinePool, scope]{
-		New:       func() *infrav1.AzureASOManagedMachinePool { return &infrav1.AzureASOManagedMachinePool{} },
-		Finalizer: infrav1.ASOManagedMachinePoolFinalizer,
-		Owners:    lifecycle.MachinePoolOwner,
+	k := &lifecycle.Kind[*infrav1.AzureASOManagedMachinePool, *scope]{
+		Client: r.Client, Engine: r.Engine, WatchFilterValue: r.WatchFilterValue,
+		Needs: map[string]any{"cluster cache": r.ClusterCache},
+		New:   func() *infrav1.AzureASOManagedMachinePool { return &infrav1.AzureASOManagedMachinePool{} },
+		Watches: []lifecycle.Watch{
+			// The credentials the raw resources name are judged again when they, or the identities, change.
+			{Object: &infrav1.AzureClusterIdentity{}, Handler: identities.IdentityToAll(mgr.GetClient(), &infrav1.AzureASOManagedMachinePoolList{})},
+			{Object: &corev1.Secret{}, Metadata: true, Handler: identities.CredentialToRawOwners(mgr.GetClient(), &infrav1.AzureASOManagedMachinePoolList{})},
+			{Object: &clusterv1.MachinePool{},
+				Handler: handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1.GroupVersion.WithKind("AzureASOManagedMachinePool")))},
+		},
+		OwnedKinds: managed.RecordedKinds,
+		Finalizer:  infrav1.ASOManagedMachinePoolFinalizer,
+		Owners:     lifecycle.MachinePoolOwner,
 		Scope: func(pool *infrav1.AzureASOManagedMachinePool, owners *lifecycle.Owners) *scope {
 			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
 		},
-		PauseKinds: managed.RecordedKinds,
-		Normal: func(ctx context.Context, s *scope) (ctrl.Result, error) {
-			if err := r.reconcileResources(ctx, s); err != nil {
-				return ctrl.Result{}, err
-			}
-			return ctrl.Result{}, r.reconcileNodes(ctx, s)
-		},
-		Delete: func(ctx context.Context, s *scope) (bool, error) {
-			s.deleting = true
-			done, result, err := r.Engine.Delete(ctx, s.pool, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: managed.RecordedKinds(s.pool)})
-			s.result = result
-			return done, err
-		},
-		Status: updateStatus,
-	}, req)
+		Phases:  []lifecycle.Phase[*scope]{r.reconcileResources, r.reconcileNodes},
+		Deletes: "the pool's Azure resources",
+		Status:  updateStatus,
+	}
+	if r.ClusterCache != nil {
+		k.Watches = append(k.Watches, lifecycle.Watch{Source: r.ClusterCache.GetClusterSource(name, clusterToPools)})
+	}
+	c, err := k.Setup(ctx, mgr, options)
+	r.nodes = &managed.NodeReporter{Client: r.Client, Engine: r.Engine, ClusterCache: r.ClusterCache, Controller: c, Name: name, PoolsOfCluster: clusterToPools}
+	return err
 }
 
 // scope holds what one reconciliation learns; updateStatus turns it into status and conditions.
 type scope struct {
+	lifecycle.State
 	// cluster, machinePool and pool are read by the lifecycle.
 	cluster     *clusterv1.Cluster
 	machinePool *clusterv1.MachinePool
 	pool        *infrav1.AzureASOManagedMachinePool
 
-	// result is set by reconcileResources and the deletion: the state of every ASO object.
-	result *aso.Result
-	// agentPool is set by reconcileResources: the name of the agent pool object; invalid says why the resources
-	// cannot be applied.
-	agentPool, invalid string
-	// deleting is set while the pool's ASO objects are deleted.
-	deleting bool
+	// agentPool is set by reconcileResources: the name of the agent pool object.
+	agentPool string
 }
 
 // reconcileResources sets what the MachinePool owns on the agent pool and applies the raw objects.
@@ -135,42 +108,31 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	pool, mp := s.pool, s.machinePool
 	objs, err := asomanaged.Parse(pool.Spec.Resources)
 	if err != nil {
-		s.invalid = err.Error()
+		s.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: err.Error()}
 		return nil
 	}
 	ap := asomanaged.Find(objs, asomanaged.AgentPoolKind)
 	if ap == nil {
-		s.invalid = "spec.resources has no ManagedClustersAgentPool"
+		s.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: "spec.resources has no ManagedClustersAgentPool"}
 		return nil
 	}
 	s.agentPool = ap.GetName()
 	if err := asomanaged.SetAgentPoolDefaults(ap, asomanaged.AgentPoolInput{Version: mp.Spec.Template.Spec.Version, Replicas: mp.Spec.Replicas}); err != nil {
-		s.invalid = fmt.Sprintf("ManagedClustersAgentPool %s: %v", ap.GetName(), err)
+		s.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: fmt.Sprintf("ManagedClustersAgentPool %s: %v", ap.GetName(), err)}
 		return nil
 	}
 	if err := managed.MarkReplicasManagedByAutoscaler(ctx, r.Client, mp, asomanaged.Autoscaling(ap)); err != nil {
 		return err
 	}
-	kinds, err := managed.RecordKinds(ctx, r.Client, pool, objs)
-	if err != nil {
+	if s.Kinds, err = managed.RecordKinds(ctx, r.Client, pool, objs); err != nil {
 		return err
 	}
-	s.result, err = r.Engine.Reconcile(ctx, pool, managed.Resources(objs), aso.Options{ClusterName: s.cluster.Name, Kinds: kinds})
+	s.Result, err = r.Engine.Reconcile(ctx, pool, asomanaged.Resources(objs), aso.Options{ClusterName: s.cluster.Name, Kinds: s.Kinds})
 	return err
 }
 
 // reconcileNodes reads the agent pool's nodes from the workload cluster into providerIDList, and the pool's
 // size into status.replicas.
 func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
-	if s.agentPool == "" {
-		return nil
-	}
-	count, ids, err := r.nodes.Report(ctx, s.cluster, s.machinePool, client.ObjectKey{Namespace: s.pool.Namespace, Name: s.agentPool})
-	if count != nil {
-		s.pool.Status.Replicas = int32(*count)
-	}
-	if ids != nil {
-		s.pool.Spec.ProviderIDList = ids
-	}
-	return err
+	return r.nodes.Report(ctx, s.cluster, s.machinePool, s.Result, s.agentPool, &s.pool.Status.Replicas, &s.pool.Spec.ProviderIDList)
 }

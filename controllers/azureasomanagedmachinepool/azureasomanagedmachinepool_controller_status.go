@@ -21,25 +21,15 @@ import (
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util/conditions"
 
-	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
-// updateStatus summarises the pool's state: Ready, status.ready and status.initialization.provisioned; it returns
-// the conditions it owns.
-func updateStatus(s *scope, err error) []string {
+// updateStatus summarises the pool's state: Ready, status.ready and status.initialization.provisioned.
+func updateStatus(s *scope, err error) {
 	pool := s.pool
-	facts := lifecycle.Facts{Err: err, Result: s.result, Families: []string{managed.ResourcesFamily}}
-	if s.deleting {
-		facts.Deleting = "the pool's Azure resources"
-	}
-	if s.invalid != "" {
-		facts.Waiting = lifecycle.Wait{Reason: managed.InvalidResourcesReason, Message: s.invalid}
-	}
-	owned := lifecycle.SetConditions(pool, facts)
+	lifecycle.SetConditions(pool, s.Facts(err))
 	pool.Status.Ready = conditions.IsTrue(pool, clusterv1.ReadyCondition)
 	if pool.Status.Ready {
 		pool.Status.Initialization.Provisioned = ptr.To(true)
 	}
-	return owned
 }

@@ -19,10 +19,6 @@ package azurecluster
 import (
 	"context"
 
-	asocomputeavset "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101"
-	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
-	asonetworkdns "github.com/Azure/azure-service-operator/v2/api/network/v1api20240601"
-	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -36,56 +32,17 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/azure/network"
+	"github.com/capzaso/cluster-api-provider-azure/azure/resources"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
-
-// OwnedKinds are the ASO kinds an AzureCluster owns; the controller watches them.
-func OwnedKinds() []client.Object {
-	return []client.Object{
-		&asoresources.ResourceGroup{},
-		&asonetwork.VirtualNetwork{}, &asonetwork.VirtualNetworksSubnet{}, &asonetwork.VirtualNetworksVirtualNetworkPeering{},
-		&asonetwork.NetworkSecurityGroup{}, &asonetwork.NetworkSecurityGroupsSecurityRule{},
-		&asonetwork.RouteTable{}, &asonetwork.NatGateway{}, &asonetwork.PublicIPAddress{}, &asonetwork.LoadBalancer{},
-		&asonetwork.BastionHost{}, &asonetwork.PrivateEndpoint{},
-		&asonetworkdns.PrivateDnsZone{}, &asonetworkdns.PrivateDnsZonesVirtualNetworkLink{}, &asonetworkdns.PrivateDnsZonesARecord{},
-		&asocomputeavset.AvailabilitySet{},
-	}
-}
-
-var (
-	resourceGroupKind = asoresources.GroupVersion.WithKind("ResourceGroup")
-
-	// deleteOrder deletes a cluster's resources deepest first, where ASO cannot order them itself (a subnet with
-	// a load balancer frontend in it cannot be deleted, for instance).
-	deleteOrder = [][]schema.GroupKind{
-		{gk(asonetworkdns.GroupVersion, "PrivateDnsZonesARecord"), gk(asonetworkdns.GroupVersion, "PrivateDnsZonesVirtualNetworkLink"),
-			gk(asonetwork.GroupVersion, "VirtualNetworksVirtualNetworkPeering"), gk(asonetwork.GroupVersion, "PrivateEndpoint"),
-			gk(asonetwork.GroupVersion, "BastionHost"), gk(asonetwork.GroupVersion, "LoadBalancer"),
-			gk(asocomputeavset.GroupVersion, "AvailabilitySet")},
-		{gk(asonetworkdns.GroupVersion, "PrivateDnsZone"), gk(asonetwork.GroupVersion, "VirtualNetworksSubnet"),
-			gk(asonetwork.GroupVersion, "NetworkSecurityGroupsSecurityRule")},
-		{gk(asonetwork.GroupVersion, "NatGateway"), gk(asonetwork.GroupVersion, "PublicIPAddress"),
-			gk(asonetwork.GroupVersion, "RouteTable"), gk(asonetwork.GroupVersion, "NetworkSecurityGroup")},
-		{gk(asonetwork.GroupVersion, "VirtualNetwork")},
-		{resourceGroupKind.GroupKind()},
-	}
-
-	// deleteOrderOwnedGroup deletes a resource group the cluster owns first: Azure deletes everything in it.
-	// Peerings live in the remote network too, so they go first.
-	deleteOrderOwnedGroup = [][]schema.GroupKind{
-		{gk(asonetwork.GroupVersion, "VirtualNetworksVirtualNetworkPeering")},
-		{resourceGroupKind.GroupKind()},
-	}
-)
-
-func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKind(kind).GroupKind() }
 
 // revokeWhilePaused checks, while the Cluster is paused, that the identity may still be used, and revokes the
 // credentials when it may not; it writes no credential secret.
 func (r *Reconciler) revokeWhilePaused(ctx context.Context, s *scope) error {
 	creds, err := r.Engine.ClusterCredentials(ctx, s.azureCluster, aso.CredentialsInput{
-		ClusterName: s.cluster.Name, IdentityRef: s.azureCluster.Spec.IdentityRef, Kinds: r.kinds,
+		ClusterName: s.cluster.Name, IdentityRef: s.azureCluster.Spec.IdentityRef, Kinds: s.Kinds,
 	})
-	s.credentials = creds
+	s.Credentials = &creds
 	return err
 }
 
@@ -96,15 +53,15 @@ func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
 		SubscriptionID: s.azureCluster.Spec.SubscriptionID,
 		IdentityRef:    s.azureCluster.Spec.IdentityRef,
 		Cloud:          s.azureCluster.Spec.AzureEnvironment,
-		Kinds:          r.kinds,
+		Kinds:          s.Kinds,
 	})
 	if err != nil {
 		return err
 	}
-	s.credentials = creds
+	s.Credentials = &creds
 	if !creds.Ready {
 		ctrl.LoggerFrom(ctx).Info("Not applying the cluster's resources: its identity cannot be used", "reason", creds.Reason)
-		s.stop = true
+		s.Waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
 	}
 	return nil
 }
@@ -121,18 +78,17 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		AdditionalTags:   ac.Spec.AdditionalTags,
 		AzureEnvironment: ac.Spec.AzureEnvironment,
 	}
-	opts := aso.Options{ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName, Kinds: r.kinds, Patches: aso.UserPatches(ac.Spec.ASOPatches)}
+	opts := aso.Options{ClusterName: s.cluster.Name, CredentialSecret: s.Credentials.SecretName, Kinds: s.Kinds, Patches: aso.UserPatches(ac.Spec.ASOPatches)}
 	if c.SubscriptionID == "" {
 		c.SubscriptionID = aso.SubscriptionFromResourceGroup(ctx, r.Client, ac.Namespace, azure.ObjectName(ac.Spec.ResourceGroup))
 	}
-	s.subscriptionID = c.SubscriptionID
 
 	var desired []azure.Resource
 	var err error
 	if c.SubscriptionID == "" {
 		// Without the subscription the resource IDs between resources cannot be written yet: create the resource
 		// group first, ASO reports the subscription in its ID. Nothing else is touched meanwhile.
-		desired = network.ClusterResources(network.ClusterInput{Cluster: c, Network: ac.Spec.NetworkSpec})[:1]
+		desired = azure.OfFamily(network.ClusterResources(network.ClusterInput{Cluster: c, Network: ac.Spec.NetworkSpec}), network.FamilyResourceGroup)
 		opts.Incomplete = true
 	} else {
 		in := network.ClusterInput{
@@ -160,7 +116,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 			desired = append(desired, azure.Resource{Object: compute.AvailabilitySet(c, name), Family: compute.FamilyAvailabilitySets})
 		}
 	}
-	s.result, err = r.Engine.Reconcile(ctx, ac, desired, opts)
+	s.Result, err = r.Engine.Reconcile(ctx, ac, desired, opts)
 	return err
 }
 
@@ -201,10 +157,9 @@ func (r *Reconciler) availabilitySets(ctx context.Context, s *scope) ([]string, 
 
 // vnetAdoption reads what the engine found out about the cluster's virtual network from its ASO object.
 func (r *Reconciler) vnetAdoption(ctx context.Context, c azure.Cluster, ac *infrav1.AzureCluster) (network.VNetAdoption, error) {
-	vnet := &asonetwork.VirtualNetwork{}
-	key := client.ObjectKey{Namespace: ac.Namespace, Name: network.VirtualNetwork(c, ac.Spec.NetworkSpec.Vnet).GetName()}
-	if err := r.Client.Get(ctx, key, vnet); err != nil {
-		return network.VNetUnknown, client.IgnoreNotFound(err)
+	vnet, err := r.Engine.Read(ctx, ac.Namespace, network.VirtualNetwork(c, ac.Spec.NetworkSpec.Vnet))
+	if err != nil || vnet == nil {
+		return network.VNetUnknown, err
 	}
 	switch users, known := aso.Adopted(vnet); {
 	case !known:
@@ -261,22 +216,14 @@ func (r *Reconciler) reconcileFailureDomains(_ context.Context, s *scope) error 
 	return nil
 }
 
-// reconcileDelete deletes the cluster's ASO objects; done once ASO has deleted them all. A resource group the
-// cluster owns is deleted as a whole; otherwise the resources are deleted deepest first. Objects the cluster does
-// not own (a brought resource group or network, someone else's ASO objects) stay.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
+// deleteOrder orders the deletion of the cluster's ASO objects: a resource group the cluster owns is deleted as a
+// whole; otherwise the resources are deleted deepest first. Objects the cluster does not own (a brought resource
+// group or network, someone else's ASO objects) stay.
+func (r *Reconciler) deleteOrder(ctx context.Context, s *scope) ([][]schema.GroupKind, error) {
 	ac := s.azureCluster
-	s.deleting = true
-	order := deleteOrder
-	rg := &asoresources.ResourceGroup{}
-	err := r.Client.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: azure.ObjectName(ac.Spec.ResourceGroup)}, rg)
-	switch {
-	case err == nil && aso.IsManaged(rg, ac):
-		order = deleteOrderOwnedGroup
-	case client.IgnoreNotFound(err) != nil:
-		return false, err
+	rg, err := r.Engine.Read(ctx, ac.Namespace, resources.ResourceGroupRef(ac.Spec.ResourceGroup))
+	if err != nil {
+		return nil, err
 	}
-	done, result, err := r.Engine.Delete(ctx, ac, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: order})
-	s.result = result
-	return done, err
+	return network.ClusterDeleteOrder(aso.IsManaged(rg, ac)), nil
 }

@@ -24,29 +24,19 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
-// families are the resource families the engine reports for a cluster's resources, one <Family>Ready condition each.
-var families = []string{
-	"ResourceGroup", "VNet", "Subnets", "SecurityGroups", "RouteTables", "NATGateways",
-	"PublicIPs", "LoadBalancers", "BastionHost", "PrivateDNS", "PrivateEndpoints", "VNetPeerings", "AvailabilitySets",
-}
-
 // WaitingForControlPlaneEndpointReason means the control plane endpoint is not known yet.
 const WaitingForControlPlaneEndpointReason = "WaitingForControlPlaneEndpoint"
 
 // updateStatus turns what the phases learned, and the pass's error, into the AzureCluster's conditions and
-// status.initialization; it returns the conditions it owns.
-func updateStatus(s *scope, err error) []string {
+// status.initialization.
+func updateStatus(s *scope, err error) {
 	ac := s.azureCluster
-	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Result: s.result, Families: families}
-	if s.deleting {
-		facts.Deleting = "the cluster's Azure resources"
-	}
+	facts := s.Facts(err)
 	if s.endpointPending != "" {
 		facts.Pending = lifecycle.Wait{Reason: WaitingForControlPlaneEndpointReason, Message: s.endpointPending}
 	}
-	owned := lifecycle.SetConditions(ac, facts)
+	lifecycle.SetConditions(ac, facts)
 	if conditions.IsTrue(ac, clusterv1.ReadyCondition) {
 		ac.Status.Initialization.Provisioned = ptr.To(true)
 	}
-	return owned
 }

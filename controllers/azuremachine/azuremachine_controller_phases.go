@@ -18,21 +18,10 @@ package azuremachine
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
-	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
-	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
-	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
-	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
@@ -47,40 +36,20 @@ import (
 // ImageUnknownReason means the machine has neither an image nor a Kubernetes version to pick the default image.
 const ImageUnknownReason = "ImageUnknown"
 
-// OwnedKinds are the ASO kinds an AzureMachine owns; the controller watches them.
-func OwnedKinds() []client.Object {
-	return []client.Object{
-		&asonetwork.PublicIPAddress{}, &asonetwork.LoadBalancersInboundNatRule{}, &asonetwork.NetworkInterface{},
-		&asocompute.VirtualMachine{}, &asocompute.VirtualMachinesExtension{},
-		&asoauthorization.RoleAssignment{},
-	}
-}
-
-// deleteOrder deletes a machine's resources: the VM's dependents, the VM (its disks go with it), then its
-// network interfaces, and then what they use: the public IP and the SSH rule.
-var deleteOrder = [][]schema.GroupKind{
-	{gk(asoauthorization.GroupVersion, "RoleAssignment"), gk(asocompute.GroupVersion, "VirtualMachinesExtension")},
-	{gk(asocompute.GroupVersion, "VirtualMachine")},
-	{gk(asonetwork.GroupVersion, "NetworkInterface")},
-	{gk(asonetwork.GroupVersion, "PublicIPAddress"), gk(asonetwork.GroupVersion, "LoadBalancersInboundNatRule")},
-}
-
-func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKind(kind).GroupKind() }
-
 // reconcileClusterInfrastructure waits for the cluster's infrastructure and reads what the machine needs from it.
 func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scope) error {
 	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, s.cluster)
 	if err != nil || waiting != "" {
-		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
+		s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
 		return err
 	}
-	creds, err := infra.Credentials(ctx, r.Engine, s.azureMachine, s.cluster.Name, r.kinds)
+	creds, err := infra.Credentials(ctx, r.Engine, s.azureMachine, s.cluster.Name, s.Kinds)
 	if err != nil {
 		return err
 	}
-	s.infra, s.credentials = infra, creds
+	s.infra, s.Credentials = infra, &creds
 	if !creds.Ready {
-		s.waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
+		s.Waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
 	}
 	return nil
 }
@@ -94,20 +63,17 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 		s.vmCreated = true
 		return nil
 	}
-	vm := &asocompute.VirtualMachine{}
-	err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.azureMachine.Namespace, Name: azure.ObjectName(s.azureMachine.Name)}, vm)
-	if err != nil && !apierrors.IsNotFound(err) {
+	vm, err := r.Engine.Read(ctx, s.azureMachine.Namespace, compute.VirtualMachineRef(s.azureMachine.Name))
+	if err != nil {
 		return err
 	}
-	if err == nil {
-		if ready := genruntime.GetReadyCondition(vm); ready != nil && ready.Status == metav1.ConditionTrue {
-			s.vmCreated = true
-			return nil
-		}
+	if compute.VMCreated(vm) {
+		s.vmCreated = true
+		return nil
 	}
 	name := s.machine.Spec.Bootstrap.DataSecretName
 	if name == nil {
-		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the Machine's bootstrap data secret"}
+		s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the Machine's bootstrap data secret"}
 		return nil
 	}
 	data, err := machinesecrets.BootstrapData(ctx, r.APIReader, s.machine.Namespace, *name)
@@ -144,13 +110,12 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	}
 	if in.AvailabilitySet != "" && s.vmCreated {
 		// Azure cannot move a VM into an availability set: one created without (by an earlier release) keeps none.
-		vm := &asocompute.VirtualMachine{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(am.Name)}, vm); err == nil && vm.Spec.AvailabilitySet == nil {
+		if vm, err := r.Engine.Read(ctx, am.Namespace, compute.VirtualMachineRef(am.Name)); err == nil && compute.VMInNoAvailabilitySet(vm) {
 			in.AvailabilitySet = ""
 		}
 	}
 	if am.Spec.Image == nil && s.machine.Spec.Version == "" {
-		s.waiting = lifecycle.Wait{Reason: ImageUnknownReason, Message: "the Machine has no spec.version to choose the default image for, and the AzureMachine no spec.image"}
+		s.Waiting = lifecycle.Wait{Reason: ImageUnknownReason, Message: "the Machine has no spec.version to choose the default image for, and the AzureMachine no spec.image"}
 		return nil
 	}
 	if am.Spec.OSDisk.OSType == "Windows" {
@@ -161,10 +126,10 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		in.WindowsAdminPassword = password
 	}
 	result, err := r.Engine.Reconcile(ctx, am, compute.MachineResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName,
-		Kinds: r.kinds, Patches: aso.UserPatches(am.Spec.ASOPatches),
+		ClusterName: s.cluster.Name, CredentialSecret: s.Credentials.SecretName,
+		Kinds: s.Kinds, Patches: aso.UserPatches(am.Spec.ASOPatches),
 	})
-	s.result = result
+	s.Result = result
 	return err
 }
 
@@ -179,48 +144,11 @@ func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, e
 	}
 	c := s.infra.AzureCluster(s.cluster.Name)
 	lbID := azure.ResourceID(c.SubscriptionID, c.ResourceGroup, azure.TypeLoadBalancer, lb.Name)
-	rules := &asonetwork.LoadBalancersInboundNatRuleList{}
-	if err := r.Client.List(ctx, rules, client.InNamespace(s.azureMachine.Namespace)); err != nil {
+	rules, err := r.Engine.List(ctx, s.azureMachine.Namespace, network.InboundNATRules())
+	if err != nil {
 		return nil, err
 	}
-	name := network.SSHRuleObjectName(lb.Name, s.azureMachine.Name)
-	var mine *asonetwork.LoadBalancersInboundNatRule
-	for i := range rules.Items {
-		if rules.Items[i].Name == name {
-			mine = &rules.Items[i]
-		}
-	}
-	inUse, takenByOlder := sets.New[int](), sets.New[int]()
-	for i := range rules.Items {
-		other := &rules.Items[i]
-		if other == mine || other.Spec.Owner == nil || !strings.EqualFold(other.Spec.Owner.ARMID, lbID) || other.Spec.FrontendPort == nil {
-			continue
-		}
-		inUse.Insert(*other.Spec.FrontendPort)
-		if mine != nil && olderThan(other, mine) {
-			takenByOlder.Insert(*other.Spec.FrontendPort)
-		}
-	}
-	rule := &network.SSHRule{LoadBalancer: lb.Name, Frontend: lb.FrontendIPs[0].Name}
-	if mine != nil && mine.Spec.FrontendPort != nil && !takenByOlder.Has(*mine.Spec.FrontendPort) {
-		rule.FrontendPort = *mine.Spec.FrontendPort
-		return rule, nil
-	}
-	port, err := network.SSHFrontendPort(inUse)
-	if err != nil {
-		return nil, fmt.Errorf("failed to choose the SSH port of %s on load balancer %s: %w", s.azureMachine.Name, lb.Name, err)
-	}
-	rule.FrontendPort = port
-	return rule, nil
-}
-
-// olderThan orders objects by creation, then by name.
-func olderThan(a, b client.Object) bool {
-	ta, tb := a.GetCreationTimestamp(), b.GetCreationTimestamp()
-	if !ta.Equal(&tb) {
-		return ta.Before(&tb)
-	}
-	return a.GetName() < b.GetName()
+	return network.SSHRuleFor(lb.Name, lbID, lb.FrontendIPs[0].Name, s.azureMachine.Name, rules)
 }
 
 // failureDomain is the Machine's failure domain, which wins over the deprecated AzureMachine field.
@@ -232,47 +160,20 @@ func failureDomain(machine *clusterv1.Machine, am *infrav1.AzureMachine) string 
 }
 
 // reconcileMachineStatus reports the provider ID (azure:// and the VM's resource ID, as cloud-provider-azure
-// writes it on the Node), the addresses and the VM's state.
-func (r *Reconciler) reconcileMachineStatus(ctx context.Context, s *scope) error {
+// writes it on the Node), the addresses and the VM's state, as the engine read them.
+func (r *Reconciler) reconcileMachineStatus(_ context.Context, s *scope) error {
 	am := s.azureMachine
-	key := client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(am.Name)}
-	vm := &asocompute.VirtualMachine{}
-	if err := r.Client.Get(ctx, key, vm); err != nil {
-		return client.IgnoreNotFound(err)
+	vm, ok := compute.ReadVM(s.Result, am.Name)
+	if !ok {
+		return nil
 	}
-	am.Status.VMState = ptr.Deref(vm.Status.ProvisioningState, "")
+	am.Status.VMState = vm.ProvisioningState
 	am.Status.FailureDomain = failureDomain(s.machine, am)
-	if id := ptr.Deref(vm.Status.Id, ""); id != "" && ptr.Deref(am.Spec.ProviderID, "") == "" {
-		am.Spec.ProviderID = ptr.To("azure://" + id)
+	if vm.ID != "" && ptr.Deref(am.Spec.ProviderID, "") == "" {
+		am.Spec.ProviderID = ptr.To("azure://" + vm.ID)
 	}
-	addresses := []clusterv1.MachineAddress{{Type: clusterv1.MachineHostName, Address: compute.ComputerName(am.Name, am.Spec.OSDisk.OSType)}}
-	for i := range am.Spec.NetworkInterfaces {
-		nic := &asonetwork.NetworkInterface{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(infrav1.NetworkInterfaceName(am.Name, i))}, nic); err != nil {
-			return client.IgnoreNotFound(err)
-		}
-		for _, ipc := range nic.Status.IpConfigurations {
-			if ip := ptr.Deref(ipc.PrivateIPAddress, ""); ip != "" {
-				addresses = append(addresses, clusterv1.MachineAddress{Type: clusterv1.MachineInternalIP, Address: ip})
-			}
-		}
+	if addresses, ok := compute.MachineAddresses(s.Result, am.Name, am.Spec); ok {
+		am.Status.Addresses = addresses
 	}
-	if am.Spec.AllocatePublicIP {
-		pip := &asonetwork.PublicIPAddress{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(infrav1.MachinePublicIPName(am.Name))}, pip); err == nil {
-			if ip := ptr.Deref(pip.Status.IpAddress, ""); ip != "" {
-				addresses = append(addresses, clusterv1.MachineAddress{Type: clusterv1.MachineExternalIP, Address: ip})
-			}
-		}
-	}
-	am.Status.Addresses = addresses
 	return nil
-}
-
-// reconcileDelete deletes the machine's ASO objects; done once ASO has deleted them all.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
-	s.deleting = true
-	done, result, err := r.Engine.Delete(ctx, s.azureMachine, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: deleteOrder})
-	s.result = result
-	return done, err
 }

@@ -25,23 +25,16 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
-// families are the resource families the engine reports for a machine's resources, one <Family>Ready condition each.
-var families = []string{"PublicIPs", "InboundNATRules", "NetworkInterfaces", "VirtualMachine", "VMExtensions", "RoleAssignments"}
-
 // updateStatus turns what the phases learned, and the pass's error, into the AzureMachine's conditions and
-// status.initialization; it returns the conditions it owns.
-func updateStatus(s *scope, err error) []string {
+// status.initialization.
+func updateStatus(s *scope, err error) {
 	am := s.azureMachine
-	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Waiting: s.waiting, Result: s.result, Families: families}
-	if s.deleting {
-		facts.Deleting = "the machine's Azure resources"
-	}
+	facts := s.Facts(err)
 	if ptr.Deref(am.Spec.ProviderID, "") == "" {
 		facts.Pending = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: "waiting for ASO to report the VM's resource ID"}
 	}
-	owned := lifecycle.SetConditions(am, facts)
+	lifecycle.SetConditions(am, facts)
 	if conditions.IsTrue(am, clusterv1.ReadyCondition) {
 		am.Status.Initialization.Provisioned = ptr.To(true)
 	}
-	return owned
 }

@@ -18,27 +18,22 @@ package azuremachinetemplate
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/klog/v2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
-	"sigs.k8s.io/cluster-api/util/annotations"
-	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/internal/azurejson"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinetemplates,verbs=get;list;watch
@@ -52,6 +47,9 @@ import (
 
 // identityRetry is how long the controller waits for a missing AzureClusterIdentity, which it does not watch.
 const identityRetry = 30 * time.Second
+
+// NotAzureClusterReason means the template's Cluster is not an AzureCluster: the controller has nothing to do.
+const NotAzureClusterReason = "NotAzureCluster"
 
 // Reconciler writes the azure.json Secrets of AzureMachineTemplates, and their status for cluster-autoscaler.
 type Reconciler struct {
@@ -73,101 +71,111 @@ type Reconciler struct {
 
 // SetupWithManager sets up the controller with the manager.
 func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
-	if r.Client == nil || r.APIReader == nil || r.ClusterCache == nil || r.Engine == nil {
-		return fmt.Errorf("client, API reader, cluster cache and engine are required")
-	}
 	r.azureJSON = &azurejson.Writer{Client: r.Client, APIReader: r.APIReader, Metadata: mgr.GetCache()}
-	log := ctrl.LoggerFrom(ctx)
-	return capicontroller.NewControllerManagedBy(mgr, log).
-		For(&infrav1.AzureMachineTemplate{}).
-		WithOptions(options).
-		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
+	clusterToTemplates := func(ctx context.Context, o client.Object) []ctrl.Request {
+		return r.templatesOf(ctx, o.GetNamespace(), o.GetName())
+	}
+	k := &lifecycle.Kind[*infrav1.AzureMachineTemplate, *scope]{
+		Client: r.Client, Engine: r.Engine, WatchFilterValue: r.WatchFilterValue,
+		Needs: map[string]any{"API reader": r.APIReader, "cluster cache": r.ClusterCache, "engine": r.Engine},
+		New:   func() *infrav1.AzureMachineTemplate { return &infrav1.AzureMachineTemplate{} },
 		// The Secret is written once the Cluster's infrastructure is provisioned, and not while the Cluster is paused.
-		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []ctrl.Request {
-			return r.templatesOf(ctx, o.GetNamespace(), o.GetName())
-		}), predicates.ClusterPausedTransitionsOrInfrastructureProvisioned(mgr.GetScheme(), log)).
-		// The content follows the AzureCluster's spec (network, cloudProviderConfigOverrides, identity).
-		Watches(&infrav1.AzureCluster{}, handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []ctrl.Request {
-			return r.templatesOf(ctx, o.GetNamespace(), clusterOf(o))
-		})).
-		// The identity's tenancy decides whether the Secret carries its credentials.
-		Watches(&infrav1.AzureClusterIdentity{}, handler.EnqueueRequestsFromMapFunc(r.identityToTemplates)).
-		// The Secret itself (a change or deletion is re-asserted) and the cluster's credential secret, whose
-		// service principal secret machines without a VM identity use.
-		WatchesMetadata(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.secretToTemplates)).
-		// A machine of the template whose Node joined gives the template its capacity.
-		Watches(&clusterv1.Machine{}, handler.EnqueueRequestsFromMapFunc(r.machineToTemplate), nodeJoined()).
+		Cluster: lifecycle.ClusterWatch{Map: clusterToTemplates, Provisioned: true},
+		Watches: []lifecycle.Watch{
+			// The content follows the AzureCluster's spec (network, cloudProviderConfigOverrides, identity).
+			{Object: &infrav1.AzureCluster{}, Handler: handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []ctrl.Request {
+				return r.templatesOf(ctx, o.GetNamespace(), lifecycle.ClusterName(o))
+			})},
+			// The identity's tenancy decides whether the Secret carries its credentials.
+			{Object: &infrav1.AzureClusterIdentity{}, Handler: handler.EnqueueRequestsFromMapFunc(r.identityToTemplates)},
+			// The Secret itself (a change or deletion is re-asserted) and the cluster's credential secret, whose
+			// service principal secret machines without a VM identity use.
+			{Object: &corev1.Secret{}, Metadata: true, Handler: handler.EnqueueRequestsFromMapFunc(r.secretToTemplates)},
+			// A machine of the template whose Node joined gives the template its capacity.
+			{Object: &clusterv1.Machine{}, Handler: handler.EnqueueRequestsFromMapFunc(r.machineToTemplate), Predicates: []predicate.Predicate{nodeJoined()}},
+		},
+		// A template owns no ASO object, and needs no finalizer: its azure.json Secret goes with it.
+		Owners: lifecycle.ClusterRefOrLabel,
+		Scope: func(template *infrav1.AzureMachineTemplate, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, template: template}
+		},
+		// While the Cluster is paused the Secret changes only to lose a revoked identity's credentials.
+		WhilePaused: func(ctx context.Context, s *scope) error {
+			if err := r.reconcileClusterInfrastructure(ctx, s); err != nil || s.infra == nil || s.Credentials.Ready {
+				return err
+			}
+			return r.reconcileAzureJSON(ctx, s)
+		},
+		Phases: []lifecycle.Phase[*scope]{r.requireAzureCluster, r.reconcileStatus, r.reconcileClusterInfrastructure, r.reconcileAzureJSON},
+	}
+	if r.ClusterCache != nil {
 		// ... once the workload cluster is reachable.
-		WatchesRawSource(r.ClusterCache.GetClusterSource("azuremachinetemplate", func(ctx context.Context, o client.Object) []ctrl.Request {
-			return r.templatesOf(ctx, o.GetNamespace(), o.GetName())
-		})).
-		Complete(ctx, r)
+		k.Watches = append(k.Watches, lifecycle.Watch{Source: r.ClusterCache.GetClusterSource("azuremachinetemplate", clusterToTemplates)})
+	}
+	_, err := k.Setup(ctx, mgr, options)
+	return err
 }
 
-// Reconcile writes the AzureMachineTemplate's status and azure.json Secret.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	template := &infrav1.AzureMachineTemplate{}
-	if err := r.Client.Get(ctx, req.NamespacedName, template); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+// scope holds what the phases of one reconciliation learn.
+type scope struct {
+	lifecycle.State
+	// cluster and template are read by the lifecycle.
+	cluster  *clusterv1.Cluster
+	template *infrav1.AzureMachineTemplate
+
+	// infra is set by reconcileClusterInfrastructure, with the credentials: the facts read from the cluster's
+	// infrastructure object; nil while the machines wait for it.
+	infra *clusterinfra.Infrastructure
+}
+
+// requireAzureCluster ends the pass of a template whose Cluster is not an AzureCluster: its machines need no
+// azure.json Secret, and get their capacity from elsewhere.
+func (r *Reconciler) requireAzureCluster(_ context.Context, s *scope) error {
+	if !isAzureCluster(s.cluster) {
+		s.Waiting = lifecycle.Wait{Reason: NotAzureClusterReason, Message: "the Cluster's infrastructure is not an AzureCluster"}
 	}
-	if !template.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, nil
-	}
-	log := ctrl.LoggerFrom(ctx)
-	clusterName := clusterOf(template)
-	if clusterName == "" {
-		log.V(4).Info("Waiting for Cluster API to give the AzureMachineTemplate its Cluster")
-		return ctrl.Result{}, nil
-	}
-	cluster := &clusterv1.Cluster{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: template.Namespace, Name: clusterName}, cluster); err != nil {
-		if apierrors.IsNotFound(err) {
-			return ctrl.Result{}, nil
-		}
-		return ctrl.Result{}, fmt.Errorf("failed to get Cluster %s/%s: %w", template.Namespace, clusterName, err)
-	}
-	log = log.WithValues("Cluster", klog.KObj(cluster))
-	ctx = ctrl.LoggerInto(ctx, log)
-	if !isAzureCluster(cluster) {
-		return ctrl.Result{}, nil
-	}
-	paused := annotations.IsPaused(cluster, template)
-	if !paused {
-		if err := r.reconcileStatus(ctx, template, cluster); err != nil {
-			return ctrl.Result{}, err
-		}
-	}
-	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, cluster)
+	return nil
+}
+
+// reconcileClusterInfrastructure reads the cluster's infrastructure and whether its identity may be used for the
+// template's machines.
+func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scope) error {
+	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, s.cluster)
 	if err != nil {
-		return ctrl.Result{}, err
+		return err
 	}
 	if waiting != "" {
-		log.V(4).Info("Waiting to write the azure.json Secret", "reason", waiting)
-		return ctrl.Result{}, nil
+		ctrl.LoggerFrom(ctx).V(4).Info("Waiting to write the azure.json Secret", "reason", waiting)
+		s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
+		return nil
 	}
-	creds, err := infra.Credentials(ctx, r.Engine, template, cluster.Name, nil)
+	creds, err := infra.Credentials(ctx, r.Engine, s.template, s.cluster.Name, nil)
 	if err != nil {
-		return ctrl.Result{}, err
+		return err
 	}
-	if paused && creds.Ready {
-		// While the Cluster is paused the Secret changes only to lose a revoked identity's credentials.
-		log.V(4).Info("Not writing the azure.json Secret while the Cluster is paused")
-		return ctrl.Result{}, nil
-	}
-	spec := template.Spec.Template.Spec
-	in, write, waiting, err := azurejson.Input(ctx, r.APIReader, cluster, infra, azurejson.Machines{
+	s.infra, s.Credentials = infra, &creds
+	return nil
+}
+
+// reconcileAzureJSON writes the template's azure.json Secret: cloud-provider-azure's configuration, which the
+// template's machines read. While the Secret cannot be written yet (a missing AzureClusterIdentity, which the
+// controller does not watch), it looks again after identityRetry.
+func (r *Reconciler) reconcileAzureJSON(ctx context.Context, s *scope) error {
+	spec := s.template.Spec.Template.Spec
+	in, write, waiting, err := azurejson.Input(ctx, r.APIReader, s.cluster, s.infra, azurejson.Machines{
 		Identity: spec.Identity, UserAssignedIdentities: spec.UserAssignedIdentities,
-	}, creds)
+	}, *s.Credentials)
 	if err != nil {
-		return ctrl.Result{}, err
+		return err
 	}
 	if waiting != "" {
-		log.Info("Waiting to write the azure.json Secret", "reason", waiting)
+		ctrl.LoggerFrom(ctx).Info("Waiting to write the azure.json Secret", "reason", waiting)
 	}
 	if !write {
-		return ctrl.Result{RequeueAfter: identityRetry}, nil
+		s.RequeueAfter = identityRetry
+		return nil
 	}
-	return ctrl.Result{}, r.azureJSON.Ensure(ctx, template, cluster.Name, in)
+	return r.azureJSON.Ensure(ctx, s.template, s.cluster.Name, in)
 }
 
 // isAzureCluster reports whether the Cluster's infrastructure is one whose machines are AzureMachines with
@@ -176,18 +184,6 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 func isAzureCluster(cluster *clusterv1.Cluster) bool {
 	ref := cluster.Spec.InfrastructureRef
 	return ref.APIGroup == infrav1.GroupVersion.Group && ref.Kind == "AzureCluster"
-}
-
-// clusterOf is the name of an object's Cluster: its Cluster owner, which Cluster API sets on the templates its
-// control planes and MachineDeployments use, else its cluster-name label, which ClusterClass topologies set.
-func clusterOf(o client.Object) string {
-	for _, ref := range o.GetOwnerReferences() {
-		gv, err := schema.ParseGroupVersion(ref.APIVersion)
-		if err == nil && ref.Kind == "Cluster" && gv.Group == clusterv1.GroupVersion.Group {
-			return ref.Name
-		}
-	}
-	return o.GetLabels()[clusterv1.ClusterNameLabel]
 }
 
 // templatesOf lists the AzureMachineTemplates of a cluster.
@@ -202,7 +198,7 @@ func (r *Reconciler) templatesOf(ctx context.Context, namespace, cluster string)
 	}
 	var out []ctrl.Request
 	for i := range templates.Items {
-		if clusterOf(&templates.Items[i]) == cluster {
+		if lifecycle.ClusterName(&templates.Items[i]) == cluster {
 			out = append(out, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(&templates.Items[i])})
 		}
 	}
@@ -238,7 +234,7 @@ func (r *Reconciler) identityToTemplates(ctx context.Context, o client.Object) [
 			continue
 		}
 		if ns := ref.Namespace; ns == o.GetNamespace() || (ns == "" && c.Namespace == o.GetNamespace()) {
-			out = append(out, r.templatesOf(ctx, c.Namespace, clusterOf(c))...)
+			out = append(out, r.templatesOf(ctx, c.Namespace, lifecycle.ClusterName(c))...)
 		}
 	}
 	return out

@@ -30,6 +30,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/cluster-api/util/secret"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -257,13 +258,23 @@ func TestReconcile_CapacityForScaleFromZero(t *testing.T) {
 		return func(g Gomega) infrav1.AzureMachineTemplateStatus {
 			live := &infrav1.AzureMachineTemplate{}
 			g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(tmpl), live)).To(Succeed())
-			return live.Status
+			// What the autoscaler reads; the template's Paused condition is checked below.
+			st := live.Status
+			st.Conditions, st.ObservedGeneration = nil, 0
+			return st
 		}
 	}
 	g.Eventually(status(tmpl), timeout).Should(Equal(infrav1.AzureMachineTemplateStatus{
 		NodeInfo: &infrav1.NodeInfo{Architecture: "arm64", OperatingSystem: "linux"},
 	}), "no machine has joined yet: no capacity")
 	g.Eventually(status(other), timeout).Should(HaveField("NodeInfo", Equal(&infrav1.NodeInfo{Architecture: "amd64", OperatingSystem: "windows"})))
+	// The lifecycle gives the template Cluster API's Paused condition, and observedGeneration with it.
+	g.Eventually(func(g Gomega) {
+		live := &infrav1.AzureMachineTemplate{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(tmpl), live)).To(Succeed())
+		g.Expect(conditions.Get(live, clusterv1.PausedCondition)).To(HaveField("Status", metav1.ConditionFalse))
+		g.Expect(live.Status.ObservedGeneration).To(Equal(live.Generation))
+	}, timeout).Should(Succeed())
 
 	// Cluster API clones an AzureMachine from the template for a Machine; its Node joins.
 	machine := &infrav1.AzureMachine{

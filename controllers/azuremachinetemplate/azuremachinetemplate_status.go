@@ -22,7 +22,6 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
@@ -44,21 +43,15 @@ var templateGroupKind = "AzureMachineTemplate." + infrav1.GroupVersion.Group
 // (vCPUs, memory, ephemeral storage, pods, devices) from the first Node that joins, then keeps it: the template's
 // VM size is immutable. Until a machine has joined, status.capacity is empty; the autoscaler then reads the
 // capacity.cluster-autoscaler.kubernetes.io/* annotations of the MachineDeployment, if any.
-func (r *Reconciler) reconcileStatus(ctx context.Context, template *infrav1.AzureMachineTemplate, cluster *clusterv1.Cluster) error {
-	before := template.DeepCopy()
+func (r *Reconciler) reconcileStatus(ctx context.Context, s *scope) error {
+	template := s.template
 	template.Status.NodeInfo = nodeInfoOf(template.Spec.Template.Spec)
-	capacity, err := r.nodeCapacity(ctx, template, cluster)
+	capacity, err := r.nodeCapacity(ctx, template, s.cluster)
 	if err != nil {
 		return err
 	}
 	if capacity != nil {
 		template.Status.Capacity = capacity
-	}
-	if apiequality.Semantic.DeepEqual(before.Status, template.Status) {
-		return nil
-	}
-	if err := r.Client.Status().Patch(ctx, template, client.MergeFrom(before)); err != nil {
-		return fmt.Errorf("failed to patch the status of AzureMachineTemplate %s: %w", template.Name, err)
 	}
 	return nil
 }

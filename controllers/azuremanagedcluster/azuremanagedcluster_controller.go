@@ -18,19 +18,11 @@ package azuremanagedcluster
 
 import (
 	"context"
-	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
-	"sigs.k8s.io/cluster-api/util"
-	"sigs.k8s.io/cluster-api/util/annotations"
 	"sigs.k8s.io/cluster-api/util/conditions"
-	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/patch"
-	"sigs.k8s.io/cluster-api/util/paused"
-	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -38,6 +30,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
+	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedclusters,verbs=get;list;watch;patch
@@ -47,7 +40,8 @@ import (
 // WaitingForControlPlaneEndpointReason means the control plane has not reported its endpoint yet.
 const WaitingForControlPlaneEndpointReason = "WaitingForControlPlaneEndpoint"
 
-// Reconciler reconciles AzureManagedClusters.
+// Reconciler reconciles AzureManagedClusters. An AzureManagedCluster owns no ASO object: it takes the endpoint of
+// its AzureManagedControlPlane, which Cluster API reads from the infrastructure cluster.
 type Reconciler struct {
 	Client client.Client
 
@@ -57,54 +51,54 @@ type Reconciler struct {
 
 // SetupWithManager sets up the controller with the manager.
 func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
-	if r.Client == nil {
-		return fmt.Errorf("client is required")
-	}
-	log := ctrl.LoggerFrom(ctx)
-	return capicontroller.NewControllerManagedBy(mgr, log).
-		For(&infrav1.AzureManagedCluster{}).
-		WithOptions(options).
-		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
-		Watches(&clusterv1.Cluster{},
-			handler.EnqueueRequestsFromMapFunc(util.ClusterToInfrastructureMapFunc(ctx, infrav1.GroupVersion.WithKind("AzureManagedCluster"), mgr.GetClient(), &infrav1.AzureManagedCluster{})),
-			predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
-		Watches(&infrav1.AzureManagedControlPlane{}, handler.EnqueueRequestsFromMapFunc(managed.ControlPlaneToInfraCluster(r.Client, "AzureManagedCluster"))).
-		Complete(ctx, r)
+	_, err := (&lifecycle.Kind[*infrav1.AzureManagedCluster, *scope]{
+		Client: r.Client, WatchFilterValue: r.WatchFilterValue,
+		New:     func() *infrav1.AzureManagedCluster { return &infrav1.AzureManagedCluster{} },
+		Cluster: lifecycle.ClusterWatch{ByInfrastructureRef: true},
+		Watches: []lifecycle.Watch{
+			{Object: &infrav1.AzureManagedControlPlane{}, Handler: handler.EnqueueRequestsFromMapFunc(managed.ControlPlaneToInfraCluster(r.Client, "AzureManagedCluster"))},
+		},
+		Owners:            lifecycle.ClusterOwner,
+		ExternallyManaged: true,
+		Scope: func(amc *infrav1.AzureManagedCluster, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, managedCluster: amc}
+		},
+		Phases: []lifecycle.Phase[*scope]{r.reconcileEndpoint},
+		Status: updateStatus,
+	}).Setup(ctx, mgr, options)
+	return err
 }
 
-// Reconcile copies the control plane's endpoint and reports the cluster provisioned once it has one.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	amc := &infrav1.AzureManagedCluster{}
-	if err := r.Client.Get(ctx, req.NamespacedName, amc); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	log := ctrl.LoggerFrom(ctx)
-	cluster, err := util.GetOwnerCluster(ctx, r.Client, amc.ObjectMeta)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if cluster == nil {
-		log.Info("Waiting for the Cluster controller to set an owner reference on the AzureManagedCluster")
-		return ctrl.Result{}, nil
-	}
-	ctx = ctrl.LoggerInto(ctx, log.WithValues("Cluster", klog.KObj(cluster)))
-	if annotations.IsExternallyManaged(amc) || !amc.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, nil
-	}
-	patchHelper, err := patch.NewHelper(amc, r.Client)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if isPaused, requeue, err := paused.EnsurePausedCondition(ctx, r.Client, cluster, amc); err != nil || isPaused || requeue {
-		return ctrl.Result{}, err
-	}
+// scope holds what one reconciliation learns; updateStatus turns it into status and conditions.
+type scope struct {
+	lifecycle.State
+	// cluster and managedCluster are read by the lifecycle.
+	cluster        *clusterv1.Cluster
+	managedCluster *infrav1.AzureManagedCluster
 
-	if !amc.Spec.ControlPlaneEndpoint.IsValid() && cluster.Spec.ControlPlaneRef.Kind == "AzureManagedControlPlane" {
+	// endpointChecked is set by reconcileEndpoint.
+	endpointChecked bool
+}
+
+// reconcileEndpoint copies the control plane's endpoint.
+func (r *Reconciler) reconcileEndpoint(ctx context.Context, s *scope) error {
+	amc := s.managedCluster
+	if !amc.Spec.ControlPlaneEndpoint.IsValid() && s.cluster.Spec.ControlPlaneRef.Kind == "AzureManagedControlPlane" {
 		cp := &infrav1.AzureManagedControlPlane{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: amc.Namespace, Name: cluster.Spec.ControlPlaneRef.Name}, cp); client.IgnoreNotFound(err) != nil {
-			return ctrl.Result{}, err
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: amc.Namespace, Name: s.cluster.Spec.ControlPlaneRef.Name}, cp); client.IgnoreNotFound(err) != nil {
+			return err
 		}
 		amc.Spec.ControlPlaneEndpoint = cp.Spec.ControlPlaneEndpoint
+	}
+	s.endpointChecked = true
+	return nil
+}
+
+// updateStatus reports the cluster provisioned once it has the control plane's endpoint.
+func updateStatus(s *scope, _ error) {
+	amc := s.managedCluster
+	if !s.endpointChecked {
+		return
 	}
 	ready := metav1.Condition{Type: clusterv1.ReadyCondition, Status: metav1.ConditionTrue, Reason: infrav1.ReadyReason}
 	if !amc.Spec.ControlPlaneEndpoint.IsValid() {
@@ -114,6 +108,4 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		amc.Status.Initialization.Provisioned = ptr.To(true)
 	}
 	conditions.Set(amc, ready)
-	return ctrl.Result{}, patchHelper.Patch(ctx, amc, patch.WithOwnedConditions{Conditions: []string{clusterv1.ReadyCondition, clusterv1.PausedCondition}},
-		patch.WithStatusObservedGeneration{})
 }

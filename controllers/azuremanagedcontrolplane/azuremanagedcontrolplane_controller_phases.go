@@ -19,11 +19,8 @@ package azuremanagedcontrolplane
 import (
 	"context"
 	"strings"
+	"time"
 
-	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
-	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
-	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
@@ -36,33 +33,21 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/resources"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
-var (
-	managedClusterKind = asocontainerservice.GroupVersion.WithKind("ManagedCluster").GroupKind()
-	resourceGroupKind  = asoresources.GroupVersion.WithKind("ResourceGroup").GroupKind()
-
-	// deleteOrder deletes the AKS cluster before the network it runs in, deepest first.
-	deleteOrder = [][]schema.GroupKind{
-		{managedClusterKind, asonetwork.GroupVersion.WithKind("PrivateEndpoint").GroupKind()},
-		{asonetwork.GroupVersion.WithKind("VirtualNetworksSubnet").GroupKind()},
-		{asonetwork.GroupVersion.WithKind("VirtualNetwork").GroupKind()},
-		{resourceGroupKind},
-	}
-	// deleteOrderOwnedGroup deletes the AKS cluster (and with it the node resource group AKS made), then the
-	// resource group the cluster owns as a whole.
-	deleteOrderOwnedGroup = [][]schema.GroupKind{{managedClusterKind}, {resourceGroupKind}}
-)
+// kubeconfigRefresh is how often a ready control plane re-reads the kubeconfig ASO writes, which ASO rotates.
+const kubeconfigRefresh = 10 * time.Minute
 
 // revokeWhilePaused checks, while the Cluster is paused, that the identity may still be used, and revokes the
 // credentials when it may not; it writes no credential secret.
 func (r *Reconciler) revokeWhilePaused(ctx context.Context, s *scope) error {
 	creds, err := r.Engine.ClusterCredentials(ctx, s.controlPlane, aso.CredentialsInput{
-		ClusterName: s.cluster.Name, IdentityRef: s.controlPlane.Spec.IdentityRef, Kinds: r.kinds,
+		ClusterName: s.cluster.Name, IdentityRef: s.controlPlane.Spec.IdentityRef, Kinds: s.Kinds,
 	})
-	s.credentials = creds
+	s.Credentials = &creds
 	return err
 }
 
@@ -73,15 +58,15 @@ func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
 		SubscriptionID: s.controlPlane.Spec.SubscriptionID,
 		IdentityRef:    s.controlPlane.Spec.IdentityRef,
 		Cloud:          s.controlPlane.Spec.AzureEnvironment,
-		Kinds:          r.kinds,
+		Kinds:          s.Kinds,
 	})
 	if err != nil {
 		return err
 	}
-	s.credentials = creds
+	s.Credentials = &creds
 	if !creds.Ready {
 		ctrl.LoggerFrom(ctx).Info("Not applying the control plane's resources: its identity cannot be used", "reason", creds.Reason)
-		s.stop = true
+		s.Waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
 	}
 	return nil
 }
@@ -109,26 +94,25 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		in.Cluster.SubscriptionID = aso.SubscriptionFromResourceGroup(ctx, r.Client, cp.Namespace, azure.ObjectName(cp.Spec.ResourceGroupName))
 	}
 	opts := aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName, Kinds: r.kinds,
+		ClusterName: s.cluster.Name, CredentialSecret: s.Credentials.SecretName, Kinds: s.Kinds,
 		Patches: append(aso.MergePatches("ManagedCluster", "asoManagedClusterPatches", cp.Spec.ASOManagedClusterPatches),
 			aso.UserPatches(cp.Spec.ASOPatches)...),
 	}
 	in.VNetSubnetID = aks.SubnetID(in.Cluster, cp.Spec.VirtualNetwork)
 	desired := aks.ControlPlaneResources(in)
 
-	live := &asocontainerservice.ManagedCluster{}
-	err := r.Client.Get(ctx, client.ObjectKey{Namespace: cp.Namespace, Name: azure.ObjectName(cp.Name)}, live)
-	if err != nil && !apierrors.IsNotFound(err) {
+	live, err := r.Engine.Read(ctx, cp.Namespace, aks.ManagedClusterRef(azure.ObjectName(cp.Name)))
+	if err != nil {
 		return err
 	}
-	exists := err == nil
+	mc, exists := aks.ReadManagedCluster(live)
 	switch {
 	case in.Cluster.SubscriptionID == "":
 		// Without the subscription the resource IDs between resources cannot be written yet: create the resource
 		// group first, ASO reports the subscription in its ID. Nothing else is touched meanwhile.
-		desired, opts.Incomplete = ofFamily(desired, aks.FamilyResourceGroup), true
-		s.waiting = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: "waiting for the resource group's ID, which names the subscription"}
-	case !exists || live.Status.Id == nil:
+		desired, opts.Incomplete = azure.OfFamily(desired, aks.FamilyResourceGroup), true
+		s.Waiting = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: "waiting for the resource group's ID, which names the subscription"}
+	case !mc.Created:
 		// AKS creates a cluster with its system pool(s) inline; afterwards the agent pools are their own objects.
 		if in.SystemPools, err = r.systemPools(ctx, s.cluster); err != nil {
 			return err
@@ -137,14 +121,14 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 			desired = aks.ControlPlaneResources(in)
 			break
 		}
-		s.waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for an AzureManagedMachinePool of mode System: AKS creates the cluster with its system pool"}
+		s.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for an AzureManagedMachinePool of mode System: AKS creates the cluster with its system pool"}
 		if exists {
 			return nil // keep the cluster being created as it is
 		}
-		desired, opts.Incomplete = withoutFamily(desired, aks.FamilyManagedCluster), true
+		desired, opts.Incomplete = azure.WithoutFamily(desired, aks.FamilyManagedCluster), true
 	}
 
-	if s.waiting.Message == "" {
+	if s.Waiting.Message == "" {
 		// Without local accounts AKS has no admin kubeconfig: only the Entra ID user kubeconfig, whose exec plugin
 		// needs a token the provider does not mint.
 		source := managed.SecretRef{Name: aks.AdminKubeconfigSecretName(s.cluster.Name), Key: aks.KubeconfigSecretKey}
@@ -159,9 +143,10 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		if kubeconfig != nil {
 			desired = append(desired, azure.Resource{Object: managed.KubeconfigSecret(s.cluster.Name, kubeconfig)})
 			s.kubeconfigWritten = true
+			s.RequeueAfter = kubeconfigRefresh
 		}
 	}
-	s.result, err = r.Engine.Reconcile(ctx, cp, desired, opts)
+	s.Result, err = r.Engine.Reconcile(ctx, cp, desired, opts)
 	return err
 }
 
@@ -202,26 +187,26 @@ func (r *Reconciler) systemPools(ctx context.Context, cluster *clusterv1.Cluster
 
 // reconcileManagedClusterStatus reports what AKS says: the API server endpoint, the version (and the version the
 // auto-upgrade channel moved to) and the OIDC issuer.
-func (r *Reconciler) reconcileManagedClusterStatus(ctx context.Context, s *scope) error {
+func (r *Reconciler) reconcileManagedClusterStatus(_ context.Context, s *scope) error {
 	cp := s.controlPlane
-	mc := &asocontainerservice.ManagedCluster{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: cp.Namespace, Name: azure.ObjectName(cp.Name)}, mc); err != nil {
-		return client.IgnoreNotFound(err)
+	mc, ok := aks.LiveManagedCluster(s.Result, azure.ObjectName(cp.Name))
+	if !ok {
+		return nil
 	}
-	host := ptr.Deref(mc.Status.Fqdn, "")
+	host := mc.FQDN
 	if p := cp.Spec.APIServerAccessProfile; p != nil && ptr.Deref(p.EnablePrivateCluster, false) {
-		host = ptr.Deref(mc.Status.PrivateFQDN, "")
+		host = mc.PrivateFQDN
 	}
 	if host != "" {
 		cp.Spec.ControlPlaneEndpoint = clusterv1.APIEndpoint{Host: host, Port: 443}
 	}
-	if current := ptr.Deref(mc.Status.CurrentKubernetesVersion, ""); current != "" {
+	if current := mc.Version; current != "" {
 		cp.Status.Version = "v" + strings.TrimPrefix(current, "v")
 		cp.Status.Versions = []clusterv1.StatusVersion{{Version: cp.Status.Version}}
 		cp.Status.AutoUpgradeVersion = autoUpgradeVersion(cp, cp.Status.Version)
 	}
-	if p := mc.Status.OidcIssuerProfile; p != nil && p.IssuerURL != nil {
-		cp.Status.OIDCIssuerProfile = &infrav1.OIDCIssuerProfileStatus{IssuerURL: ptr.To(*p.IssuerURL)}
+	if mc.OIDCIssuerURL != "" {
+		cp.Status.OIDCIssuerProfile = &infrav1.OIDCIssuerProfileStatus{IssuerURL: ptr.To(mc.OIDCIssuerURL)}
 	}
 	return nil
 }
@@ -242,44 +227,14 @@ func autoUpgradeVersion(cp *infrav1.AzureManagedControlPlane, current string) st
 	return ""
 }
 
-// reconcileDelete deletes the control plane's ASO objects; done once ASO has deleted them all. A resource group
-// the cluster owns is deleted as a whole after the AKS cluster; objects the cluster does not own (a brought resource
-// group or network) stay.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
+// deleteOrder orders the deletion of the control plane's ASO objects: a resource group the cluster owns is
+// deleted as a whole after the AKS cluster; objects the cluster does not own (a brought resource group or network)
+// stay.
+func (r *Reconciler) deleteOrder(ctx context.Context, s *scope) ([][]schema.GroupKind, error) {
 	cp := s.controlPlane
-	s.deleting = true
-	order := deleteOrder
-	rg := &asoresources.ResourceGroup{}
-	err := r.Client.Get(ctx, client.ObjectKey{Namespace: cp.Namespace, Name: azure.ObjectName(cp.Spec.ResourceGroupName)}, rg)
-	switch {
-	case err == nil && aso.IsManaged(rg, cp):
-		order = deleteOrderOwnedGroup
-	case client.IgnoreNotFound(err) != nil:
-		return false, err
+	rg, err := r.Engine.Read(ctx, cp.Namespace, resources.ResourceGroupRef(cp.Spec.ResourceGroupName))
+	if err != nil {
+		return nil, err
 	}
-	done, result, err := r.Engine.Delete(ctx, cp, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: order})
-	s.result = result
-	return done, err
-}
-
-// ofFamily keeps the resources of a family.
-func ofFamily(in []azure.Resource, family string) []azure.Resource {
-	var out []azure.Resource
-	for _, r := range in {
-		if r.Family == family {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// withoutFamily drops the resources of a family.
-func withoutFamily(in []azure.Resource, family string) []azure.Resource {
-	var out []azure.Resource
-	for _, r := range in {
-		if r.Family != family {
-			out = append(out, r)
-		}
-	}
-	return out
+	return aks.ControlPlaneDeleteOrder(aso.IsManaged(rg, cp)), nil
 }

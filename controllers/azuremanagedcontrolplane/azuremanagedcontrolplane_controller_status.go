@@ -23,7 +23,6 @@ import (
 	"sigs.k8s.io/cluster-api/util/conditions"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
-	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
@@ -36,12 +35,9 @@ const (
 	WaitingForMachinePoolsReason = "WaitingForMachinePools"
 )
 
-// families are the resource families of the control plane, one <Family>Ready condition each.
-var families = []string{aks.FamilyResourceGroup, aks.FamilyVNet, aks.FamilySubnets, aks.FamilyPrivateEndpoints, aks.FamilyManagedCluster}
-
 // updateStatus turns what the phases learned, and the pass's error, into conditions, status.initialization and
-// externalManagedControlPlane; it returns the conditions it owns.
-func updateStatus(s *scope, err error) []string {
+// externalManagedControlPlane.
+func updateStatus(s *scope, err error) {
 	cp := s.controlPlane
 	cp.Status.ExternalManagedControlPlane = ptr.To(true)
 	kubeconfig := metav1.Condition{Type: KubeconfigReadyCondition, Status: metav1.ConditionFalse, Reason: infrav1.ProvisioningReason,
@@ -58,22 +54,18 @@ func updateStatus(s *scope, err error) []string {
 	case s.kubeconfigWritten:
 		kubeconfig.Status, kubeconfig.Reason, kubeconfig.Message = metav1.ConditionTrue, infrav1.ReadyReason, ""
 	}
-	if !s.deleting && s.result != nil {
+	if s.Deleting == "" && s.Result != nil {
 		conditions.Set(cp, kubeconfig)
 	}
 
-	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Waiting: s.waiting, Result: s.result, Families: families}
-	if s.deleting {
-		facts.Deleting = "the control plane's Azure resources"
-	}
+	facts := s.Facts(err)
 	// With local accounts disabled the AKS cluster is ready although Cluster API cannot reach it: KubeconfigReady
 	// says why.
 	if !s.kubeconfigWritten {
 		facts.Pending = lifecycle.Wait{Reason: kubeconfig.Reason, Message: kubeconfig.Message}
 	}
-	owned := append(lifecycle.SetConditions(cp, facts), KubeconfigReadyCondition)
+	lifecycle.SetConditions(cp, facts)
 	if conditions.IsTrue(cp, clusterv1.ReadyCondition) {
 		cp.Status.Initialization.ControlPlaneInitialized = ptr.To(true)
 	}
-	return owned
 }

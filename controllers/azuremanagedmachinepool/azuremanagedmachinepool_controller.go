@@ -20,16 +20,12 @@ import (
 	"context"
 	"fmt"
 
-	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/util"
-	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -62,22 +58,13 @@ type Reconciler struct {
 	// WatchFilterValue is the label value used to filter events prior to reconciliation.
 	WatchFilterValue string
 
-	// kinds and nodes are set by SetupWithManager.
-	kinds []schema.GroupVersionKind
+	// nodes is set by SetupWithManager.
 	nodes *managed.NodeReporter
 }
 
 // SetupWithManager sets up the controller with the manager.
 func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
-	if r.Client == nil || r.Engine == nil || r.ClusterCache == nil {
-		return fmt.Errorf("client, engine and cluster cache are required")
-	}
-	var err error
-	if r.kinds, err = aso.GVKs(mgr.GetScheme(), &asocontainerservice.ManagedClustersAgentPool{}); err != nil {
-		return err
-	}
-	log := ctrl.LoggerFrom(ctx)
-	clusterToPools, err := util.ClusterToTypedObjectsMapper(mgr.GetClient(), &infrav1.AzureManagedMachinePoolList{}, mgr.GetScheme())
+	clusterToPools, err := lifecycle.ClusterToObjects(mgr, infrav1.GroupVersion.WithKind("AzureManagedMachinePool"))
 	if err != nil {
 		return err
 	}
@@ -89,71 +76,50 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		return clusterToPools(ctx, cluster)
 	}
 	name := "azuremanagedmachinepool"
-	c, err := capicontroller.NewControllerManagedBy(mgr, log).
-		For(&infrav1.AzureManagedMachinePool{}).
-		WithOptions(options).
-		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
-		Watches(&clusterv1.MachinePool{},
-			handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1.GroupVersion.WithKind("AzureManagedMachinePool")))).
-		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(clusterToPools), predicates.ClusterPausedTransitions(mgr.GetScheme(), log)).
-		// The control plane's subscription and auto-upgrade version are the pool's too.
-		Watches(&infrav1.AzureManagedControlPlane{}, handler.EnqueueRequestsFromMapFunc(controlPlaneToPools)).
-		WatchesRawSource(r.ClusterCache.GetClusterSource(name, clusterToPools)).
-		Owns(&asocontainerservice.ManagedClustersAgentPool{}).
-		Build(ctx, r)
-	r.nodes = &managed.NodeReporter{Client: r.Client, ClusterCache: r.ClusterCache, Controller: c, Name: name, PoolsOfCluster: clusterToPools}
-	return err
-}
-
-// Reconcile makes the pool's agent pool match its spec and reports its nodes.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1.AzureManagedMachinePool, scope]{
-		New:       func() *infrav1.AzureManagedMachinePool { return &infrav1.AzureManagedMachinePool{} },
+	k := &lifecycle.Kind[*infrav1.AzureManagedMachinePool, *scope]{
+		Client: r.Client, Engine: r.Engine, WatchFilterValue: r.WatchFilterValue,
+		Needs: map[string]any{"cluster cache": r.ClusterCache},
+		New:   func() *infrav1.AzureManagedMachinePool { return &infrav1.AzureManagedMachinePool{} },
+		Watches: []lifecycle.Watch{
+			{Object: &clusterv1.MachinePool{},
+				Handler: handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1.GroupVersion.WithKind("AzureManagedMachinePool")))},
+			// The control plane's subscription and auto-upgrade version are the pool's too.
+			{Object: &infrav1.AzureManagedControlPlane{}, Handler: handler.EnqueueRequestsFromMapFunc(controlPlaneToPools)},
+		},
+		Owns:      aks.AgentPoolKinds(),
 		Finalizer: infrav1.ManagedMachinePoolFinalizer,
 		Owners:    lifecycle.MachinePoolOwner,
 		Scope: func(pool *infrav1.AzureManagedMachinePool, owners *lifecycle.Owners) *scope {
 			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
 		},
-		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
 		WhilePaused: func(ctx context.Context, s *scope) error {
 			cp, _, err := r.controlPlane(ctx, s)
 			if err != nil || cp == nil {
 				return err
 			}
-			s.credentials, err = r.Engine.ClusterCredentials(ctx, s.pool, aso.CredentialsInput{ClusterName: s.cluster.Name, IdentityRef: cp.Spec.IdentityRef, Kinds: r.kinds})
+			creds, err := r.Engine.ClusterCredentials(ctx, s.pool, aso.CredentialsInput{ClusterName: s.cluster.Name, IdentityRef: cp.Spec.IdentityRef, Kinds: s.Kinds})
+			s.Credentials = &creds
 			return err
 		},
-		Normal: func(ctx context.Context, s *scope) (ctrl.Result, error) {
-			if err := r.reconcileAgentPool(ctx, s); err != nil {
-				return ctrl.Result{}, err
-			}
-			return ctrl.Result{}, r.reconcileNodes(ctx, s)
-		},
-		Delete: func(ctx context.Context, s *scope) (bool, error) {
-			s.deleting = true
-			done, result, err := r.Engine.Delete(ctx, s.pool, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds})
-			s.result = result
-			return done, err
-		},
-		Status: updateStatus,
-	}, req)
+		Phases:  []lifecycle.Phase[*scope]{r.reconcileAgentPool, r.reconcileNodes},
+		Deletes: "the agent pool",
+		Status:  updateStatus,
+	}
+	if r.ClusterCache != nil {
+		k.Watches = append(k.Watches, lifecycle.Watch{Source: r.ClusterCache.GetClusterSource(name, clusterToPools)})
+	}
+	c, err := k.Setup(ctx, mgr, options)
+	r.nodes = &managed.NodeReporter{Client: r.Client, Engine: r.Engine, ClusterCache: r.ClusterCache, Controller: c, Name: name, PoolsOfCluster: clusterToPools}
+	return err
 }
 
 // scope holds what one reconciliation learns; updateStatus turns it into status and conditions.
 type scope struct {
+	lifecycle.State
 	// cluster, machinePool and pool are read by the lifecycle.
 	cluster     *clusterv1.Cluster
 	machinePool *clusterv1.MachinePool
 	pool        *infrav1.AzureManagedMachinePool
-
-	// waiting is set by reconcileAgentPool: why the agent pool cannot be applied yet.
-	waiting string
-	// credentials is set by reconcileAgentPool: whether the control plane's identity may be used here.
-	credentials aso.Credentials
-	// result is set by reconcileAgentPool and the deletion: the state of the agent pool object.
-	result *aso.Result
-	// deleting is set while the pool is deleted.
-	deleting bool
 }
 
 // controlPlane reads the cluster's AzureManagedControlPlane; nil, and what the pool waits for, while there is none.
@@ -173,7 +139,7 @@ func (r *Reconciler) reconcileAgentPool(ctx context.Context, s *scope) error {
 	pool, mp := s.pool, s.machinePool
 	cp, waiting, err := r.controlPlane(ctx, s)
 	if err != nil || cp == nil {
-		s.waiting = waiting
+		s.Waiting = lifecycle.Wait{Reason: WaitingForControlPlaneReason, Message: waiting}
 		return err
 	}
 	c := azure.Cluster{
@@ -187,7 +153,7 @@ func (r *Reconciler) reconcileAgentPool(ctx context.Context, s *scope) error {
 		c.SubscriptionID = aso.SubscriptionFromResourceGroup(ctx, r.Client, cp.Namespace, azure.ObjectName(cp.Spec.ResourceGroupName))
 	}
 	if c.SubscriptionID == "" {
-		s.waiting = "waiting for the AzureManagedControlPlane's resource group, whose ID names the subscription"
+		s.Waiting = lifecycle.Wait{Reason: WaitingForControlPlaneReason, Message: "waiting for the AzureManagedControlPlane's resource group, whose ID names the subscription"}
 		return nil
 	}
 	if err := managed.MarkReplicasManagedByAutoscaler(ctx, r.Client, mp, pool.Spec.Scaling != nil); err != nil {
@@ -204,23 +170,24 @@ func (r *Reconciler) reconcileAgentPool(ctx context.Context, s *scope) error {
 	}
 	if pool.Spec.Scaling != nil {
 		// The autoscaler owns the count once the pool exists: apply what AKS reports so that no apply scales it back.
-		live := &asocontainerservice.ManagedClustersAgentPool{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: pool.Namespace, Name: azure.ObjectName(pool.Name)}, live); err == nil && live.Status.Count != nil {
-			in.Replicas = ptr.To(int32(*live.Status.Count))
-		} else if client.IgnoreNotFound(err) != nil {
+		live, err := r.Engine.Read(ctx, pool.Namespace, aks.AgentPoolRef(azure.ObjectName(pool.Name)))
+		if err != nil {
 			return err
+		}
+		if ap, ok := aks.ReadAgentPool(live); ok && ap.Count != nil {
+			in.Replicas = ptr.To(int32(*ap.Count))
 		}
 	}
 	// The pool's objects use the control plane's identity, if it allows the pool's namespace.
-	creds, err := r.Engine.ClusterCredentials(ctx, pool, aso.CredentialsInput{ClusterName: s.cluster.Name, IdentityRef: cp.Spec.IdentityRef, Kinds: r.kinds})
+	creds, err := r.Engine.ClusterCredentials(ctx, pool, aso.CredentialsInput{ClusterName: s.cluster.Name, IdentityRef: cp.Spec.IdentityRef, Kinds: s.Kinds})
 	if err != nil {
 		return err
 	}
-	if s.credentials = creds; !creds.Ready {
+	if s.Credentials = &creds; !creds.Ready {
 		return nil
 	}
-	s.result, err = r.Engine.Reconcile(ctx, pool, aks.MachinePoolResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: creds.SecretName, Kinds: r.kinds,
+	s.Result, err = r.Engine.Reconcile(ctx, pool, aks.MachinePoolResources(in), aso.Options{
+		ClusterName: s.cluster.Name, CredentialSecret: creds.SecretName, Kinds: s.Kinds,
 		Patches: append(aso.MergePatches("ManagedClustersAgentPool", "asoManagedClustersAgentPoolPatches", pool.Spec.ASOManagedClustersAgentPoolPatches),
 			aso.UserPatches(pool.Spec.ASOPatches)...),
 	})
@@ -240,15 +207,8 @@ func newer(a, b string) string {
 // reconcileNodes reports the pool's size (status.replicas) and its nodes, read from the workload cluster, as
 // providerIDList.
 func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
-	if s.result == nil {
+	if s.Result == nil {
 		return nil
 	}
-	count, ids, err := r.nodes.Report(ctx, s.cluster, s.machinePool, client.ObjectKey{Namespace: s.pool.Namespace, Name: azure.ObjectName(s.pool.Name)})
-	if count != nil {
-		s.pool.Status.Replicas = int32(*count)
-	}
-	if ids != nil {
-		s.pool.Spec.ProviderIDList = ids
-	}
-	return err
+	return r.nodes.Report(ctx, s.cluster, s.machinePool, s.Result, azure.ObjectName(s.pool.Name), &s.pool.Status.Replicas, &s.pool.Spec.ProviderIDList)
 }

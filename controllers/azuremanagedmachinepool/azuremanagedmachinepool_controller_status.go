@@ -21,24 +21,15 @@ import (
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util/conditions"
 
-	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
 // updateStatus summarises the pool's state: Ready, status.ready and status.initialization.provisioned.
-func updateStatus(s *scope, err error) []string {
+func updateStatus(s *scope, err error) {
 	pool := s.pool
-	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Result: s.result, Families: []string{aks.FamilyAgentPool}}
-	if s.deleting {
-		facts.Deleting = "the agent pool"
-	}
-	if s.waiting != "" {
-		facts.Waiting = lifecycle.Wait{Reason: WaitingForControlPlaneReason, Message: s.waiting}
-	}
-	owned := lifecycle.SetConditions(pool, facts)
+	lifecycle.SetConditions(pool, s.Facts(err))
 	pool.Status.Ready = conditions.IsTrue(pool, clusterv1.ReadyCondition)
 	if pool.Status.Ready {
 		pool.Status.Initialization.Provisioned = ptr.To(true)
 	}
-	return owned
 }

@@ -33,21 +33,49 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 )
 
-// Object is a kind the provider reconciles into ASO objects.
+// Object is a kind the provider reconciles.
 type Object interface {
 	client.Object
 	conditions.Setter
 }
 
-// Kind describes one kind to Reconcile. S is the kind's scope: the data its phases fill and its status reads.
-type Kind[T Object, S any] struct {
+// Kind is one controller: what its kind owns and watches, how a pass finds the object's owners, and its phases.
+// Setup and Reconcile do the rest. S is the kind's scope: the data its phases fill and its status reads.
+type Kind[T Object, S Scope] struct {
+	// Client reads from the manager's cache and writes; Engine applies, pauses and deletes the ASO objects.
+	Client client.Client
+	Engine *aso.Engine
+	// WatchFilterValue is the label value used to filter events prior to reconciliation.
+	WatchFilterValue string
+	// Needs are the kind's other dependencies, by name (e.g. "API reader"): Setup refuses a nil one.
+	Needs map[string]any
+
 	// New returns an empty object of the kind.
 	New func() T
-	// Finalizer is held while the object may own ASO objects.
+	// ForPredicates filter the events of the kind's own objects (e.g. IgnoreStatusOnlyUpdates).
+	ForPredicates []predicate.Predicate
+	// Cluster says which of the kind's objects a Cluster's events reach.
+	Cluster ClusterWatch
+	// Watches are the kind's other watches.
+	Watches []Watch
+	// Owns are the ASO kinds the object may own, at the versions the translators produce: the controller watches
+	// them, and the lifecycle pauses them and hands them to the phases (State.Kinds). A kind that owns none has no
+	// ASO objects to pause and never blocks clusterctl move.
+	Owns []azure.Object
+	// OwnedKinds, when set, are the ASO kinds one object may own (raw resources, which it records); the controller
+	// then watches every kind of aso.Kinds().
+	OwnedKinds func(obj client.Object) []schema.GroupVersionKind
+
+	// Finalizer is held while the object may own ASO objects; empty for a kind that owns none, whose deleted
+	// objects are left alone.
 	Finalizer string
 	// Owners finds the object's owners (see ClusterOwner, MachineOwner, MachinePoolOwner, ClusterLabel).
 	Owners OwnerLookup
@@ -55,28 +83,61 @@ type Kind[T Object, S any] struct {
 	// then do nothing, as the Cluster API contract asks.
 	ExternallyManaged bool
 	// Scope returns the scope of one pass.
-	Scope func(obj T, owners *Owners) *S
-	// PauseKinds are the ASO kinds the object may own: Pause sets reconcile-policy skip on them.
-	PauseKinds func(obj client.Object) []schema.GroupVersionKind
-	// Normal reconciles a live object.
-	Normal func(ctx context.Context, s *S) (ctrl.Result, error)
+	Scope func(obj T, owners *Owners) S
 	// WhilePaused, when set, runs in the passes of a paused object before its ASO objects are paused: it resolves
 	// the object's credentials (aso.Engine.ClusterCredentials), so that a revoked identity is revoked at once, not
 	// after the pause, and records them in the scope.
-	WhilePaused func(ctx context.Context, s *S) error
-	// Delete deletes the object's ASO objects; done releases the finalizer.
-	Delete func(ctx context.Context, s *S) (done bool, err error)
-	// Status sets the object's status and conditions from the scope and the pass's error (nil on success), and
-	// returns the condition types it owns. With Paused, they are every condition of the object: the lifecycle is
-	// their only writer, and its status patch carries the whole list.
-	Status func(s *S, err error) []string
+	WhilePaused func(ctx context.Context, s S) error
+	// Phases reconcile a live object, in order (see Phase).
+	Phases []Phase[S]
+	// Deletes says what deleting the object deletes, for Ready (e.g. "the machine's Azure resources").
+	Deletes string
+	// BeforeDelete, when set, runs first when the object is deleted; until it is done the ASO objects (and the
+	// finalizer) stay.
+	BeforeDelete func(ctx context.Context, s S) (done bool, err error)
+	// DeleteOrder orders the deletion of the ASO objects (aso.DeleteOptions.Order); ChooseDeleteOrder, when set,
+	// chooses it in the pass (e.g. by whether the object owns its resource group).
+	DeleteOrder       [][]schema.GroupKind
+	ChooseDeleteOrder func(ctx context.Context, s S) ([][]schema.GroupKind, error)
+	// Status, when set, sets the object's status and conditions (SetConditions) from the scope and the pass's
+	// error (nil on success). With Paused, the conditions are every condition of the object: the lifecycle is their only
+	// writer, and its status patch carries the whole list.
+	Status func(s S, err error)
+
+	// kinds are the GroupVersionKinds of Owns, resolved by Setup.
+	kinds []schema.GroupVersionKind
 }
 
-// Reconcile runs one pass of a kind's lifecycle for the object of req.
-func Reconcile[T Object, S any](ctx context.Context, c client.Client, engine *aso.Engine, k *Kind[T, S], req ctrl.Request) (_ ctrl.Result, reterr error) {
+// ClusterWatch says which of a kind's objects a Cluster's events reach: those labelled with the Cluster's name,
+// or the one a reference of the Cluster names (ByInfrastructureRef, ByControlPlaneRef), or Map's.
+type ClusterWatch struct {
+	ByInfrastructureRef, ByControlPlaneRef bool
+	// Map, when set, maps a Cluster to the objects.
+	Map handler.MapFunc
+	// Provisioned passes the Cluster's infrastructure becoming provisioned too, besides pause and unpause: the
+	// kind waits for it.
+	Provisioned bool
+}
+
+// Watch is one more watch of a kind: Object's events, or its metadata's (Metadata), mapped by Handler and filtered
+// by Predicates; or a raw Source.
+type Watch struct {
+	Object     client.Object
+	Metadata   bool
+	Handler    handler.EventHandler
+	Predicates []predicate.Predicate
+	Source     source.Source
+}
+
+// Reconcile runs one pass of the kind's lifecycle for the object of req.
+func (k *Kind[T, S]) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Result, reterr error) {
+	c := k.Client
 	obj := k.New()
 	if err := c.Get(ctx, req.NamespacedName, obj); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if k.Finalizer == "" && !obj.GetDeletionTimestamp().IsZero() {
+		return ctrl.Result{}, nil
 	}
 	log := ctrl.LoggerFrom(ctx)
 	owners, waitingFor, err := k.Owners(ctx, c, obj)
@@ -94,13 +155,15 @@ func Reconcile[T Object, S any](ctx context.Context, c client.Client, engine *as
 		log.V(4).Info("Skipping an externally managed object")
 		return ctrl.Result{}, nil
 	}
+	owns := k.owns()
 	isPaused, paused := pausedCondition(c, owners.Cluster, obj)
-	if obj.GetDeletionTimestamp().IsZero() && !controllerutil.ContainsFinalizer(obj, k.Finalizer) {
-		// The finalizer is written before any ASO object, so that deleting the object always goes through Delete;
-		// the pass goes on. The block on clusterctl move, which a live object's pass sets anyway, goes with it.
+	if k.Finalizer != "" && obj.GetDeletionTimestamp().IsZero() && !controllerutil.ContainsFinalizer(obj, k.Finalizer) {
+		// The finalizer is written before any ASO object, so that deleting the object always goes through the
+		// deletion; the pass goes on. The block on clusterctl move, which a live object's pass sets anyway, goes
+		// with it.
 		original := obj.DeepCopyObject().(client.Object)
 		controllerutil.AddFinalizer(obj, k.Finalizer)
-		if !isPaused {
+		if !isPaused && owns {
 			aso.SetBlockMove(obj, true)
 		}
 		if err := c.Patch(ctx, obj, client.MergeFrom(original)); err != nil {
@@ -108,11 +171,18 @@ func Reconcile[T Object, S any](ctx context.Context, c client.Client, engine *as
 		}
 	}
 	s := k.Scope(obj, owners)
+	st := s.state()
+	st.Kinds = k.kinds
+	if k.OwnedKinds != nil {
+		st.Kinds = k.OwnedKinds(obj)
+	}
 	p := newPatcher(c, obj)
 
 	// One deferred patch writes what the pass changed: metadata and spec, then status, each only when it changed.
 	defer func() {
-		k.Status(s, reterr)
+		if k.Status != nil {
+			k.Status(s, reterr)
+		}
 		conditions.Set(obj, paused)
 		if err := p.patch(ctx, obj, reterr == nil && !isPaused); err != nil {
 			reterr = kerrors.NewAggregate([]error{reterr, err})
@@ -125,10 +195,13 @@ func Reconcile[T Object, S any](ctx context.Context, c client.Client, engine *as
 				return ctrl.Result{}, err
 			}
 		}
-		return ctrl.Result{}, pause(ctx, engine, obj, owners.Cluster.Name, k.PauseKinds(obj))
+		if !owns {
+			return ctrl.Result{RequeueAfter: st.RequeueAfter}, nil
+		}
+		return ctrl.Result{RequeueAfter: st.RequeueAfter}, pause(ctx, k.Engine, obj, owners.Cluster.Name, k.pauseKinds(obj))
 	}
 	if !obj.GetDeletionTimestamp().IsZero() {
-		done, err := k.Delete(ctx, s)
+		done, err := k.delete(ctx, s, obj, owners.Cluster.Name)
 		if err != nil || !done {
 			return ctrl.Result{}, err
 		}
@@ -136,9 +209,46 @@ func Reconcile[T Object, S any](ctx context.Context, c client.Client, engine *as
 		controllerutil.RemoveFinalizer(obj, k.Finalizer)
 		return ctrl.Result{}, nil
 	}
-	// The ASO objects may change from now on: clusterctl move waits until pause has set them to skip.
-	aso.SetBlockMove(obj, true)
-	return k.Normal(ctx, s)
+	if owns {
+		// The ASO objects may change from now on: clusterctl move waits until pause has set them to skip.
+		aso.SetBlockMove(obj, true)
+	}
+	requeueAfter, err := runPhases(ctx, s, k.Phases)
+	return ctrl.Result{RequeueAfter: requeueAfter}, err
+}
+
+// owns reports whether the kind may own ASO objects.
+func (k *Kind[T, S]) owns() bool {
+	return len(k.Owns) > 0 || k.OwnedKinds != nil
+}
+
+// pauseKinds are the ASO kinds to pause of an object.
+func (k *Kind[T, S]) pauseKinds(obj client.Object) []schema.GroupVersionKind {
+	if k.OwnedKinds != nil {
+		return k.OwnedKinds(obj)
+	}
+	return k.kinds
+}
+
+// delete deletes the object's ASO objects, after BeforeDelete, in their order; done once ASO has deleted them all.
+func (k *Kind[T, S]) delete(ctx context.Context, s S, obj T, clusterName string) (bool, error) {
+	st := s.state()
+	st.Deleting = k.Deletes
+	if k.BeforeDelete != nil {
+		if done, err := k.BeforeDelete(ctx, s); err != nil || !done {
+			return false, err
+		}
+	}
+	order := k.DeleteOrder
+	if k.ChooseDeleteOrder != nil {
+		var err error
+		if order, err = k.ChooseDeleteOrder(ctx, s); err != nil {
+			return false, err
+		}
+	}
+	done, result, err := k.Engine.Delete(ctx, obj, aso.DeleteOptions{ClusterName: clusterName, Kinds: st.Kinds, Order: order})
+	st.Result = result
+	return done, err
 }
 
 // pausedCondition is the Paused condition of Cluster API's contract: true while the Cluster or the object is

@@ -23,7 +23,6 @@ import (
 
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
 	"sigs.k8s.io/cluster-api/util/conditions"
@@ -33,6 +32,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/network"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
@@ -96,30 +96,35 @@ func TestReconcile_WritesOnlyWhatChanged(t *testing.T) {
 	}}
 	g.Expect(c.Create(ctx, ac)).To(Succeed())
 
-	// tags is what the kind's Normal phase writes into the spec.
+	// tags is what the kind's phase writes into the spec.
 	var tags map[string]string
-	kind := &lifecycle.Kind[*infrav1.AzureCluster, infrav1.AzureCluster]{
+	type scope struct {
+		lifecycle.State
+		azureCluster *infrav1.AzureCluster
+	}
+	kind := &lifecycle.Kind[*infrav1.AzureCluster, *scope]{
+		Client:    c,
+		Engine:    &aso.Engine{},
 		New:       func() *infrav1.AzureCluster { return &infrav1.AzureCluster{} },
+		Owns:      network.ClusterKinds(),
 		Finalizer: infrav1.ClusterFinalizer,
 		Owners:    lifecycle.ClusterOwner,
-		Scope: func(obj *infrav1.AzureCluster, _ *lifecycle.Owners) *infrav1.AzureCluster {
-			return obj
+		Scope: func(obj *infrav1.AzureCluster, _ *lifecycle.Owners) *scope {
+			return &scope{azureCluster: obj}
 		},
-		PauseKinds: func(client.Object) []schema.GroupVersionKind { return nil },
-		Normal: func(_ context.Context, obj *infrav1.AzureCluster) (ctrl.Result, error) {
+		Phases: []lifecycle.Phase[*scope]{func(_ context.Context, s *scope) error {
 			if tags != nil {
-				obj.Spec.AdditionalTags = tags
+				s.azureCluster.Spec.AdditionalTags = tags
 			}
-			return ctrl.Result{}, nil
-		},
-		Delete: func(context.Context, *infrav1.AzureCluster) (bool, error) { return true, nil },
-		Status: func(obj *infrav1.AzureCluster, err error) []string {
-			return lifecycle.SetConditions(obj, lifecycle.Facts{Err: err, Result: &aso.Result{}})
+			return nil
+		}},
+		Status: func(s *scope, err error) {
+			lifecycle.SetConditions(s.azureCluster, lifecycle.Facts{Err: err, Result: &aso.Result{}})
 		},
 	}
 	pass := func() (*infrav1.AzureCluster, writes) {
 		*w = writes{}
-		_, err := lifecycle.Reconcile(ctx, c, &aso.Engine{}, kind, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ac)})
+		_, err := kind.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ac)})
 		g.Expect(err).NotTo(HaveOccurred())
 		live := &infrav1.AzureCluster{}
 		g.Expect(c.Get(ctx, client.ObjectKeyFromObject(ac), live)).To(Succeed())

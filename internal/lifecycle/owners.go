@@ -23,6 +23,7 @@ import (
 	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
@@ -121,4 +122,34 @@ func clusterOf(ctx context.Context, c client.Client, obj client.Object) (*Owners
 // metaOf is the metadata Cluster API's owner lookups read.
 func metaOf(obj client.Object) metav1.ObjectMeta {
 	return metav1.ObjectMeta{Namespace: obj.GetNamespace(), Name: obj.GetName(), Labels: obj.GetLabels(), OwnerReferences: obj.GetOwnerReferences()}
+}
+
+// ClusterRefOrLabel finds the Cluster that owns the object (an owner reference, which Cluster API sets on the
+// templates its control planes and MachineDeployments use), else the one its cluster-name label names (which
+// ClusterClass topologies set).
+func ClusterRefOrLabel(ctx context.Context, c client.Client, obj client.Object) (*Owners, string, error) {
+	name := ClusterName(obj)
+	if name == "" {
+		return nil, fmt.Sprintf("Cluster API to give %s its Cluster", klog.KObj(obj)), nil
+	}
+	cluster := &clusterv1.Cluster{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: name}, cluster); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, fmt.Sprintf("Cluster %s", klog.KRef(obj.GetNamespace(), name)), nil
+		}
+		return nil, "", fmt.Errorf("failed to get Cluster %s: %w", klog.KRef(obj.GetNamespace(), name), err)
+	}
+	return &Owners{Cluster: cluster}, "", nil
+}
+
+// ClusterName is the name of an object's Cluster: its Cluster owner, else its cluster-name label (see
+// ClusterRefOrLabel).
+func ClusterName(obj client.Object) string {
+	for _, ref := range obj.GetOwnerReferences() {
+		gv, err := schema.ParseGroupVersion(ref.APIVersion)
+		if err == nil && ref.Kind == "Cluster" && gv.Group == clusterv1.GroupVersion.Group {
+			return ref.Name
+		}
+	}
+	return obj.GetLabels()[clusterv1.ClusterNameLabel]
 }

@@ -24,6 +24,7 @@ import (
 	"sigs.k8s.io/cluster-api/util/conditions"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 )
 
@@ -53,30 +54,22 @@ type Facts struct {
 	Waiting Wait
 	// Result is the state of the object's ASO objects, when the pass reached them.
 	Result *aso.Result
-	// Families are the resource families the kind may report (<Family>Ready conditions); those the result does
-	// not report are removed.
-	Families []string
 	// Pending is what the object waits for once its ASO objects are ready (an endpoint, a kubeconfig).
 	Pending Wait
 }
 
-// SetConditions sets CredentialsReady, the resource conditions (status.resources, one <Family>Ready per family,
-// ResourcesReady and PatchesApplied) and Ready from the facts, and returns every condition type it owns.
-func SetConditions(obj ResourceObject, f Facts) []string {
-	owned := []string{clusterv1.ReadyCondition, infrav1.ResourcesReadyCondition, infrav1.PatchesAppliedCondition, aso.CredentialsVouchedCondition}
+// SetConditions sets CredentialsReady, the resource conditions (status.resources, one <Family>Ready per family of
+// the result's objects, ResourcesReady and PatchesApplied) and Ready from the facts. The families are those of the
+// translators' objects (azure.Resource.Family) that the result reports: with a result, the <Family>Ready condition
+// of a family it no longer reports is removed.
+func SetConditions(obj ResourceObject, f Facts) {
 	setCredentialsVouched(obj, f)
-	if f.Credentials != nil {
-		owned = append(owned, infrav1.CredentialsReadyCondition)
-		if f.Credentials.Reason != "" {
-			c := metav1.Condition{Type: infrav1.CredentialsReadyCondition, Status: metav1.ConditionTrue, Reason: f.Credentials.Reason}
-			if !f.Credentials.Ready {
-				c.Status, c.Message = metav1.ConditionFalse, f.Credentials.Message
-			}
-			conditions.Set(obj, c)
+	if f.Credentials != nil && f.Credentials.Reason != "" {
+		c := metav1.Condition{Type: infrav1.CredentialsReadyCondition, Status: metav1.ConditionTrue, Reason: f.Credentials.Reason}
+		if !f.Credentials.Ready {
+			c.Status, c.Message = metav1.ConditionFalse, f.Credentials.Message
 		}
-	}
-	for _, family := range f.Families {
-		owned = append(owned, family+"Ready")
+		conditions.Set(obj, c)
 	}
 	if f.Result != nil {
 		obj.SetResourceStatuses(f.Result.Statuses())
@@ -85,16 +78,19 @@ func SetConditions(obj ResourceObject, f Facts) []string {
 			conditions.Set(obj, c)
 			reported[c.Type] = true
 		}
-		for _, family := range f.Families {
-			if !reported[family+"Ready"] {
-				conditions.Delete(obj, family+"Ready")
+		var stale []string
+		for _, c := range obj.GetConditions() {
+			if azure.IsFamilyCondition(c.Type) && !reported[c.Type] {
+				stale = append(stale, c.Type)
 			}
+		}
+		for _, t := range stale {
+			conditions.Delete(obj, t)
 		}
 	}
 	if ready, ok := readyCondition(f); ok {
 		conditions.Set(obj, ready)
 	}
-	return owned
 }
 
 // setCredentialsVouched sets the CredentialsVouched warning while a credential the pass saw holds no secret of its

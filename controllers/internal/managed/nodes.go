@@ -22,15 +22,17 @@ import (
 	"fmt"
 	"sort"
 
-	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 )
 
 // Labels AKS puts on every node.
@@ -43,7 +45,9 @@ const (
 
 // NodeReporter reports the size and nodes of AKS agent pools for a machine pool controller.
 type NodeReporter struct {
-	Client       client.Client
+	Client client.Client
+	// Engine reads the agent pool's ManagedCluster.
+	Engine       *aso.Engine
 	ClusterCache clustercache.ClusterCache
 	// Controller is the machine pool controller; Name its name, for the watch on the workload cluster's nodes.
 	Controller capicontroller.Controller
@@ -52,38 +56,40 @@ type NodeReporter struct {
 	PoolsOfCluster handler.MapFunc
 }
 
-// Report reads the agent pool's ASO object of that name and the workload cluster's nodes of the pool: it returns
-// the pool's size as AKS reports it (nil while unknown) and the provider IDs of its nodes (nil while the workload
-// cluster is not reachable; the cluster cache's source brings the pool back once it is). It makes the MachinePool
-// follow the AKS autoscaler.
-func (n *NodeReporter) Report(ctx context.Context, cluster *clusterv1.Cluster, mp *clusterv1.MachinePool, agentPool client.ObjectKey) (count *int, providerIDs []string, err error) {
-	live := &asocontainerservice.ManagedClustersAgentPool{}
-	if err := n.Client.Get(ctx, agentPool, live); err != nil {
-		return nil, nil, client.IgnoreNotFound(err)
+// Report reads the pool's agent pool object of that name among the objects the engine read, and the workload
+// cluster's nodes of the pool: it sets the pool's size as AKS reports it (replicas, while it is known) and the
+// provider IDs of its nodes (providerIDs, while the workload cluster is reachable; the cluster cache's source brings
+// the pool back once it is). It makes the MachinePool follow the AKS autoscaler.
+func (n *NodeReporter) Report(ctx context.Context, cluster *clusterv1.Cluster, mp *clusterv1.MachinePool, live azure.Live, agentPool string, replicas *int32, providerIDs *[]string) error {
+	pool, ok := aks.LiveAgentPool(live, agentPool)
+	if !ok {
+		return nil
 	}
-	if err := FollowAutoscaler(ctx, n.Client, mp, live.Status.Count); err != nil {
-		return live.Status.Count, nil, err
+	if pool.Count != nil {
+		*replicas = int32(*pool.Count)
+	}
+	if err := FollowAutoscaler(ctx, n.Client, mp, pool.Count); err != nil {
+		return err
 	}
 	nodeResourceGroup := ""
-	if live.Spec.Owner != nil {
-		mc := &asocontainerservice.ManagedCluster{}
-		if err := n.Client.Get(ctx, client.ObjectKey{Namespace: agentPool.Namespace, Name: live.Spec.Owner.Name}, mc); err == nil {
-			nodeResourceGroup = ptr.Deref(mc.Status.NodeResourceGroup, "")
+	if pool.ManagedCluster != "" {
+		if mc, err := n.Engine.Read(ctx, mp.Namespace, aks.ManagedClusterRef(pool.ManagedCluster)); err == nil {
+			state, _ := aks.ReadManagedCluster(mc)
+			nodeResourceGroup = state.NodeResourceGroup
 		}
 	}
 	if err := WatchNodes(ctx, n.ClusterCache, n.Controller, n.Name, cluster, n.PoolsOfCluster); err != nil {
-		return live.Status.Count, nil, IgnoreNotConnected(err)
+		return IgnoreNotConnected(err)
 	}
 	reader, err := n.ClusterCache.GetReader(ctx, client.ObjectKeyFromObject(cluster))
 	if err != nil {
-		return live.Status.Count, nil, IgnoreNotConnected(err)
+		return IgnoreNotConnected(err)
 	}
-	name := live.Spec.AzureName
-	if name == "" {
-		name = live.Name
+	ids, err := PoolProviderIDs(ctx, reader, pool.Name, nodeResourceGroup)
+	if ids != nil {
+		*providerIDs = ids
 	}
-	ids, err := PoolProviderIDs(ctx, reader, name, nodeResourceGroup)
-	return live.Status.Count, ids, err
+	return err
 }
 
 // PoolProviderIDs lists the provider IDs of an agent pool's nodes in the workload cluster, sorted. nodeResourceGroup

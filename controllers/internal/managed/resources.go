@@ -26,15 +26,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/capzaso/cluster-api-provider-azure/azure"
 )
 
 // KindsAnnotation records on an owner every kind of raw ASO object it ever applied, so that an object whose kind
 // disappeared from spec.resources is still found and deleted.
 const KindsAnnotation = "infrastructure.cluster.x-k8s.io/aso-kinds"
-
-// ResourcesFamily is the condition family of raw ASO objects.
-const ResourcesFamily = "ASOResources"
 
 // InvalidResourcesReason means spec.resources cannot be applied as given.
 const InvalidResourcesReason = "InvalidResources"
@@ -89,15 +85,6 @@ func RecordedKinds(owner client.Object) []schema.GroupVersionKind {
 		if len(parts) == 3 {
 			out = append(out, schema.GroupVersionKind{Kind: parts[0], Version: parts[1], Group: parts[2]})
 		}
-	}
-	return out
-}
-
-// Resources wraps raw objects for the engine.
-func Resources(objs []*unstructured.Unstructured) []azure.Resource {
-	out := make([]azure.Resource, 0, len(objs))
-	for _, u := range objs {
-		out = append(out, azure.Resource{Object: u, Family: ResourcesFamily, Raw: true})
 	}
 	return out
 }

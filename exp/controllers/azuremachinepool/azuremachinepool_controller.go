@@ -18,12 +18,8 @@ package azuremachinepool
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"time"
 
-	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
-	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
@@ -31,7 +27,6 @@ import (
 	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/cluster-api/util/conditions"
 	capicontroller "sigs.k8s.io/cluster-api/util/controller"
-	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
@@ -42,8 +37,8 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
-	"github.com/capzaso/cluster-api-provider-azure/exp/controllers/azuremachinepoolmachine"
 	"github.com/capzaso/cluster-api-provider-azure/internal/azurejson"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
@@ -55,12 +50,6 @@ import (
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinepoolmachines,verbs=get;list;watch;create;delete
 // +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=machinepools,verbs=get;list;watch
 // +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=machines,verbs=get;list;watch;delete
-
-// OwnedKinds are the ASO kinds an AzureMachinePool owns; the controller watches them. The objects of a Flexible
-// scale set's instances belong to their AzureMachinePoolMachines.
-func OwnedKinds() []client.Object {
-	return []client.Object{&asocompute.VirtualMachineScaleSet{}, &asoauthorization.RoleAssignment{}}
-}
 
 // Reconciler reconciles AzureMachinePools.
 type Reconciler struct {
@@ -78,8 +67,7 @@ type Reconciler struct {
 	// azureJSON writes the azure.json Secrets.
 	azureJSON *azurejson.Writer
 
-	// kinds, instanceKinds, controller and poolsOfCluster are set by SetupWithManager.
-	kinds []schema.GroupVersionKind
+	// instanceKinds, controller and poolsOfCluster are set by SetupWithManager.
 	// instanceKinds are the kinds of a Flexible pool's instances, which the pool's patches also reach.
 	instanceKinds  []schema.GroupVersionKind
 	controller     capicontroller.Controller
@@ -88,41 +76,51 @@ type Reconciler struct {
 
 // SetupWithManager sets up the controller with the manager.
 func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
-	if r.Client == nil || r.APIReader == nil || r.Engine == nil || r.ClusterCache == nil {
-		return fmt.Errorf("client, API reader, engine and cluster cache are required")
-	}
 	r.azureJSON = &azurejson.Writer{Client: r.Client, APIReader: r.APIReader, Metadata: mgr.GetCache()}
 	var err error
-	if r.kinds, err = aso.GVKs(mgr.GetScheme(), OwnedKinds()...); err != nil {
+	if r.instanceKinds, err = aso.GVKsOf(mgr.GetScheme(), compute.ReplicaKinds()); err != nil {
 		return err
 	}
-	if r.instanceKinds, err = aso.GVKs(mgr.GetScheme(), azuremachinepoolmachine.OwnedKinds()...); err != nil {
+	if r.poolsOfCluster, err = lifecycle.ClusterToObjects(mgr, infrav1exp.GroupVersion.WithKind("AzureMachinePool")); err != nil {
 		return err
 	}
-	log := ctrl.LoggerFrom(ctx)
-	r.poolsOfCluster, err = util.ClusterToTypedObjectsMapper(mgr.GetClient(), &infrav1exp.AzureMachinePoolList{}, mgr.GetScheme())
-	if err != nil {
-		return err
+	k := &lifecycle.Kind[*infrav1exp.AzureMachinePool, *scope]{
+		Client: r.Client, Engine: r.Engine, WatchFilterValue: r.WatchFilterValue,
+		Needs:   map[string]any{"API reader": r.APIReader, "cluster cache": r.ClusterCache},
+		New:     func() *infrav1exp.AzureMachinePool { return &infrav1exp.AzureMachinePool{} },
+		Cluster: lifecycle.ClusterWatch{Provisioned: true},
+		Watches: []lifecycle.Watch{
+			{Object: &clusterv1.MachinePool{},
+				Handler: handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1exp.GroupVersion.WithKind("AzureMachinePool")))},
+			// A pool's azure.json follows its AzureCluster's spec and the revocation of the cluster's identity.
+			{Object: &infrav1.AzureCluster{}, Handler: handler.EnqueueRequestsFromMapFunc(r.poolsOfAzureCluster),
+				Predicates: []predicate.Predicate{specOrCredentialsChanged()}},
+			// An instance's readiness and deletion move the rollout on.
+			{Object: &infrav1exp.AzureMachinePoolMachine{},
+				Handler: handler.EnqueueRequestForOwner(mgr.GetScheme(), mgr.GetRESTMapper(), &infrav1exp.AzureMachinePool{})},
+		},
+		// The instances' AzureMachinePoolMachines own, and pause, their own objects.
+		Owns:      compute.ScaleSetKinds(),
+		Finalizer: infrav1exp.MachinePoolFinalizer,
+		Owners:    lifecycle.MachinePoolOwner,
+		Scope: func(pool *infrav1exp.AzureMachinePool, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
+		},
+		WhilePaused: r.revokeWhilePaused,
+		// A Flexible pool's scale set, then its instances; a Uniform pool's Nodes, then its scale set.
+		Phases: []lifecycle.Phase[*scope]{
+			r.reconcileClusterInfrastructure, r.reconcileAzureJSON, r.requireCredentials,
+			r.reconcileNodes, r.reconcileScaleSet, r.reconcileReplicas,
+		},
+		Deletes:      "the scale set",
+		BeforeDelete: r.deleteReplicas,
+		DeleteOrder:  compute.ScaleSetDeleteOrder,
+		Status:       updateStatus,
 	}
-	b := capicontroller.NewControllerManagedBy(mgr, log).
-		For(&infrav1exp.AzureMachinePool{}).
-		WithOptions(options).
-		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
-		Watches(&clusterv1.MachinePool{},
-			handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1exp.GroupVersion.WithKind("AzureMachinePool")))).
-		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(r.poolsOfCluster),
-			predicates.ClusterPausedTransitionsOrInfrastructureProvisioned(mgr.GetScheme(), log)).
-		// A pool's azure.json follows its AzureCluster's spec and the revocation of the cluster's identity.
-		Watches(&infrav1.AzureCluster{}, handler.EnqueueRequestsFromMapFunc(r.poolsOfAzureCluster),
-			specOrCredentialsChanged()).
-		// An instance's readiness and deletion move the rollout on.
-		Watches(&infrav1exp.AzureMachinePoolMachine{},
-			handler.EnqueueRequestForOwner(mgr.GetScheme(), mgr.GetRESTMapper(), &infrav1exp.AzureMachinePool{})).
-		WatchesRawSource(r.ClusterCache.GetClusterSource("azuremachinepool", r.poolsOfCluster))
-	for _, obj := range OwnedKinds() {
-		b = b.Owns(obj)
+	if r.ClusterCache != nil {
+		k.Watches = append(k.Watches, lifecycle.Watch{Source: r.ClusterCache.GetClusterSource("azuremachinepool", r.poolsOfCluster)})
 	}
-	r.controller, err = b.Build(ctx, r)
+	r.controller, err = k.Setup(ctx, mgr, options)
 	return err
 }
 
@@ -167,46 +165,9 @@ func specOrCredentialsChanged() predicate.Predicate {
 	}
 }
 
-// Reconcile makes the AzureMachinePool's scale set and instances match its spec and its MachinePool.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1exp.AzureMachinePool, scope]{
-		New:       func() *infrav1exp.AzureMachinePool { return &infrav1exp.AzureMachinePool{} },
-		Finalizer: infrav1exp.MachinePoolFinalizer,
-		Owners:    lifecycle.MachinePoolOwner,
-		Scope: func(pool *infrav1exp.AzureMachinePool, owners *lifecycle.Owners) *scope {
-			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
-		},
-		// The instances' AzureMachinePoolMachines pause their own objects.
-		PauseKinds:  func(client.Object) []schema.GroupVersionKind { return r.kinds },
-		WhilePaused: r.revokeWhilePaused,
-		Normal:      r.reconcileNormal,
-		Delete:      r.reconcileDelete,
-		Status:      updateStatus,
-	}, req)
-}
-
-// reconcileNormal runs the phases of a live pool: a Flexible pool's scale set, then its instances; a Uniform
-// pool's Nodes, then its scale set.
-func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
-	phases := []func(context.Context, *scope) error{r.reconcileClusterInfrastructure, r.reconcileAzureJSON, r.requireCredentials}
-	if isFlexible(s.pool) {
-		phases = append(phases, r.reconcileScaleSet, r.reconcileReplicas)
-	} else {
-		phases = append(phases, r.reconcileNodes, r.reconcileScaleSet)
-	}
-	for _, phase := range phases {
-		if err := phase(ctx, s); err != nil {
-			return ctrl.Result{}, err
-		}
-		if s.waiting.Message != "" {
-			return ctrl.Result{}, nil
-		}
-	}
-	return ctrl.Result{RequeueAfter: s.requeueAfter}, nil
-}
-
 // scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
 type scope struct {
+	lifecycle.State
 	// cluster, machinePool and pool are read by the lifecycle.
 	cluster     *clusterv1.Cluster
 	machinePool *clusterv1.MachinePool
@@ -214,11 +175,7 @@ type scope struct {
 
 	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
 	infra *clusterinfra.Infrastructure
-	// credentials is set by reconcileClusterInfrastructure: whether the cluster's identity may be used here.
-	credentials aso.Credentials
-	// result is set by reconcileScaleSet and reconcileDelete: the state of the pool's own ASO objects.
-	result *aso.Result
-	// replicas is set by reconcileReplicas (Flexible) and reconcileDelete: the pool's AzureMachinePoolMachines.
+	// replicas is set by reconcileReplicas (Flexible) and deleteReplicas: the pool's AzureMachinePoolMachines.
 	replicas []infrav1exp.AzureMachinePoolMachine
 	// nodes is set by reconcileNodes (Uniform): the scale set's Nodes, or nil while the workload cluster is not
 	// reachable (nodesKnown false).
@@ -230,14 +187,8 @@ type scope struct {
 	capacity int32
 	// provisioningState is set by reconcileScaleSet: the scale set's provisioning state as ASO reports it.
 	provisioningState string
-	// waiting is set by a phase that must wait (for the cluster, the bootstrap data).
-	waiting lifecycle.Wait
 	// draining is set by reconcileScaleSet while a Uniform scale set's capacity waits for Nodes to be drained.
 	draining string
-	// requeueAfter asks for another pass (to check a drain's pods, which are not watched).
-	requeueAfter time.Duration
-	// deleting is set by reconcileDelete while the instances and the scale set are deleted.
-	deleting bool
 }
 
 // isFlexible reports whether the pool is a Flexible scale set.

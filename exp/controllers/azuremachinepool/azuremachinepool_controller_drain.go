@@ -163,7 +163,7 @@ func (r *Reconciler) drainBeforeScaleIn(ctx context.Context, s *scope, current, 
 		return next, nil
 	}
 	s.draining = fmt.Sprintf("draining before removing %d instances: %s", len(victims), strings.Join(waiting, "; "))
-	s.requeueAfter = drainPollInterval
+	s.RequeueAfter = drainPollInterval
 	return current, nil
 }
 

@@ -28,12 +28,9 @@ import (
 	"strings"
 	"time"
 
-	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
-	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -73,37 +70,32 @@ const (
 	cacheTimeout = 10 * time.Second
 )
 
-// deleteOrder deletes the role assignment before the scale set.
-var deleteOrder = [][]schema.GroupKind{
-	{asoauthorization.GroupVersion.WithKind("RoleAssignment").GroupKind()},
-	{asocompute.GroupVersion.WithKind("VirtualMachineScaleSet").GroupKind()},
-}
-
 // reconcileClusterInfrastructure waits for the cluster's infrastructure and reads what the pool needs from it.
 func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scope) error {
 	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, s.cluster)
 	if err != nil || waiting != "" {
-		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
+		s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
 		return err
 	}
 	if s.pool.Spec.Template.Image == nil && s.machinePool.Spec.Template.Spec.Version == "" {
-		s.waiting = lifecycle.Wait{Reason: ImageUnknownReason, Message: "the MachinePool has no spec.template.spec.version to choose the default image for, and the AzureMachinePool no spec.template.image"}
+		s.Waiting = lifecycle.Wait{Reason: ImageUnknownReason, Message: "the MachinePool has no spec.template.spec.version to choose the default image for, and the AzureMachinePool no spec.template.image"}
 		return nil
 	}
 	s.infra = infra
-	s.credentials, err = infra.Credentials(ctx, r.Engine, s.pool, s.cluster.Name, r.kinds)
+	creds, err := infra.Credentials(ctx, r.Engine, s.pool, s.cluster.Name, s.Kinds)
+	s.Credentials = &creds
 	return err
 }
 
 // revokeWhilePaused checks, while the Cluster is paused, that the cluster's identity may still be used, and when it
 // may not, revokes the pool's credentials and removes them from its azure.json Secret.
 func (r *Reconciler) revokeWhilePaused(ctx context.Context, s *scope) error {
-	infra, creds, err := clusterinfra.PausedCredentials(ctx, r.APIReader, r.Client, r.Engine, s.cluster, s.pool, r.kinds)
+	infra, creds, err := clusterinfra.PausedCredentials(ctx, r.APIReader, r.Client, r.Engine, s.cluster, s.pool, s.Kinds)
+	s.Credentials = &creds
 	if err != nil || infra == nil || creds.Ready {
-		s.credentials = creds
 		return err
 	}
-	s.infra, s.credentials = infra, creds
+	s.infra = infra
 	return r.reconcileAzureJSON(ctx, s)
 }
 
@@ -114,12 +106,12 @@ func (r *Reconciler) revokeWhilePaused(ctx context.Context, s *scope) error {
 func (r *Reconciler) reconcileAzureJSON(ctx context.Context, s *scope) error {
 	in, write, waiting, err := azurejson.Input(ctx, r.APIReader, s.cluster, s.infra, azurejson.Machines{
 		Identity: s.pool.Spec.Identity, UserAssignedIdentities: s.pool.Spec.UserAssignedIdentities,
-	}, s.credentials)
+	}, *s.Credentials)
 	if err != nil {
 		return err
 	}
 	if !write {
-		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
+		s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
 		return nil
 	}
 	return r.azureJSON.Ensure(ctx, s.pool, s.cluster.Name, in)
@@ -127,8 +119,8 @@ func (r *Reconciler) reconcileAzureJSON(ctx context.Context, s *scope) error {
 
 // requireCredentials stops the pass while the cluster's identity may not be used for the pool.
 func (r *Reconciler) requireCredentials(_ context.Context, s *scope) error {
-	if !s.credentials.Ready {
-		s.waiting = lifecycle.Wait{Reason: s.credentials.Reason, Message: s.credentials.Message}
+	if !s.Credentials.Ready {
+		s.Waiting = lifecycle.Wait{Reason: s.Credentials.Reason, Message: s.Credentials.Message}
 	}
 	return nil
 }
@@ -149,17 +141,15 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 	for _, p := range s.infra.LBPools(false, false) {
 		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: p.LoadBalancer, Pool: p.Pool})
 	}
-	live := &asocompute.VirtualMachineScaleSet{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: pool.Namespace, Name: azure.ObjectName(pool.Name)}, live); err != nil {
-		if !apierrors.IsNotFound(err) {
-			return err
-		}
-		live = nil
+	obj, err := r.Engine.Read(ctx, pool.Namespace, compute.ScaleSetRef(pool.Name))
+	if err != nil {
+		return err
 	}
+	live, exists := compute.ReadScaleSet(obj)
 	if !isFlexible(s.pool) {
 		name := mp.Spec.Template.Spec.Bootstrap.DataSecretName
 		if name == nil {
-			s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the MachinePool's bootstrap data secret"}
+			s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the MachinePool's bootstrap data secret"}
 			return nil
 		}
 		data, err := machinesecrets.BootstrapData(ctx, r.APIReader, mp.Namespace, *name)
@@ -174,8 +164,8 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		}
 		desired := int(desiredReplicas(mp))
 		current := desired
-		if live != nil && live.Spec.Sku != nil && live.Spec.Sku.Capacity != nil {
-			current = *live.Spec.Sku.Capacity
+		if live.Capacity != nil {
+			current = *live.Capacity
 		}
 		var nodes []uniformNode
 		for _, n := range s.nodes {
@@ -190,23 +180,19 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 			}
 		}
 		in.Capacity = int32(capacity)
-		if live != nil && live.Status.Sku != nil {
-			s.capacity = int32(ptr.Deref(live.Status.Sku.Capacity, 0))
-		}
+		s.capacity = live.ReportedCapacity
 	}
-	if live != nil {
-		s.provisioningState = ptr.Deref(live.Status.ProvisioningState, "")
-	}
+	s.provisioningState = live.ProvisioningState
 	result, err := r.Engine.Reconcile(ctx, pool, compute.MachinePoolResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName,
-		Kinds: r.kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches), PatchTargets: r.instanceKinds,
+		ClusterName: s.cluster.Name, CredentialSecret: s.Credentials.SecretName,
+		Kinds: s.Kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches), PatchTargets: r.instanceKinds,
 	})
-	s.result = result
+	s.Result = result
 	if err != nil {
 		return err
 	}
-	if live != nil && ptr.Deref(live.Status.Id, "") != "" && pool.Spec.ProviderID == "" {
-		pool.Spec.ProviderID = "azure://" + *live.Status.Id
+	if exists && live.ID != "" && pool.Spec.ProviderID == "" {
+		pool.Spec.ProviderID = "azure://" + live.ID
 	}
 	return nil
 }
@@ -220,6 +206,9 @@ func desiredReplicas(mp *clusterv1.MachinePool) int32 {
 // AzureMachinePoolMachines (through their Machines) as planRollout says.
 func (r *Reconciler) reconcileReplicas(ctx context.Context, s *scope) error {
 	pool, mp := s.pool, s.machinePool
+	if !isFlexible(pool) {
+		return nil
+	}
 	replicas, machines, err := r.listReplicas(ctx, s)
 	if err != nil {
 		return err
@@ -433,6 +422,9 @@ type nodeInfo struct {
 // Nodes are unknown; the cluster cache's source requeues the pool once it connects.
 func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
 	pool := s.pool
+	if isFlexible(pool) {
+		return nil
+	}
 	s.watermark = -1
 	if err := r.watchNodes(ctx, s.cluster); err != nil {
 		return ignoreNotConnected(err)
@@ -547,10 +539,9 @@ func ignoreNotConnected(err error) error {
 	return err
 }
 
-// reconcileDelete deletes the pool's instances (through their Machines), then its scale set; done once ASO has
-// deleted everything.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
-	s.deleting = true
+// deleteReplicas deletes the pool's instances (through their Machines); done once none is left, and the scale set
+// can go.
+func (r *Reconciler) deleteReplicas(ctx context.Context, s *scope) (bool, error) {
 	replicas, machines, err := r.listReplicas(ctx, s)
 	if err != nil {
 		return false, err
@@ -575,7 +566,5 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error
 		errs = append(errs, r.waitForCache(ctx, nil, deleted))
 		return false, kerrors.NewAggregate(errs)
 	}
-	done, result, err := r.Engine.Delete(ctx, s.pool, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: deleteOrder})
-	s.result = result
-	return done, err
+	return true, nil
 }

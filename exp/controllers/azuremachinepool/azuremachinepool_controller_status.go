@@ -42,12 +42,9 @@ const (
 	RollingOutReason = "RollingOut"
 )
 
-// families are the resource families the engine reports for a pool's own objects, one <Family>Ready condition each.
-var families = []string{compute.FamilyScaleSet, compute.FamilyRoleAssignments}
-
 // updateStatus turns what the phases learned, and the pass's error, into the AzureMachinePool's status and
-// conditions; it returns the conditions it owns.
-func updateStatus(s *scope, err error) []string {
+// conditions.
+func updateStatus(s *scope, err error) {
 	pool := s.pool
 	if s.provisioningState != "" {
 		pool.Status.ProvisioningState = s.provisioningState
@@ -62,38 +59,35 @@ func updateStatus(s *scope, err error) []string {
 	switch {
 	case isFlexible(pool):
 		pool.Status.InfrastructureMachineKind = infrav1exp.AzureMachinePoolMachineKind
-		if s.replicas != nil || s.result != nil {
+		if s.replicas != nil || s.Result != nil {
 			instances = setFlexibleInstances(pool, desiredReplicas(s.machinePool), version, s.replicas)
 		}
 	case s.nodesKnown:
 		instances = setUniformInstances(pool, desiredReplicas(s.machinePool), s.capacity, s.nodes, s.watermark)
-	case s.result != nil:
+	case s.Result != nil:
 		// The workload cluster is not reachable (yet): the instances are unknown, not their number.
 		pool.Status.Replicas = s.capacity
 	}
 	if instances.Type != "" && s.draining != "" {
 		instances.Status, instances.Reason, instances.Message = metav1.ConditionFalse, DrainingReason, s.draining
 	}
-	if instances.Type != "" && !s.deleting {
+	if instances.Type != "" && s.Deleting == "" {
 		conditions.Set(pool, instances)
 	}
-	if s.result != nil && s.result.Ready() && !s.deleting {
+	if s.Result != nil && s.Result.Ready() && s.Deleting == "" {
 		pool.Status.Initialization.Provisioned = ptr.To(true)
 	}
 	// Cluster API v1.14 reads status.ready for machine pools, as it did initialization.provisioned's predecessor.
 	pool.Status.Ready = ptr.Deref(pool.Status.Initialization.Provisioned, false)
 
-	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Waiting: s.waiting, Result: s.result, Families: families}
-	if s.deleting {
-		facts.Deleting = "the scale set"
-		if n := len(s.replicas); n > 0 {
-			facts.Deleting = fmt.Sprintf("%d instances before the scale set", n)
-		}
+	facts := s.Facts(err)
+	if n := len(s.replicas); s.Deleting != "" && n > 0 {
+		facts.Deleting = fmt.Sprintf("%d instances before the scale set", n)
 	}
 	if instances.Type != "" && instances.Status != metav1.ConditionTrue {
 		facts.Pending = lifecycle.Wait{Reason: instances.Reason, Message: instances.Message}
 	}
-	return append(lifecycle.SetConditions(pool, facts), InstancesReadyCondition)
+	lifecycle.SetConditions(pool, facts)
 }
 
 // setFlexibleInstances reports the instances of a Flexible pool: status.instances, providerIDList (the VMs of

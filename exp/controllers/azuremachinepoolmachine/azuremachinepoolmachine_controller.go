@@ -18,20 +18,11 @@ package azuremachinepoolmachine
 
 import (
 	"context"
-	"fmt"
-	"slices"
 
-	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
-	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
-	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
-	"sigs.k8s.io/cluster-api/util"
-	capicontroller "sigs.k8s.io/cluster-api/util/controller"
 	"sigs.k8s.io/cluster-api/util/labels/format"
-	"sigs.k8s.io/cluster-api/util/predicates"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -39,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
@@ -49,14 +41,6 @@ import (
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinepoolmachines/finalizers,verbs=update
 // +kubebuilder:rbac:groups=infrastructure.cluster.x-k8s.io,resources=azuremachinepools,verbs=get;list;watch
 // +kubebuilder:rbac:groups=cluster.x-k8s.io,resources=machinepools;machines,verbs=get;list;watch
-
-// OwnedKinds are the ASO kinds an AzureMachinePoolMachine owns; the controller watches them.
-func OwnedKinds() []client.Object {
-	return []client.Object{
-		&asonetwork.NetworkInterface{}, &asocompute.VirtualMachine{}, &asocompute.VirtualMachinesExtension{},
-		&asoauthorization.RoleAssignment{},
-	}
-}
 
 // Reconciler reconciles AzureMachinePoolMachines.
 type Reconciler struct {
@@ -69,8 +53,6 @@ type Reconciler struct {
 	// WatchFilterValue is the label value used to filter events prior to reconciliation.
 	WatchFilterValue string
 
-	// kinds are the GroupVersionKinds of OwnedKinds, resolved by SetupWithManager.
-	kinds []schema.GroupVersionKind
 	// patchTargets are the kinds of the pool's patches that an instance does not report when they match none of its
 	// objects: its own (a patch may name another instance's object) and the pool's scale set, which the pool reports.
 	patchTargets []schema.GroupVersionKind
@@ -78,39 +60,44 @@ type Reconciler struct {
 
 // SetupWithManager sets up the controller with the manager.
 func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
-	if r.Client == nil || r.APIReader == nil || r.Engine == nil {
-		return fmt.Errorf("client, API reader and engine are required")
-	}
 	var err error
-	if r.kinds, err = aso.GVKs(mgr.GetScheme(), OwnedKinds()...); err != nil {
+	if r.patchTargets, err = aso.GVKsOf(mgr.GetScheme(), append(compute.ReplicaKinds(), compute.ScaleSetRef(""))); err != nil {
 		return err
 	}
-	scaleSet, err := aso.GVKs(mgr.GetScheme(), &asocompute.VirtualMachineScaleSet{})
-	if err != nil {
-		return err
-	}
-	r.patchTargets = append(slices.Clone(r.kinds), scaleSet...)
-	log := ctrl.LoggerFrom(ctx)
-	clusterToMachines, err := util.ClusterToTypedObjectsMapper(mgr.GetClient(), &infrav1exp.AzureMachinePoolMachineList{}, mgr.GetScheme())
-	if err != nil {
-		return err
-	}
-	b := capicontroller.NewControllerManagedBy(mgr, log).
-		For(&infrav1exp.AzureMachinePoolMachine{}, builder.WithPredicates(lifecycle.IgnoreStatusOnlyUpdates())).
-		WithOptions(options).
-		WithEventFilter(predicates.ResourceHasFilterLabel(mgr.GetScheme(), log, r.WatchFilterValue)).
-		// The pool's patches and model are its instances' too; its status (which follows its instances') is not.
-		Watches(&infrav1exp.AzureMachinePool{}, handler.EnqueueRequestsFromMapFunc(r.poolToMachines),
-			lifecycle.IgnoreStatusOnlyUpdates()).
-		// The MachinePool's spec names the bootstrap data secret, once the bootstrap provider has written it.
-		Watches(&clusterv1.MachinePool{}, handler.EnqueueRequestsFromMapFunc(r.machinePoolToMachines),
-			predicate.GenerationChangedPredicate{}).
-		Watches(&clusterv1.Cluster{}, handler.EnqueueRequestsFromMapFunc(clusterToMachines),
-			predicates.ClusterPausedTransitionsOrInfrastructureProvisioned(mgr.GetScheme(), log))
-	for _, obj := range OwnedKinds() {
-		b = b.Owns(obj)
-	}
-	return b.Complete(ctx, r)
+	_, err = (&lifecycle.Kind[*infrav1exp.AzureMachinePoolMachine, *scope]{
+		Client: r.Client, Engine: r.Engine, WatchFilterValue: r.WatchFilterValue,
+		Needs:         map[string]any{"API reader": r.APIReader},
+		New:           func() *infrav1exp.AzureMachinePoolMachine { return &infrav1exp.AzureMachinePoolMachine{} },
+		ForPredicates: []predicate.Predicate{lifecycle.IgnoreStatusOnlyUpdates()},
+		Cluster:       lifecycle.ClusterWatch{Provisioned: true},
+		Watches: []lifecycle.Watch{
+			// The pool's patches and model are its instances' too; its status (which follows its instances') is not.
+			{Object: &infrav1exp.AzureMachinePool{}, Handler: handler.EnqueueRequestsFromMapFunc(r.poolToMachines),
+				Predicates: []predicate.Predicate{lifecycle.IgnoreStatusOnlyUpdates()}},
+			// The MachinePool's spec names the bootstrap data secret, once the bootstrap provider has written it.
+			{Object: &clusterv1.MachinePool{}, Handler: handler.EnqueueRequestsFromMapFunc(r.machinePoolToMachines),
+				Predicates: []predicate.Predicate{predicate.GenerationChangedPredicate{}}},
+		},
+		Owns:      compute.ReplicaKinds(),
+		Finalizer: infrav1exp.MachinePoolMachineFinalizer,
+		// Deleting needs neither the pool nor the MachinePool, which may go first: the cluster label is enough.
+		Owners: lifecycle.ClusterLabel,
+		Scope: func(m *infrav1exp.AzureMachinePoolMachine, owners *lifecycle.Owners) *scope {
+			return &scope{cluster: owners.Cluster, machine: m}
+		},
+		WhilePaused: func(ctx context.Context, s *scope) error {
+			_, creds, err := clusterinfra.PausedCredentials(ctx, r.APIReader, r.Client, r.Engine, s.cluster, s.machine, s.Kinds)
+			s.Credentials = &creds
+			return err
+		},
+		Phases: []lifecycle.Phase[*scope]{
+			r.reconcileOwners, r.reconcileClusterInfrastructure, r.reconcileBootstrapData, r.reconcileResources, r.reconcileVMStatus,
+		},
+		Deletes:     "the instance's Azure resources",
+		DeleteOrder: compute.MachineDeleteOrder,
+		Status:      updateStatus,
+	}).Setup(ctx, mgr, options)
+	return err
 }
 
 // poolToMachines maps an AzureMachinePool to the AzureMachinePoolMachines it owns.
@@ -144,48 +131,9 @@ func (r *Reconciler) machinePoolToMachines(ctx context.Context, o client.Object)
 	return out
 }
 
-// Reconcile makes the instance's VM match its model.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	return lifecycle.Reconcile(ctx, r.Client, r.Engine, &lifecycle.Kind[*infrav1exp.AzureMachinePoolMachine, scope]{
-		New:       func() *infrav1exp.AzureMachinePoolMachine { return &infrav1exp.AzureMachinePoolMachine{} },
-		Finalizer: infrav1exp.MachinePoolMachineFinalizer,
-		// Deleting needs neither the pool nor the MachinePool, which may go first: the cluster label is enough.
-		Owners: lifecycle.ClusterLabel,
-		Scope: func(m *infrav1exp.AzureMachinePoolMachine, owners *lifecycle.Owners) *scope {
-			return &scope{cluster: owners.Cluster, machine: m}
-		},
-		PauseKinds: func(client.Object) []schema.GroupVersionKind { return r.kinds },
-		WhilePaused: func(ctx context.Context, s *scope) (err error) {
-			_, s.credentials, err = clusterinfra.PausedCredentials(ctx, r.APIReader, r.Client, r.Engine, s.cluster, s.machine, r.kinds)
-			return err
-		},
-		Normal: r.reconcileNormal,
-		Delete: r.reconcileDelete,
-		Status: updateStatus,
-	}, req)
-}
-
-// reconcileNormal runs the phases of a live instance.
-func (r *Reconciler) reconcileNormal(ctx context.Context, s *scope) (ctrl.Result, error) {
-	for _, phase := range []func(context.Context, *scope) error{
-		r.reconcileOwners,
-		r.reconcileClusterInfrastructure,
-		r.reconcileBootstrapData,
-		r.reconcileResources,
-		r.reconcileVMStatus,
-	} {
-		if err := phase(ctx, s); err != nil {
-			return ctrl.Result{}, err
-		}
-		if s.waiting.Message != "" {
-			return ctrl.Result{}, nil
-		}
-	}
-	return ctrl.Result{}, nil
-}
-
 // scope holds what the phases of one reconciliation learn; updateStatus turns it into status and conditions.
 type scope struct {
+	lifecycle.State
 	// cluster and machine are read by the lifecycle.
 	cluster *clusterv1.Cluster
 	machine *infrav1exp.AzureMachinePoolMachine
@@ -195,16 +143,8 @@ type scope struct {
 	machinePool *clusterv1.MachinePool
 	// infra is set by reconcileClusterInfrastructure: the facts read from the cluster's infrastructure object.
 	infra *clusterinfra.Infrastructure
-	// credentials is set by reconcileClusterInfrastructure: whether the cluster's identity may be used here.
-	credentials aso.Credentials
 	// bootstrapData is set by reconcileBootstrapData while the VM does not exist yet; nil afterwards.
 	bootstrapData []byte
-	// result is set by reconcileResources and reconcileDelete: the state of every ASO object.
-	result *aso.Result
-	// vmID and provisioningState are set by reconcileVMStatus: the VM's resource ID and state as ASO reports them.
-	vmID, provisioningState string
-	// waiting is set by a phase that must wait.
-	waiting lifecycle.Wait
-	// deleting is set by reconcileDelete while ASO deletes the instance's resources.
-	deleting bool
+	// vm is set by reconcileVMStatus: the VM's resource ID and state as ASO reports them.
+	vm compute.VMState
 }

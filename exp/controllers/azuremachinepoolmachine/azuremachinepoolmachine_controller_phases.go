@@ -20,19 +20,11 @@ import (
 	"context"
 	"fmt"
 
-	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
-	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
-	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
-	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
-	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
@@ -48,21 +40,11 @@ const (
 	ModelMissingReason = "ModelMissing"
 )
 
-// deleteOrder deletes an instance's resources: the VM's dependents, the VM (its disks go with it), then its
-// network interfaces.
-var deleteOrder = [][]schema.GroupKind{
-	{gk(asoauthorization.GroupVersion, "RoleAssignment"), gk(asocompute.GroupVersion, "VirtualMachinesExtension")},
-	{gk(asocompute.GroupVersion, "VirtualMachine")},
-	{gk(asonetwork.GroupVersion, "NetworkInterface")},
-}
-
-func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKind(kind).GroupKind() }
-
 // reconcileOwners reads the instance's AzureMachinePool (its owner) and the pool's MachinePool.
 func (r *Reconciler) reconcileOwners(ctx context.Context, s *scope) error {
 	m := s.machine
 	if m.Spec.Model == nil {
-		s.waiting = lifecycle.Wait{Reason: ModelMissingReason, Message: "the AzureMachinePoolMachine has no spec.model; only the AzureMachinePool controller creates instances"}
+		s.Waiting = lifecycle.Wait{Reason: ModelMissingReason, Message: "the AzureMachinePoolMachine has no spec.model; only the AzureMachinePool controller creates instances"}
 		return nil
 	}
 	for _, ref := range m.OwnerReferences {
@@ -79,7 +61,7 @@ func (r *Reconciler) reconcileOwners(ctx context.Context, s *scope) error {
 		s.pool = pool
 	}
 	if s.pool == nil {
-		s.waiting = lifecycle.Wait{Reason: WaitingForPoolReason, Message: "waiting for the instance's AzureMachinePool"}
+		s.Waiting = lifecycle.Wait{Reason: WaitingForPoolReason, Message: "waiting for the instance's AzureMachinePool"}
 		return nil
 	}
 	mp, err := util.GetOwnerMachinePool(ctx, r.Client, s.pool.ObjectMeta)
@@ -87,7 +69,7 @@ func (r *Reconciler) reconcileOwners(ctx context.Context, s *scope) error {
 		return err
 	}
 	if mp == nil {
-		s.waiting = lifecycle.Wait{Reason: WaitingForPoolReason, Message: fmt.Sprintf("waiting for AzureMachinePool %s to belong to a MachinePool", s.pool.Name)}
+		s.Waiting = lifecycle.Wait{Reason: WaitingForPoolReason, Message: fmt.Sprintf("waiting for AzureMachinePool %s to belong to a MachinePool", s.pool.Name)}
 		return nil
 	}
 	s.machinePool = mp
@@ -98,16 +80,16 @@ func (r *Reconciler) reconcileOwners(ctx context.Context, s *scope) error {
 func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scope) error {
 	infra, waiting, err := clusterinfra.Resolve(ctx, r.APIReader, r.Client, s.cluster)
 	if err != nil || waiting != "" {
-		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
+		s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForClusterInfrastructureReason, Message: waiting}
 		return err
 	}
-	creds, err := infra.Credentials(ctx, r.Engine, s.machine, s.cluster.Name, r.kinds)
+	creds, err := infra.Credentials(ctx, r.Engine, s.machine, s.cluster.Name, s.Kinds)
 	if err != nil {
 		return err
 	}
-	s.infra, s.credentials = infra, creds
+	s.infra, s.Credentials = infra, &creds
 	if !creds.Ready {
-		s.waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
+		s.Waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
 	}
 	return nil
 }
@@ -115,24 +97,18 @@ func (r *Reconciler) reconcileClusterInfrastructure(ctx context.Context, s *scop
 // reconcileBootstrapData reads the MachinePool's bootstrap data until the VM exists; afterwards the data is no
 // longer part of the desired VM (Azure keeps it; it cannot change).
 func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error {
-	vm := &asocompute.VirtualMachine{}
-	err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.machine.Namespace, Name: azure.ObjectName(s.machine.Name)}, vm)
-	if err != nil && !apierrors.IsNotFound(err) {
+	vm, err := r.Engine.Read(ctx, s.machine.Namespace, compute.VirtualMachineRef(s.machine.Name))
+	if err != nil {
 		return err
 	}
-	if err == nil {
-		if ready := genruntime.GetReadyCondition(vm); ready != nil && ready.Status == metav1.ConditionTrue {
-			return nil
-		}
-		// The VM's spec lost its custom data once ASO had created it; unlike ASO's status, that survives
-		// clusterctl move, where applying custom data again would fail (Azure cannot change it).
-		if vm.Spec.OsProfile != nil && vm.Spec.OsProfile.CustomData == nil {
-			return nil
-		}
+	// The VM's spec lost its custom data once ASO had created it; unlike ASO's status, that survives clusterctl
+	// move, where applying custom data again would fail (Azure cannot change it).
+	if compute.VMCreated(vm) || compute.VMCustomDataDropped(vm) {
+		return nil
 	}
 	name := s.machinePool.Spec.Template.Spec.Bootstrap.DataSecretName
 	if name == nil {
-		s.waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the MachinePool's bootstrap data secret"}
+		s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the MachinePool's bootstrap data secret"}
 		return nil
 	}
 	s.bootstrapData, err = machinesecrets.BootstrapData(ctx, r.APIReader, s.machinePool.Namespace, *name)
@@ -167,27 +143,15 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		in.WindowsAdminPassword = password
 	}
 	result, err := r.Engine.Reconcile(ctx, m, compute.ReplicaResources(in), aso.Options{
-		ClusterName: s.cluster.Name, CredentialSecret: s.credentials.SecretName,
-		Kinds: r.kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches), PatchTargets: r.patchTargets,
+		ClusterName: s.cluster.Name, CredentialSecret: s.Credentials.SecretName,
+		Kinds: s.Kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches), PatchTargets: r.patchTargets,
 	})
-	s.result = result
+	s.Result = result
 	return err
 }
 
-// reconcileVMStatus reads the VM's resource ID and provisioning state.
-func (r *Reconciler) reconcileVMStatus(ctx context.Context, s *scope) error {
-	vm := &asocompute.VirtualMachine{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.machine.Namespace, Name: azure.ObjectName(s.machine.Name)}, vm); err != nil {
-		return client.IgnoreNotFound(err)
-	}
-	s.vmID, s.provisioningState = ptr.Deref(vm.Status.Id, ""), ptr.Deref(vm.Status.ProvisioningState, "")
+// reconcileVMStatus reads the VM's resource ID and provisioning state, as the engine read them.
+func (r *Reconciler) reconcileVMStatus(_ context.Context, s *scope) error {
+	s.vm, _ = compute.ReadVM(s.Result, s.machine.Name)
 	return nil
-}
-
-// reconcileDelete deletes the instance's ASO objects; done once ASO has deleted them all.
-func (r *Reconciler) reconcileDelete(ctx context.Context, s *scope) (bool, error) {
-	s.deleting = true
-	done, result, err := r.Engine.Delete(ctx, s.machine, aso.DeleteOptions{ClusterName: s.cluster.Name, Kinds: r.kinds, Order: deleteOrder})
-	s.result = result
-	return done, err
 }

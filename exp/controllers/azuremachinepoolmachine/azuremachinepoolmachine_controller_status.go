@@ -32,14 +32,9 @@ import (
 // ProviderIDMismatchReason means ASO reports a VM ID other than the instance's provider ID.
 const ProviderIDMismatchReason = "ProviderIDMismatch"
 
-// families are the resource families the engine reports for an instance's resources, one <Family>Ready
-// condition each.
-var families = []string{compute.FamilyNetworkInterfaces, compute.FamilyVirtualMachine, compute.FamilyVMExtensions, compute.FamilyRoleAssignments}
-
 // updateStatus turns what the phases learned, and the pass's error, into the AzureMachinePoolMachine's status and
-// conditions: one condition per family of its objects, and Ready, which Cluster API mirrors into its Machine. It
-// returns the conditions it owns.
-func updateStatus(s *scope, err error) []string {
+// conditions: one condition per family of its objects, and Ready, which Cluster API mirrors into its Machine.
+func updateStatus(s *scope, err error) {
 	m := s.machine
 	if model := m.Spec.Model; model != nil {
 		m.Status.InstanceName = compute.ComputerName(m.Name, model.Template.OSDisk.OSType)
@@ -48,24 +43,23 @@ func updateStatus(s *scope, err error) []string {
 			m.Status.LatestModelApplied = model.UpToDate(s.pool, s.machinePool.Spec.Template.Spec.Version)
 		}
 	}
-	if s.provisioningState != "" {
-		m.Status.ProvisioningState = s.provisioningState
+	if s.vm.ProvisioningState != "" {
+		m.Status.ProvisioningState = s.vm.ProvisioningState
 	}
-	facts := lifecycle.Facts{Credentials: &s.credentials, Err: err, Waiting: s.waiting, Result: s.result, Families: families}
+	facts := s.Facts(err)
 	switch {
-	case s.deleting:
-		facts.Deleting = "the instance's Azure resources"
-	case s.vmID == "":
+	case s.Deleting != "":
+		// Ready says what is deleted.
+	case s.vm.ID == "":
 		facts.Pending = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: "waiting for ASO to report the VM's resource ID"}
-	case !strings.EqualFold("azure://"+s.vmID, m.Spec.ProviderID):
+	case !strings.EqualFold("azure://"+s.vm.ID, m.Spec.ProviderID):
 		// The provider ID was set when the instance was created, from the VM's name and the cluster's resource
 		// group; ASO disagreeing means the VM is not where the Node will say it is.
-		facts.Pending = lifecycle.Wait{Reason: ProviderIDMismatchReason, Message: fmt.Sprintf("the VM's ID is %s, not %s as spec.providerID says", s.vmID, m.Spec.ProviderID)}
+		facts.Pending = lifecycle.Wait{Reason: ProviderIDMismatchReason, Message: fmt.Sprintf("the VM's ID is %s, not %s as spec.providerID says", s.vm.ID, m.Spec.ProviderID)}
 	}
-	owned := lifecycle.SetConditions(m, facts)
+	lifecycle.SetConditions(m, facts)
 	if conditions.IsTrue(m, clusterv1.ReadyCondition) {
 		m.Status.Initialization.Provisioned = ptr.To(true)
 	}
 	m.Status.Ready = conditions.IsTrue(m, clusterv1.ReadyCondition) && m.Status.LatestModelApplied
-	return owned
 }

@@ -26,6 +26,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
@@ -39,12 +40,12 @@ func TestUpdateStatus_ReadyCondition(t *testing.T) {
 		wantReason      string
 		wantNoCondition bool
 	}{
-		{name: "deleting", scope: scope{deleting: true, result: &aso.Result{}}, wantStatus: metav1.ConditionFalse, wantReason: infrav1.DeletingReason},
-		{name: "waiting", scope: scope{waiting: lifecycle.Wait{Reason: WaitingForPoolReason, Message: "waiting for the pool"}}, wantStatus: metav1.ConditionFalse, wantReason: WaitingForPoolReason},
+		{name: "deleting", scope: scope{State: lifecycle.State{Deleting: "the instance's Azure resources", Result: &aso.Result{}}}, wantStatus: metav1.ConditionFalse, wantReason: infrav1.DeletingReason},
+		{name: "waiting", scope: scope{State: lifecycle.State{Waiting: lifecycle.Wait{Reason: WaitingForPoolReason, Message: "waiting for the pool"}}}, wantStatus: metav1.ConditionFalse, wantReason: WaitingForPoolReason},
 		{name: "a pass that failed keeps the last condition", scope: scope{}, wantNoCondition: true},
-		{name: "no VM ID yet", scope: scope{result: &aso.Result{}}, wantStatus: metav1.ConditionFalse, wantReason: infrav1.ProvisioningReason},
-		{name: "the VM is elsewhere", scope: scope{result: &aso.Result{}, vmID: "/subscriptions/s/resourceGroups/other/providers/Microsoft.Compute/virtualMachines/pool-abcde"}, wantStatus: metav1.ConditionFalse, wantReason: ProviderIDMismatchReason},
-		{name: "ready, whatever the case of the resource group", scope: scope{result: &aso.Result{}, vmID: "/subscriptions/s/resourceGroups/RG/providers/Microsoft.Compute/virtualMachines/pool-abcde"}, wantStatus: metav1.ConditionTrue, wantReason: infrav1.ReadyReason},
+		{name: "no VM ID yet", scope: scope{State: lifecycle.State{Result: &aso.Result{}}}, wantStatus: metav1.ConditionFalse, wantReason: infrav1.ProvisioningReason},
+		{name: "the VM is elsewhere", scope: scope{State: lifecycle.State{Result: &aso.Result{}}, vm: compute.VMState{ID: "/subscriptions/s/resourceGroups/other/providers/Microsoft.Compute/virtualMachines/pool-abcde"}}, wantStatus: metav1.ConditionFalse, wantReason: ProviderIDMismatchReason},
+		{name: "ready, whatever the case of the resource group", scope: scope{State: lifecycle.State{Result: &aso.Result{}}, vm: compute.VMState{ID: "/subscriptions/s/resourceGroups/RG/providers/Microsoft.Compute/virtualMachines/pool-abcde"}}, wantStatus: metav1.ConditionTrue, wantReason: infrav1.ReadyReason},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,7 +72,7 @@ func TestUpdateStatus_ProvisionedStaysAndReadyNeedsTheLatestModel(t *testing.T) 
 	mp := &clusterv1.MachinePool{Spec: clusterv1.MachinePoolSpec{Template: clusterv1.MachineTemplateSpec{Spec: clusterv1.MachineSpec{Version: "v1.34.1"}}}}
 	model := pool.Model("v1.34.1", "1")
 	m := &infrav1exp.AzureMachinePoolMachine{ObjectMeta: metav1.ObjectMeta{Name: "pool-abcde"}, Spec: infrav1exp.AzureMachinePoolMachineSpec{ProviderID: "azure:///x", Model: &model}}
-	s := &scope{machine: m, pool: pool, machinePool: mp, result: &aso.Result{}, vmID: "/x"}
+	s := &scope{State: lifecycle.State{Result: &aso.Result{}}, machine: m, pool: pool, machinePool: mp, vm: compute.VMState{ID: "/x"}}
 	updateStatus(s, nil)
 	g.Expect(m.Status.Ready).To(BeTrue())
 	g.Expect(m.Status.LatestModelApplied).To(BeTrue())
@@ -87,7 +88,7 @@ func TestUpdateStatus_ProvisionedStaysAndReadyNeedsTheLatestModel(t *testing.T) 
 	g.Expect(conditions.IsTrue(m, clusterv1.ReadyCondition)).To(BeTrue(), "its resources are ready")
 	g.Expect(m.Status.Initialization.Provisioned).To(HaveValue(BeTrue()))
 
-	s.deleting = true
+	s.Deleting = "the instance's Azure resources"
 	updateStatus(s, nil)
 	g.Expect(m.Status.Initialization.Provisioned).To(HaveValue(BeTrue()), "provisioned never goes back")
 }
