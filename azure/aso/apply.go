@@ -31,7 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
-	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
+	"github.com/capzaso/cluster-api-provider-azure/api/patch"
 )
 
 // patchError is a user patch that could not be applied to an object.

@@ -35,7 +35,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
-	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
+	"github.com/capzaso/cluster-api-provider-azure/api/patch"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 

@@ -65,6 +65,24 @@ func Kinds() []client.Object {
 	}
 }
 
+// AddToScheme adds the ASO API versions of Kinds to a scheme. These imports are the one place the provider pins
+// ASO's API versions: the manager's scheme (internal/scheme) takes them from here.
+func AddToScheme(s *runtime.Scheme) error {
+	for _, add := range []func(*runtime.Scheme) error{
+		asoresources.AddToScheme,
+		asonetwork.AddToScheme, asonetworkdns.AddToScheme,
+		asocompute.AddToScheme, asocomputedisk.AddToScheme, asocomputeavset.AddToScheme,
+		asocontainerservice.AddToScheme,
+		asomanagedidentity.AddToScheme,
+		asoauthorization.AddToScheme,
+	} {
+		if err := add(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // GVKs returns the GroupVersionKinds of typed objects, for DeleteOptions.Kinds and Options.Kinds.
 func GVKs(scheme *runtime.Scheme, objs ...client.Object) ([]schema.GroupVersionKind, error) {
 	out := make([]schema.GroupVersionKind, 0, len(objs))

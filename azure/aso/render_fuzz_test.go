@@ -31,7 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
-	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
+	"github.com/capzaso/cluster-api-provider-azure/api/patch"
 )
 
 // FuzzRender renders translated objects with an arbitrary user patch, as the engine does before it applies them.

@@ -20,7 +20,7 @@ import (
 	"fmt"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
-	"github.com/capzaso/cluster-api-provider-azure/azure/aso/patch"
+	"github.com/capzaso/cluster-api-provider-azure/api/patch"
 )
 
 // UserPatches turns the spec.asoPatches of an owner into the engine's patches, in order.

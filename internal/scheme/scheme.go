@@ -15,19 +15,10 @@ limitations under the License.
 */
 
 // Package scheme builds the runtime scheme shared by the manager, the tests and the local management plane:
-// Kubernetes built-ins, Cluster API, the ASO API versions the provider produces, and the provider's own API.
+// Kubernetes built-ins, Cluster API, the ASO API versions the provider produces (azure/aso), and the provider's own API.
 package scheme
 
 import (
-	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
-	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
-	asocomputedisk "github.com/Azure/azure-service-operator/v2/api/compute/v1api20240302"
-	asocomputeavset "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101"
-	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
-	asomanagedidentity "github.com/Azure/azure-service-operator/v2/api/managedidentity/v1api20230131"
-	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
-	asonetworkdns "github.com/Azure/azure-service-operator/v2/api/network/v1api20240601"
-	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -38,6 +29,7 @@ import (
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 )
 
@@ -51,15 +43,7 @@ func New() *runtime.Scheme {
 		bootstrapv1.AddToScheme,
 		controlplanev1.AddToScheme,
 		addonsv1.AddToScheme,
-		asoresources.AddToScheme,
-		asonetwork.AddToScheme,
-		asonetworkdns.AddToScheme,
-		asocompute.AddToScheme,
-		asocomputedisk.AddToScheme,
-		asocomputeavset.AddToScheme,
-		asocontainerservice.AddToScheme,
-		asomanagedidentity.AddToScheme,
-		asoauthorization.AddToScheme,
+		aso.AddToScheme,
 		infrav1.AddToScheme,
 		infrav1exp.AddToScheme,
 	} {
