@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -49,6 +50,7 @@ func armGoldenDir(flavor string) string { return filepath.Join("testdata", "arm"
 func checkARMRequests(t *testing.T, name, flavorName string, v1beta1 bool, f *fixture) {
 	t.Helper()
 	ctx := context.Background()
+	start := time.Now()
 	names := armgolden.Names{Subscription: p.SubscriptionID(), Cluster: f.cluster, Namespace: f.namespace}
 	reader := env.Env.GetAPIReader()
 	var set armgolden.Set
@@ -68,6 +70,7 @@ func checkARMRequests(t *testing.T, name, flavorName string, v1beta1 bool, f *fi
 	if len(set) == 0 {
 		t.Fatalf("the cluster of %s sent no ARM request", name)
 	}
+	t.Logf("%d golden entries of %s read in %s", len(set), name, time.Since(start).Round(time.Millisecond))
 	armSets.Lock()
 	armSets.m[name] = set
 	v1beta2, reconciled := armSets.m[flavorName]
