@@ -284,6 +284,16 @@ test: test-tools ## Run all tests, including the ones on a real API server, then
 	CAPZASO_RBAC_USAGE_DIR=$$usage go test $(GO_TEST_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PACKAGES) || exit $$?; \
 	go run ./test/rbaccheck "$$usage"
 
+# make goldens reconciles every flavor, in both its forms, on ASO's own controllers against test/fakearm (the
+# templates tests with TEMPLATES_ASO=fake-arm) and compares the first PUT of every resource with the ARM golden
+# files in templates/testdata/arm; UPDATE_GOLDENS=1 rewrites them from those requests (review the diff). make test
+# compares the same files with ASO's own ARM conversion run in process (templates) and, for the default and aks-aso
+# flavors, with ASO's controller (test/realaso).
+UPDATE_GOLDENS ?=
+.PHONY: goldens
+goldens: test-tools ## Compare the ARM requests of every flavor (both forms) on ASO's own controllers with templates/testdata/arm (UPDATE_GOLDENS=1 rewrites them).
+	TEMPLATES_ASO=fake-arm UPDATE_GOLDENS=$(UPDATE_GOLDENS) go test -count=1 -timeout 120m ./templates -run '^TestFlavors$$'
+
 # BENCH_ARGS are the flags of make bench (BENCH_ARGS=--help lists them; --smoke runs the small variant).
 BENCH_ARGS ?=
 

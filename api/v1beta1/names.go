@@ -163,12 +163,13 @@ func APIServerFQDN(namespace, cluster, location, environment string) string {
 	return fmt.Sprintf("%s.%s.%s", APIServerDNSLabel(namespace, cluster), location, suffix)
 }
 
-// NetworkInterfaceName is the default name of a machine's network interface; further interfaces are numbered.
-func NetworkInterfaceName(machine string, index int) string {
-	if index == 0 {
+// NetworkInterfaceName is the name of the index-th of a machine's count network interfaces, as CAPZ names them:
+// <machine>-nic for a machine with one interface, <machine>-nic-<index> (from 0) for a machine with several.
+func NetworkInterfaceName(machine string, index, count int) string {
+	if count <= 1 {
 		return machine + "-nic"
 	}
-	return WithIndex(machine+"-nic", index)
+	return fmt.Sprintf("%s-nic-%d", machine, index)
 }
 
 // MachinePublicIPName is the default public IP name of a machine.

@@ -101,8 +101,8 @@ func MachineResources(in MachineInput) []azure.Resource {
 	var out []azure.Resource
 	if in.Spec.AllocatePublicIP {
 		pip := network.PublicIPAddress(in.Cluster, network.PublicIPInput{
-			Spec: infrav1.PublicIPSpec{Name: infrav1.MachinePublicIPName(in.Name)},
-			Role: in.Role, Zones: zones(in.Zone),
+			Spec:  infrav1.PublicIPSpec{Name: infrav1.MachinePublicIPName(in.Name)},
+			Zones: zones(in.Zone),
 		})
 		out = append(out, azure.Resource{Object: pip, Family: FamilyPublicIPs})
 	}
@@ -133,7 +133,6 @@ func MachineResources(in MachineInput) []azure.Resource {
 func nicInput(in MachineInput) network.NICInput {
 	nics := network.NICInput{
 		Machine:            in.Name,
-		Role:               in.Role,
 		Interfaces:         in.Spec.NetworkInterfaces,
 		VNetName:           in.VNet.Name,
 		VNetResourceGroup:  in.VNet.ResourceGroup,
@@ -153,7 +152,7 @@ func nicInput(in MachineInput) network.NICInput {
 	if in.Spec.AllocatePublicIP {
 		nics.PublicIP = infrav1.MachinePublicIPName(in.Name)
 	}
-	if in.SSHRule != nil {
+	if in.SSHRule != nil && !in.SSHRule.Unattached {
 		nics.SSHRule = network.SSHRuleObjectName(in.SSHRule.LoadBalancer, in.Name)
 	}
 	return nics

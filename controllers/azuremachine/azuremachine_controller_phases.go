@@ -95,7 +95,7 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 		return nil
 	}
 	vm := &asocompute.VirtualMachine{}
-	err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.azureMachine.Namespace, Name: azure.ObjectName(s.azureMachine.Name)}, vm)
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: s.azureMachine.Namespace, Name: azure.ObjectName(compute.VMName(s.azureMachine))}, vm)
 	if err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}
@@ -118,10 +118,11 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 // reconcileResources translates the AzureMachine and hands the objects to the engine.
 func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	am := s.azureMachine
+	vmName := compute.VMName(am)
 	controlPlane := util.IsControlPlaneMachine(s.machine)
 	in := compute.MachineInput{
 		Cluster:           s.infra.AzureCluster(s.cluster.Name),
-		Name:              am.Name,
+		Name:              vmName,
 		Spec:              am.Spec,
 		Role:              azure.RoleNode,
 		Zone:              failureDomain(s.machine, am),
@@ -145,7 +146,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	if in.AvailabilitySet != "" && s.vmCreated {
 		// Azure cannot move a VM into an availability set: one created without (by an earlier release) keeps none.
 		vm := &asocompute.VirtualMachine{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(am.Name)}, vm); err == nil && vm.Spec.AvailabilitySet == nil {
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(vmName)}, vm); err == nil && vm.Spec.AvailabilitySet == nil {
 			in.AvailabilitySet = ""
 		}
 	}
@@ -154,7 +155,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		return nil
 	}
 	if am.Spec.OSDisk.OSType == "Windows" {
-		password, err := machinesecrets.WindowsPassword(ctx, r.APIReader, am.Namespace, am.Name)
+		password, err := machinesecrets.WindowsPassword(ctx, r.APIReader, am.Namespace, vmName)
 		if err != nil {
 			return err
 		}
@@ -168,13 +169,14 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	return err
 }
 
-// sshRule returns the SSH rule of a control-plane machine on the cluster's public API server load balancer, as
-// CAPZ makes one for each (nil when the load balancer is internal or there is none). A rule keeps the frontend port
-// it has, unless an older rule of the same load balancer has it too (two machines created at once); a new rule
-// takes the first free port (network.SSHFrontendPort) among the rules of the load balancer in the namespace.
+// sshRule returns the SSH rule of a control-plane machine on the cluster's API server load balancer, as CAPZ
+// makes one for each (nil when there is none): on a public load balancer the machine's primary interface takes SSH
+// connections from it; on an internal one it is unattached, as in CAPZ. A rule keeps the frontend port it has,
+// unless an older rule of the same load balancer has it too (two machines created at once); a new rule takes the
+// first free port (network.SSHFrontendPort) among the rules of the load balancer in the namespace.
 func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, error) {
 	lb := s.infra.Network.APIServerLB
-	if lb == nil || lb.Type != infrav1.Public || lb.Name == "" || len(lb.FrontendIPs) == 0 {
+	if lb == nil || lb.Name == "" || len(lb.FrontendIPs) == 0 {
 		return nil, nil
 	}
 	c := s.infra.AzureCluster(s.cluster.Name)
@@ -183,7 +185,7 @@ func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, e
 	if err := r.Client.List(ctx, rules, client.InNamespace(s.azureMachine.Namespace)); err != nil {
 		return nil, err
 	}
-	name := network.SSHRuleObjectName(lb.Name, s.azureMachine.Name)
+	name := network.SSHRuleObjectName(lb.Name, compute.VMName(s.azureMachine))
 	var mine *asonetwork.LoadBalancersInboundNatRule
 	for i := range rules.Items {
 		if rules.Items[i].Name == name {
@@ -201,7 +203,7 @@ func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, e
 			takenByOlder.Insert(*other.Spec.FrontendPort)
 		}
 	}
-	rule := &network.SSHRule{LoadBalancer: lb.Name, Frontend: lb.FrontendIPs[0].Name}
+	rule := &network.SSHRule{LoadBalancer: lb.Name, Frontend: lb.FrontendIPs[0].Name, Unattached: lb.Type == infrav1.Internal}
 	if mine != nil && mine.Spec.FrontendPort != nil && !takenByOlder.Has(*mine.Spec.FrontendPort) {
 		rule.FrontendPort = *mine.Spec.FrontendPort
 		return rule, nil
@@ -235,7 +237,8 @@ func failureDomain(machine *clusterv1.Machine, am *infrav1.AzureMachine) string 
 // writes it on the Node), the addresses and the VM's state.
 func (r *Reconciler) reconcileMachineStatus(ctx context.Context, s *scope) error {
 	am := s.azureMachine
-	key := client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(am.Name)}
+	vmName := compute.VMName(am)
+	key := client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(vmName)}
 	vm := &asocompute.VirtualMachine{}
 	if err := r.Client.Get(ctx, key, vm); err != nil {
 		return client.IgnoreNotFound(err)
@@ -245,10 +248,10 @@ func (r *Reconciler) reconcileMachineStatus(ctx context.Context, s *scope) error
 	if id := ptr.Deref(vm.Status.Id, ""); id != "" && ptr.Deref(am.Spec.ProviderID, "") == "" {
 		am.Spec.ProviderID = ptr.To("azure://" + id)
 	}
-	addresses := []clusterv1.MachineAddress{{Type: clusterv1.MachineHostName, Address: compute.ComputerName(am.Name, am.Spec.OSDisk.OSType)}}
+	addresses := []clusterv1.MachineAddress{{Type: clusterv1.MachineHostName, Address: vmName}}
 	for i := range am.Spec.NetworkInterfaces {
 		nic := &asonetwork.NetworkInterface{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(infrav1.NetworkInterfaceName(am.Name, i))}, nic); err != nil {
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(infrav1.NetworkInterfaceName(vmName, i, len(am.Spec.NetworkInterfaces)))}, nic); err != nil {
 			return client.IgnoreNotFound(err)
 		}
 		for _, ipc := range nic.Status.IpConfigurations {
@@ -259,7 +262,7 @@ func (r *Reconciler) reconcileMachineStatus(ctx context.Context, s *scope) error
 	}
 	if am.Spec.AllocatePublicIP {
 		pip := &asonetwork.PublicIPAddress{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(infrav1.MachinePublicIPName(am.Name))}, pip); err == nil {
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: am.Namespace, Name: azure.ObjectName(infrav1.MachinePublicIPName(vmName))}, pip); err == nil {
 			if ip := ptr.Deref(pip.Status.IpAddress, ""); ip != "" {
 				addresses = append(addresses, clusterv1.MachineAddress{Type: clusterv1.MachineExternalIP, Address: ip})
 			}

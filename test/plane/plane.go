@@ -61,6 +61,8 @@ type Options struct {
 	// RealASO runs ASO's own controllers, against a fake Azure Resource Manager (test/fakearm), in place of the
 	// ASO simulator.
 	RealASO bool
+	// RecordASOCreates makes the ASO simulator keep every ASO object as it created its resource (asosim.Created).
+	RecordASOCreates bool
 }
 
 // Plane is the management cluster of a test package; see the package documentation.
@@ -131,7 +133,7 @@ func (p *Plane) setup(ctx context.Context, mgr ctrl.Manager) error {
 	if !p.opts.RealASO {
 		var err error
 		p.Sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{
-			Scheme: scheme.New(), DeleteDelay: asoDeleteDelay,
+			Scheme: scheme.New(), DeleteDelay: asoDeleteDelay, RecordCreates: p.opts.RecordASOCreates,
 			// Every AKS cluster's kubeconfig reaches the workload cluster.
 			Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) { return p.Workload.Kubeconfig() },
 		})
