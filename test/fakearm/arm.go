@@ -75,6 +75,9 @@ func (s *Server) handleARM(r *http.Request, body []byte) answer {
 		return a
 	}
 	id := parseID(r.URL.Path)
+	if isTagsAtScope(id) {
+		return s.tagsAtScope(r.Method, id, body)
+	}
 	switch id.kind {
 	case kindSubscription:
 		return s.subscription(r, id, tenant)

@@ -46,41 +46,44 @@ const (
 )
 
 // TestCompare_Order: the order of requests, of named list items and of scalar lists does not matter; the same body
-// sent twice counts once.
+// sent twice counts once; a security rule written inline in its group compares with one written on its own.
 func TestCompare_Order(t *testing.T) {
 	g := NewWithT(t)
 	capz := writesOf(t,
-		nsg, `{"properties":{"securityRules":[{"name":"ssh","properties":{"priority":100}},{"name":"api","properties":{"priority":101}}]}}`,
+		nsg, `{"location":"eastus","properties":{"securityRules":[{"name":"ssh","properties":{"priority":100}},{"name":"api","properties":{"priority":101}}]}}`,
 		vn, `{"properties":{"addressSpace":{"addressPrefixes":["10.0.0.0/8","fd00::/48"]}}}`,
 		vn, `{"properties":{"addressSpace":{"addressPrefixes":["10.0.0.0/8","fd00::/48"]}}}`,
 	)
 	ours := writesOf(t,
 		vn, `{"properties":{"addressSpace":{"addressPrefixes":["fd00::/48","10.0.0.0/8"]}}}`,
-		nsg, `{"properties":{"securityRules":[{"name":"api","properties":{"priority":101}},{"name":"ssh","properties":{"priority":100}}]}}`,
+		nsg+"/securityRules/api", `{"properties":{"priority":101}}`,
+		nsg, `{"location":"eastus"}`,
+		nsg+"/securityRules/ssh", `{"name":"ssh","properties":{"priority":100}}`,
 	)
 	diffs := Compare(capz, ours)
-	g.Expect(diffs).To(HaveLen(2))
+	g.Expect(diffs).To(HaveLen(4))
 	for _, d := range diffs {
 		g.Expect(d.Status).To(Equal(StatusEqual), "%s", d.Resource)
 	}
 	g.Expect(diffs[0].Resource.Type).To(Equal("Microsoft.Network/networkSecurityGroups"), "sorted by type")
-	g.Expect(diffs[1].CAPZWrites).To(Equal(1), "a repeated body counts once")
+	g.Expect(diffs[1].Resource.String()).To(Equal("Microsoft.Network/networkSecurityGroups/securityRules nsg/api"))
+	g.Expect(diffs[3].CAPZWrites).To(Equal(1), "a repeated body counts once")
 }
 
 // TestCompare_Fields: a differing field is reported with both sides' values as sets, a named list item by name,
-// an unnamed one by its rank in the sorted list; a field one side does not send is absent there; resources only one
-// side writes are reported as such.
+// an unnamed one by its rank in the sorted list; a field one side does not send is absent there, and an empty list
+// or object in a PUT is as absent; resources only one side writes are reported as such.
 func TestCompare_Fields(t *testing.T) {
 	g := NewWithT(t)
 	capz := writesOf(t,
 		lb, `{"properties":{"probes":[{"name":"HTTPSProbe","properties":{"intervalInSeconds":15,"probeThreshold":1}}]},"tags":{"Name":"lb"}}`,
 		lb, `{"properties":{"probes":[{"name":"HTTPSProbe","properties":{"intervalInSeconds":15,"probeThreshold":1}}]},"tags":{"Name":"lb","x":"1"}}`,
 		vn, `{"properties":{"dhcpOptions":{"dnsServers":[]},"ipTags":[{"ipTagType":"a","tag":"1"}]}}`,
-		nsg, `{}`,
+		nsg, `{"properties":{"securityRules":[]}}`,
 	)
 	ours := writesOf(t,
 		lb, `{"properties":{"probes":[{"name":"HTTPSProbe","properties":{"intervalInSeconds":5,"numberOfProbes":4}}]}}`,
-		vn, `{"properties":{"dhcpOptions":{"dnsServers":[]},"ipTags":[{"ipTagType":"a","tag":"2"}]}}`,
+		vn, `{"properties":{"ipTags":[{"ipTagType":"a","tag":"2"}]}}`,
 		rgPath, `{"location":"eastus"}`,
 	)
 	diffs := Compare(capz, ours)

@@ -104,9 +104,81 @@ func (n Normalizer) Writes(requests []Request) ([]Write, error) {
 			}
 			w.Body, _ = r.value(body).(map[string]any)
 		}
+		if w.Resource.Method == "PUT" {
+			dropEmpty(w.Body)
+			out = append(out, explodeChildren(&w)...)
+		}
 		out = append(out, w)
 	}
 	return out, errors.Join(errs...)
+}
+
+// inlineChildren are the child collections that a client may write inline in its parent's PUT (CAPZ's services do)
+// or as child resources of their own (ASO does): by parent type (lower case), the child type and the body's list.
+var inlineChildren = map[string]struct{ childType, list string }{
+	"microsoft.network/networksecuritygroups": {"securityRules", "securityRules"},
+	"microsoft.network/routetables":           {"routes", "routes"},
+	"microsoft.network/loadbalancers":         {"inboundNatRules", "inboundNatRules"},
+}
+
+// explodeChildren takes a parent's inline children out of its body and returns them as the PUTs of the child
+// resources they create, so that a rule written inline compares with one written on its own.
+func explodeChildren(w *Write) []Write {
+	c, ok := inlineChildren[strings.ToLower(w.Resource.Type)]
+	if !ok {
+		return nil
+	}
+	props, _ := w.Body["properties"].(map[string]any)
+	items, _ := props[c.list].([]any)
+	if len(items) == 0 {
+		return nil
+	}
+	delete(props, c.list)
+	if len(props) == 0 {
+		delete(w.Body, "properties")
+	}
+	var out []Write
+	for _, item := range items {
+		m, _ := item.(map[string]any)
+		name, _ := m["name"].(string)
+		if name == "" {
+			continue
+		}
+		body := map[string]any{}
+		for k, v := range m {
+			if !topLevelKeys[strings.ToLower(k)] {
+				body[k] = v
+			}
+		}
+		out = append(out, Write{
+			Resource: Resource{Method: "PUT", Type: w.Resource.Type + "/" + c.childType, ID: w.Resource.ID + "/" + strings.ToLower(c.childType) + "/" + strings.ToLower(name)},
+			Body:     body,
+		})
+	}
+	return out
+}
+
+// dropEmpty removes empty objects and lists from a PUT's body, deepest first: a PUT replaces the whole resource, so
+// an empty list or object means what its absence means.
+func dropEmpty(m map[string]any) {
+	for k, v := range m {
+		switch t := v.(type) {
+		case map[string]any:
+			dropEmpty(t)
+			if len(t) == 0 {
+				delete(m, k)
+			}
+		case []any:
+			for _, e := range t {
+				if em, ok := e.(map[string]any); ok {
+					dropEmpty(em)
+				}
+			}
+			if len(t) == 0 {
+				delete(m, k)
+			}
+		}
+	}
 }
 
 // replacer is a Normalizer ready to rewrite values.

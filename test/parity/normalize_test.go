@@ -121,3 +121,30 @@ func TestNormalizer_Writes(t *testing.T) {
 	_, err = n.Writes([]Request{{Method: "PUT", Path: rgPath, Body: []byte("not json")}})
 	g.Expect(err).To(MatchError(ContainSubstring("the body of PUT " + rgPath + " is not a JSON object")))
 }
+
+// TestNormalizer_InlineChildren: the inline inbound NAT rules of a load balancer's PUT (and a route table's routes)
+// become PUTs of the child resources, named by their parents; the parent keeps the rest; empty lists and objects of
+// a PUT go; a PATCH keeps its body whole.
+func TestNormalizer_InlineChildren(t *testing.T) {
+	g := NewWithT(t)
+	lbID := rgPath + "/providers/Microsoft.Network/loadBalancers/lb"
+	rt := rgPath + "/providers/Microsoft.Network/routeTables/rt"
+	writes, err := Normalizer{}.Writes([]Request{
+		{Method: "PUT", Path: lbID, Body: []byte(`{"location":"eastus","properties":{"probes":[],"inboundNatRules":[
+			{"name":"Machine-0","id":"x","etag":"y","properties":{"frontendPort":22}}]}}`)},
+		{Method: "PUT", Path: rt, Body: []byte(`{"properties":{"routes":[{"name":"r","properties":{"nextHopType":"None"}}],"disableBgpRoutePropagation":false,"tags":{}}}`)},
+		{Method: "PATCH", Path: rt, Body: []byte(`{"properties":{"routes":[]}}`)},
+	})
+	g.Expect(err).NotTo(HaveOccurred())
+	got := map[string]map[string]any{}
+	for _, w := range writes {
+		got[w.Resource.String()] = w.Body
+	}
+	g.Expect(got).To(Equal(map[string]map[string]any{
+		"Microsoft.Network/loadBalancers lb":                           {"location": "eastus"},
+		"Microsoft.Network/loadBalancers/inboundNatRules lb/machine-0": {"properties": map[string]any{"frontendPort": json.Number("22")}},
+		"Microsoft.Network/routeTables rt":                             {"properties": map[string]any{"disableBgpRoutePropagation": false}},
+		"Microsoft.Network/routeTables/routes rt/r":                    {"properties": map[string]any{"nextHopType": "None"}},
+		"PATCH Microsoft.Network/routeTables rt":                       {"properties": map[string]any{"routes": []any{}}},
+	}))
+}

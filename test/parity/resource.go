@@ -28,9 +28,24 @@ type Resource struct {
 	ID   string
 }
 
-// Name is the resource's own name, the last segment of its ID.
+// Name is the resource's name, with its parents' for a child (vm/extension), as its ID names them after its last
+// provider namespace.
 func (r Resource) Name() string {
-	return r.ID[strings.LastIndex(r.ID, "/")+1:]
+	segs := strings.Split(strings.Trim(r.ID, "/"), "/")
+	last := -1
+	for i, s := range segs {
+		if strings.EqualFold(s, "providers") {
+			last = i
+		}
+	}
+	if last < 0 || last+3 > len(segs) {
+		return segs[len(segs)-1]
+	}
+	var names []string
+	for i := last + 3; i < len(segs); i += 2 {
+		names = append(names, segs[i])
+	}
+	return strings.Join(names, "/")
 }
 
 func (r Resource) String() string {
