@@ -77,20 +77,28 @@ type side struct {
 
 	mu       sync.Mutex
 	kubelets []*kubeletsim.Simulator
+	// logs are the API servers' log files, closed once they stopped.
+	logs []*os.File
 }
 
 // startSide starts a side: CAPZ's when capz is set, else ours. Its logs go to logDir. On error, the side returned
 // (if any) holds what started, for stop.
 func startSide(ctx context.Context, name string, capz *CAPZ, logDir string, logger logr.Logger) (*side, error) {
 	s := &side{name: name}
-	open := func(file string) (*os.File, error) { return os.Create(filepath.Join(logDir, file)) }
+	open := func(file string) (*os.File, error) {
+		f, err := os.Create(filepath.Join(logDir, file))
+		if err == nil {
+			s.logs = append(s.logs, f)
+		}
+		return f, err
+	}
 	workloadLog, err := open(name + "-workload-apiserver.log")
 	if err != nil {
-		return nil, err
+		return s, err
 	}
 	managementLog, err := open(name + "-management.log")
 	if err != nil {
-		return nil, err
+		return s, err
 	}
 
 	type started struct {
@@ -315,6 +323,9 @@ func (s *side) stop() error {
 	}
 	if s.arm != nil {
 		errs = append(errs, s.arm.Close())
+	}
+	for _, f := range s.logs {
+		errs = append(errs, f.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -134,11 +134,14 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var errs []error
+	// The processes start one after the other: starting API servers, ASO and the managers at once on a busy machine
+	// overruns their timeouts.
 	for _, p := range sideProcesses(o.Flavors) {
 		wg.Add(1)
+		running := make(chan struct{})
 		go func() {
 			defer wg.Done()
-			result, err := runSideProcess(ctx, o, p)
+			result, err := runSideProcess(ctx, o, p, running)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -149,6 +152,10 @@ func Run(ctx context.Context, o Options) (Result, error) {
 				flavors[p.Side][name] = f
 			}
 		}()
+		select {
+		case <-running:
+		case <-ctx.Done():
+		}
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -186,15 +193,37 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	return Result{Undocumented: undocumented, Problems: problems}, nil
 }
 
-// runSideProcess runs one side in a process of its own and reads its result.
-func runSideProcess(ctx context.Context, o Options, p SideProcess) (SideResult, error) {
+// runSideProcess runs one side in a process of its own and reads its result. It closes running once the side runs
+// (its running marker appeared) or has ended.
+func runSideProcess(ctx context.Context, o Options, p SideProcess, running chan<- struct{}) (SideResult, error) {
 	name := p.Name
 	resultFile := filepath.Join(o.LogDir, name+"-result.json")
 	cmd := o.SideCommand(p, resultFile)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 2 * time.Minute
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		close(running)
+		return SideResult{}, fmt.Errorf("failed to start the %s side: %w", name, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	for waiting := true; waiting; {
+		select {
+		case err = <-exited:
+			close(running)
+			waiting = false
+			exited = nil
+		case <-time.After(time.Second):
+			if _, statErr := os.Stat(runningMarker(resultFile)); statErr == nil {
+				close(running)
+				err = <-exited
+				waiting = false
+			}
+		}
+	}
+	if err != nil {
 		return SideResult{}, fmt.Errorf("the %s side failed: %w (logs: %s)", name, err, o.LogDir)
 	}
 	raw, err := os.ReadFile(resultFile)
@@ -231,7 +260,7 @@ func RunSide(ctx context.Context, o Options, kind, name, resultFile string) erro
 		manifests[f.Name] = objs
 	}
 	start := time.Now()
-	s, err := startSide(ctx, name, capz, o.LogDir, o.Logger)
+	var s *side
 	defer func() {
 		if s == nil {
 			return
@@ -240,7 +269,22 @@ func RunSide(ctx context.Context, o Options, kind, name, resultFile string) erro
 			o.Logf("%s: failed to stop: %v", name, err)
 		}
 	}()
-	if err != nil {
+	// A start can overrun its timeouts on a busy machine; it gets a second chance.
+	for attempt := 1; ; attempt++ {
+		var err error
+		if s, err = startSide(ctx, name, capz, o.LogDir, o.Logger); err == nil {
+			break
+		}
+		if s != nil {
+			_ = s.stop()
+			s = nil
+		}
+		if attempt == 2 || ctx.Err() != nil {
+			return err
+		}
+		o.Logf("%s: failed to start, trying again: %v", name, err)
+	}
+	if err := os.WriteFile(runningMarker(resultFile), nil, 0o600); err != nil {
 		return err
 	}
 	o.Logf("%s: running (%s)", name, time.Since(start).Round(time.Second))
@@ -297,6 +341,9 @@ func keepGUIDs(f Flavor) []string {
 	return append([]string{f.Subscription, asoSubscription, TenantID, ClientID}, fakearm.BuiltInRoleIDs()...)
 }
 
+// runningMarker is the file a side's process writes once the side runs.
+func runningMarker(resultFile string) string { return resultFile + ".running" }
+
 // waitSettled waits until every flavor has settled on a side, or the timeout, logging what changes.
 func waitSettled(ctx context.Context, o Options, s *side) map[string]progress {
 	deadline := time.Now().Add(o.Timeout)
@@ -309,7 +356,10 @@ func waitSettled(ctx context.Context, o Options, s *side) map[string]progress {
 			out[f.Name] = p
 			all = all && p.settled
 			// Counts of writes change all the time; log a flavor when what it waits for changes.
-			summary := strings.SplitN(p.state, ",", 2)[0]
+			summary := p.state
+			if p.writing {
+				summary = "writing"
+			}
 			if last[f.Name] != summary {
 				o.Logf("%s: %-14s %s", s.name, f.Name, p.state)
 				last[f.Name] = summary

@@ -19,6 +19,7 @@ package parity
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -38,6 +39,8 @@ type progress struct {
 	settled bool
 	// state says what is awaited, for the log and for the report when it never settles.
 	state string
+	// writing is set while Azure receives writes (state then changes with every write).
+	writing bool
 }
 
 // lastWrite is when the fake last received a write (PUT, PATCH, DELETE) of a subscription, and how many it
@@ -95,21 +98,19 @@ func (s *side) progressOf(ctx context.Context, f Flavor, quiet time.Duration) pr
 	case n == 0:
 		return progress{state: "no write to Azure yet"}
 	case time.Since(last) < quiet:
-		return progress{state: fmt.Sprintf("%d writes to Azure, the last %s ago", n, time.Since(last).Round(time.Second))}
+		return progress{state: fmt.Sprintf("%d writes to Azure, the last %s ago", n, time.Since(last).Round(time.Second)), writing: true}
 	}
 	return progress{settled: true, state: fmt.Sprintf("settled: %d writes to Azure", n)}
 }
 
-// names are the generated names of a flavor's side and their placeholders: the cluster's name, and each Machine's
-// (<its control plane or deployment>-#<rank by name>), so that the machines of both sides, made alike but named at
-// random, compare.
+// names are the generated names of a flavor's side and their placeholders: the cluster's name, and each machine's
+// (see machineNames), so that the machines of both sides, made alike but named at random, compare.
 func (s *side) names(ctx context.Context, f Flavor) (map[string]string, error) {
-	out := map[string]string{f.Cluster: ClusterPlaceholder}
 	machines := &clusterv1.MachineList{}
 	if err := s.client.List(ctx, machines, client.InNamespace(f.Namespace())); err != nil {
 		return nil, fmt.Errorf("failed to list the Machines of %s on the %s side: %w", f.Namespace(), s.name, err)
 	}
-	groups := map[string][]string{}
+	groups := map[string]string{}
 	for _, m := range machines.Items {
 		group := "machine"
 		for _, label := range []string{clusterv1.MachineControlPlaneNameLabel, clusterv1.MachineDeploymentNameLabel, clusterv1.MachinePoolNameLabel} {
@@ -118,13 +119,83 @@ func (s *side) names(ctx context.Context, f Flavor) (map[string]string, error) {
 				break
 			}
 		}
-		groups[group] = append(groups[group], m.Name)
+		groups[m.Name] = group
 	}
-	for group, names := range groups {
-		sort.Strings(names)
-		for i, name := range names {
-			out[name] = fmt.Sprintf("%s-#%d", strings.ReplaceAll(group, f.Cluster, ClusterPlaceholder), i)
+	out := machineNames(groups, s.requests(f.Subscription), f.Cluster)
+	out[f.Cluster] = ClusterPlaceholder
+	return out, nil
+}
+
+// machineNames gives each machine a placeholder, <its control plane or deployment>-#<rank>, ranked by when Azure
+// first received its VM (then by name, for machines without one), and gives it to the VMs named after a machine in
+// another way too: a VM whose name ends in a Machine's random suffix (CAPZ shortens Windows VM names to
+// <first nine characters>-<suffix>), and a VM of a group whose Machine is gone (a replaced control plane machine).
+// groups are the Machines' groups by name; requests are the side's ARM requests in the order received.
+func machineNames(groups map[string]string, requests []Request, cluster string) map[string]string {
+	bySuffix := map[string]string{}
+	knownGroups := map[string]bool{}
+	for name, group := range groups {
+		if i := strings.LastIndex(name, "-"); i >= 0 {
+			bySuffix[name[i:]] = name
+		}
+		knownGroups[group] = true
+	}
+	type entry struct{ names []string }
+	var order []string             // machine keys in rank order
+	entries := map[string]*entry{} // by machine key: a Machine's name, or a gone machine's VM name
+	groupOf := map[string]string{}
+	add := func(key, group, alias string) {
+		e, ok := entries[key]
+		if !ok {
+			e = &entry{}
+			entries[key] = e
+			order = append(order, key)
+			groupOf[key] = group
+		}
+		if alias != "" && !slices.Contains(e.names, alias) {
+			e.names = append(e.names, alias)
 		}
 	}
-	return out, nil
+	for _, r := range requests {
+		if r.Method != "PUT" || !strings.EqualFold(resourceType(r.Path), "Microsoft.Compute/virtualMachines") {
+			continue
+		}
+		vm := strings.ToLower(r.Path[strings.LastIndex(r.Path, "/")+1:])
+		switch {
+		case groups[vm] != "":
+			add(vm, groups[vm], vm)
+		case len(vm) > 6 && bySuffix[vm[len(vm)-6:]] != "":
+			machine := bySuffix[vm[len(vm)-6:]]
+			add(machine, groups[machine], vm)
+		default:
+			for g := range knownGroups {
+				if strings.HasPrefix(vm, g+"-") {
+					add(vm, g, vm)
+					break
+				}
+			}
+		}
+	}
+	var rest []string
+	for name := range groups {
+		if _, ok := entries[name]; !ok {
+			rest = append(rest, name)
+		}
+	}
+	sort.Strings(rest)
+	for _, name := range rest {
+		add(name, groups[name], "")
+	}
+	out := map[string]string{}
+	ranks := map[string]int{}
+	for _, key := range order {
+		group := groupOf[key]
+		placeholder := fmt.Sprintf("%s-#%d", strings.ReplaceAll(group, cluster, ClusterPlaceholder), ranks[group])
+		ranks[group]++
+		out[key] = placeholder
+		for _, alias := range entries[key].names {
+			out[alias] = placeholder
+		}
+	}
+	return out
 }
