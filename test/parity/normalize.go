@@ -65,7 +65,7 @@ var guidPattern = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 // Normalizer makes the writes of two runs comparable.
 type Normalizer struct {
 	// Names are generated names (a Machine's, which ends in random characters) and what replaces them, e.g.
-	// "pdef-control-plane-x7k2p" → "${CLUSTER_NAME}-control-plane-#0". Every occurrence in IDs, keys and values is
+	// "pdef-control-plane-x7k2p" → "${CLUSTER_NAME}-control-plane-*". Every occurrence in IDs, keys and values is
 	// replaced, the longest name first.
 	Names map[string]string
 	// KeepGUIDs are the GUIDs that mean the same on both sides (the subscription, the tenant, built-in role

@@ -63,36 +63,35 @@ func TestFlavors(t *testing.T) {
 	g.Expect(err).To(MatchError(ContainSubstring("failed to read flavor missing")))
 }
 
-// TestMachineNames: machines rank in their group by when their VM was first written, a VM CAPZ named after a
-// Machine's suffix (a shortened Windows name) gets the Machine's placeholder, a VM of a Machine that is gone gets a
-// rank of its own, and a Machine without a VM comes last.
+// TestMachineNames: the machines of a group share its placeholder; a VM CAPZ named after a Machine's suffix (a
+// shortened Windows name) gets the Machine's, a VM of a Machine that is gone its group's; other VMs keep their names.
 func TestMachineNames(t *testing.T) {
 	g := NewWithT(t)
 	vm := func(name string) Request {
 		return Request{Method: "PUT", Path: rgPath + "/providers/Microsoft.Compute/virtualMachines/" + name}
 	}
 	groups := map[string]string{
-		"pdef-control-plane-aaaaa": "pdef-control-plane",
-		"pdef-md-0-bbbbb-zzzzz":    "pdef-md-0",
-		"pdef-md-0-bbbbb-yyyyy":    "pdef-md-0",
-		"pdef-md-win-ccccc-xxxxx":  "pdef-md-win",
+		"pdef-control-plane-aaaaa":  "pdef-control-plane",
+		"pdef-md-0-bbbbb-zzzzz":     "pdef-md-0",
+		"pdef-md-0-bbbbb-yyyyy":     "pdef-md-0",
+		"pdef-md-0-win-ccccc-xxxxx": "pdef-md-0-win",
 	}
 	got := machineNames(groups, []Request{
 		vm("pdef-control-plane-qqqqq"), // replaced, its Machine gone
-		{Method: "GET", Path: rgPath + "/providers/Microsoft.Compute/virtualMachines/pdef-md-0-bbbbb-yyyyy"},
 		vm("pdef-md-0-bbbbb-zzzzz"),
-		vm("pdef-control-plane-aaaaa"),
-		vm("pdef-md-w-xxxxx"),
-		vm("pdef-control-plane-aaaaa"),
-		{Method: "PUT", Path: rgPath + "/providers/Microsoft.Network/networkInterfaces/other-nic"},
+		vm("pdef-md-0-win-ccccc-wwwww"), // gone, of the longer group
+		vm("pdef-md-0-w-xxxxx"),
+		{Method: "GET", Path: rgPath + "/providers/Microsoft.Compute/virtualMachines/pdef-md-0-bbbbb-ggggg"},
+		{Method: "PUT", Path: rgPath + "/providers/Microsoft.Network/networkInterfaces/pdef-md-0-bbbbb-nnnnn-nic"},
 		vm("unrelated"),
 	}, "pdef")
 	g.Expect(got).To(Equal(map[string]string{
-		"pdef-control-plane-qqqqq": "${CLUSTER_NAME}-control-plane-#0",
-		"pdef-control-plane-aaaaa": "${CLUSTER_NAME}-control-plane-#1",
-		"pdef-md-0-bbbbb-zzzzz":    "${CLUSTER_NAME}-md-0-#0",
-		"pdef-md-0-bbbbb-yyyyy":    "${CLUSTER_NAME}-md-0-#1",
-		"pdef-md-win-ccccc-xxxxx":  "${CLUSTER_NAME}-md-win-#0",
-		"pdef-md-w-xxxxx":          "${CLUSTER_NAME}-md-win-#0",
+		"pdef-control-plane-aaaaa":  "${CLUSTER_NAME}-control-plane-*",
+		"pdef-control-plane-qqqqq":  "${CLUSTER_NAME}-control-plane-*",
+		"pdef-md-0-bbbbb-zzzzz":     "${CLUSTER_NAME}-md-0-*",
+		"pdef-md-0-bbbbb-yyyyy":     "${CLUSTER_NAME}-md-0-*",
+		"pdef-md-0-win-ccccc-xxxxx": "${CLUSTER_NAME}-md-0-win-*",
+		"pdef-md-0-win-ccccc-wwwww": "${CLUSTER_NAME}-md-0-win-*",
+		"pdef-md-0-w-xxxxx":         "${CLUSTER_NAME}-md-0-win-*",
 	}))
 }

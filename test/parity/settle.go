@@ -126,75 +126,45 @@ func (s *side) names(ctx context.Context, f Flavor) (map[string]string, error) {
 	return out, nil
 }
 
-// machineNames gives each machine a placeholder, <its control plane or deployment>-#<rank>, ranked by when Azure
-// first received its VM (then by name, for machines without one), and gives it to the VMs named after a machine in
-// another way too: a VM whose name ends in a Machine's random suffix (CAPZ shortens Windows VM names to
-// <first nine characters>-<suffix>), and a VM of a group whose Machine is gone (a replaced control plane machine).
-// groups are the Machines' groups by name; requests are the side's ARM requests in the order received.
+// machineNames gives each machine the placeholder of its group, <its control plane, deployment or pool>-*: the
+// machines of a group are made alike and named at random, so their writes compare as one set, whatever their
+// number (Cluster API may replace a machine on one side and not the other). A VM named after a Machine in another
+// way gets its Machine's placeholder: one whose name ends in a Machine's random suffix (CAPZ shortens Windows VM
+// names to <first nine characters>-<suffix>), and one of a group whose Machine is gone (a replaced control plane
+// machine). groups are the Machines' groups by name; requests are the side's ARM requests.
 func machineNames(groups map[string]string, requests []Request, cluster string) map[string]string {
+	placeholder := func(group string) string { return strings.ReplaceAll(group, cluster, ClusterPlaceholder) + "-*" }
+	out := map[string]string{}
 	bySuffix := map[string]string{}
-	knownGroups := map[string]bool{}
+	var known []string
 	for name, group := range groups {
+		out[name] = placeholder(group)
 		if i := strings.LastIndex(name, "-"); i >= 0 {
-			bySuffix[name[i:]] = name
+			bySuffix[name[i:]] = group
 		}
-		knownGroups[group] = true
-	}
-	type entry struct{ names []string }
-	var order []string             // machine keys in rank order
-	entries := map[string]*entry{} // by machine key: a Machine's name, or a gone machine's VM name
-	groupOf := map[string]string{}
-	add := func(key, group, alias string) {
-		e, ok := entries[key]
-		if !ok {
-			e = &entry{}
-			entries[key] = e
-			order = append(order, key)
-			groupOf[key] = group
-		}
-		if alias != "" && !slices.Contains(e.names, alias) {
-			e.names = append(e.names, alias)
+		if !slices.Contains(known, group) {
+			known = append(known, group)
 		}
 	}
+	// The longest group first: md-0 must not take the VMs of md-0-windows.
+	sort.Slice(known, func(i, j int) bool { return len(known[i]) > len(known[j]) })
 	for _, r := range requests {
 		if r.Method != "PUT" || !strings.EqualFold(resourceType(r.Path), "Microsoft.Compute/virtualMachines") {
 			continue
 		}
 		vm := strings.ToLower(r.Path[strings.LastIndex(r.Path, "/")+1:])
-		switch {
-		case groups[vm] != "":
-			add(vm, groups[vm], vm)
-		case len(vm) > 6 && bySuffix[vm[len(vm)-6:]] != "":
-			machine := bySuffix[vm[len(vm)-6:]]
-			add(machine, groups[machine], vm)
-		default:
-			for g := range knownGroups {
-				if strings.HasPrefix(vm, g+"-") {
-					add(vm, g, vm)
-					break
-				}
+		if _, ok := out[vm]; ok {
+			continue
+		}
+		if i := strings.LastIndex(vm, "-"); i >= 0 && bySuffix[vm[i:]] != "" {
+			out[vm] = placeholder(bySuffix[vm[i:]])
+			continue
+		}
+		for _, g := range known {
+			if strings.HasPrefix(vm, g+"-") {
+				out[vm] = placeholder(g)
+				break
 			}
-		}
-	}
-	var rest []string
-	for name := range groups {
-		if _, ok := entries[name]; !ok {
-			rest = append(rest, name)
-		}
-	}
-	sort.Strings(rest)
-	for _, name := range rest {
-		add(name, groups[name], "")
-	}
-	out := map[string]string{}
-	ranks := map[string]int{}
-	for _, key := range order {
-		group := groupOf[key]
-		placeholder := fmt.Sprintf("%s-#%d", strings.ReplaceAll(group, cluster, ClusterPlaceholder), ranks[group])
-		ranks[group]++
-		out[key] = placeholder
-		for _, alias := range entries[key].names {
-			out[alias] = placeholder
 		}
 	}
 	return out
