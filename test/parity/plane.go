@@ -67,9 +67,12 @@ type side struct {
 	arm                  *fakearm.Server
 	management, workload *env.ControlPlane
 	client               client.Client
-	workloadClient       client.Client
-	clusterCache         clustercache.ClusterCache
-	capz                 *capzManager
+	// reader reads from the API server: the manager's cache holds only the ASO objects the provider labelled, and
+	// the kubelets and the progress read CAPZ's too.
+	reader         client.Reader
+	workloadClient client.Client
+	clusterCache   clustercache.ClusterCache
+	capz           *capzManager
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -199,7 +202,7 @@ func (s *side) startManager(ctx context.Context, ours bool, logger logr.Logger) 
 			return err
 		}
 	}
-	s.client = mgr.GetClient()
+	s.client, s.reader = mgr.GetClient(), mgr.GetAPIReader()
 	s.done = make(chan struct{})
 	go func() {
 		defer close(s.done)
@@ -260,7 +263,7 @@ func (s *side) apply(ctx context.Context, f Flavor, objs []*unstructured.Unstruc
 		}
 	}
 	kubelets := kubeletsim.Start(kubeletsim.Options{
-		Management: s.client, Workload: s.workloadClient, Namespace: f.Namespace(), SubscriptionID: f.Subscription,
+		Management: s.reader, Workload: s.workloadClient, Namespace: f.Namespace(), SubscriptionID: f.Subscription,
 		Interval: time.Second,
 	})
 	s.mu.Lock()

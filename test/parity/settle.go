@@ -62,12 +62,13 @@ func (s *side) lastWrite(subscription string) (time.Time, int) {
 }
 
 // progressOf tells whether a flavor has settled on a side: for a self-managed flavor, as many Machines as its
-// KubeadmControlPlane and MachineDeployments ask for, each with a provider ID (its VM exists); for every flavor,
-// writes to Azure, the last one quiet ago or longer.
+// KubeadmControlPlane and MachineDeployments ask for, each with a provider ID (its VM exists); for an AKS flavor,
+// every MachinePool's nodes in its provider ID list (Azure has its agent pool); for every flavor, writes to Azure,
+// the last one quiet ago or longer.
 func (s *side) progressOf(ctx context.Context, f Flavor, quiet time.Duration) progress {
 	if f.SelfManaged {
 		machines := &clusterv1.MachineList{}
-		if err := s.client.List(ctx, machines, client.InNamespace(f.Namespace())); err != nil {
+		if err := s.reader.List(ctx, machines, client.InNamespace(f.Namespace())); err != nil {
 			return progress{state: "cannot list Machines: " + err.Error()}
 		}
 		want := 0
@@ -75,7 +76,7 @@ func (s *side) progressOf(ctx context.Context, f Flavor, quiet time.Duration) pr
 			list := &unstructured.UnstructuredList{}
 			list.SetAPIVersion(map[string]string{"KubeadmControlPlane": "controlplane.cluster.x-k8s.io/v1beta2", "MachineDeployment": clusterv1.GroupVersion.String()}[kind])
 			list.SetKind(kind + "List")
-			if err := s.client.List(ctx, list, client.InNamespace(f.Namespace())); err != nil {
+			if err := s.reader.List(ctx, list, client.InNamespace(f.Namespace())); err != nil {
 				return progress{state: fmt.Sprintf("cannot list %s: %v", kind, err)}
 			}
 			for _, o := range list.Items {
@@ -92,6 +93,24 @@ func (s *side) progressOf(ctx context.Context, f Flavor, quiet time.Duration) pr
 		if want == 0 || withID < want {
 			return progress{state: fmt.Sprintf("%d of %d machines have a VM", withID, want)}
 		}
+	} else {
+		// AKS: every pool has its nodes, which AKS registers once Azure has the agent pool.
+		pools := &clusterv1.MachinePoolList{}
+		if err := s.reader.List(ctx, pools, client.InNamespace(f.Namespace())); err != nil {
+			return progress{state: "cannot list MachinePools: " + err.Error()}
+		}
+		want, have := 0, 0
+		for _, p := range pools.Items {
+			replicas := 1
+			if p.Spec.Replicas != nil {
+				replicas = int(*p.Spec.Replicas)
+			}
+			want += replicas
+			have += min(replicas, len(p.Spec.ProviderIDList))
+		}
+		if want == 0 || have < want {
+			return progress{state: fmt.Sprintf("%d of %d pool nodes have a provider ID", have, want)}
+		}
 	}
 	last, n := s.lastWrite(f.Subscription)
 	switch {
@@ -107,7 +126,7 @@ func (s *side) progressOf(ctx context.Context, f Flavor, quiet time.Duration) pr
 // (see machineNames), so that the machines of both sides, made alike but named at random, compare.
 func (s *side) names(ctx context.Context, f Flavor) (map[string]string, error) {
 	machines := &clusterv1.MachineList{}
-	if err := s.client.List(ctx, machines, client.InNamespace(f.Namespace())); err != nil {
+	if err := s.reader.List(ctx, machines, client.InNamespace(f.Namespace())); err != nil {
 		return nil, fmt.Errorf("failed to list the Machines of %s on the %s side: %w", f.Namespace(), s.name, err)
 	}
 	groups := map[string]string{}
