@@ -294,6 +294,23 @@ UPDATE_GOLDENS ?=
 goldens: test-tools ## Compare the ARM requests of every flavor (both forms) on ASO's own controllers with templates/testdata/arm (UPDATE_GOLDENS=1 rewrites them).
 	TEMPLATES_ASO=fake-arm UPDATE_GOLDENS=$(UPDATE_GOLDENS) go test -count=1 -timeout 120m ./templates -run '^TestFlavors$$'
 
+# make parity runs upstream CAPZ beside the provider (test/parity, docs/capz-parity.md). It builds nothing of CAPZ:
+# CAPZ_SRC is CAPZ's source tree at v1.26.0 (its CRDs, webhook configuration and templates are read at run time) and
+# CAPZ_MANAGER its v1.26.0 manager binary. PARITY_ARGS are the command's flags (PARITY_ARGS=--help lists them).
+CAPZ_SRC ?=
+CAPZ_MANAGER ?=
+PARITY_ARGS ?=
+
+.PHONY: parity
+parity: ## Run upstream CAPZ v1.26.0 (CAPZ_SRC=<source tree> CAPZ_MANAGER=<binary>) and the provider on the same flavors against fake ARMs, print their ARM requests resource by resource, and fail on a difference docs/capz-parity.md does not document.
+	@if [[ -z "$(CAPZ_SRC)" || -z "$(CAPZ_MANAGER)" ]]; then \
+		echo "make parity: set CAPZ_SRC to CAPZ's source tree at tag v1.26.0 (git clone --branch v1.26.0 https://github.com/kubernetes-sigs/cluster-api-provider-azure)" >&2; \
+		echo "  and CAPZ_MANAGER to its v1.26.0 manager binary: /manager of registry.k8s.io/cluster-api-azure/cluster-api-azure-controller:v1.26.0," >&2; \
+		echo "  or one built as CAPZ's own instructions say. make parity builds nothing of CAPZ; see docs/capz-parity.md." >&2; \
+		exit 2; fi
+	@$(MAKE) --no-print-directory test-tools
+	go run ./test/parity/cmd/parity --capz-src="$(CAPZ_SRC)" --capz-manager="$(CAPZ_MANAGER)" $(PARITY_ARGS)
+
 # BENCH_ARGS are the flags of make bench (BENCH_ARGS=--help lists them; --smoke runs the small variant).
 BENCH_ARGS ?=
 
