@@ -115,3 +115,19 @@ func TestDeliberates_ForResource(t *testing.T) {
 	_, ok = ds.ForResource("Microsoft.Network/loadBalancers")
 	g.Expect(ok).To(BeFalse(), "a row of one field does not document the whole resource")
 }
+
+// TestParseDeliberate_TheDocument: docs/capz-parity.md's own table parses, every row names an ARM resource type and
+// a field, and says why.
+func TestParseDeliberate_TheDocument(t *testing.T) {
+	g := NewWithT(t)
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "capz-parity.md"))
+	g.Expect(err).NotTo(HaveOccurred())
+	ds, err := ParseDeliberate(raw)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(ds).NotTo(BeEmpty())
+	for _, d := range ds {
+		g.Expect(d.Resource).To(MatchRegexp(`^Microsoft\.[A-Za-z]+/[A-Za-z]+(/[A-Za-z]+)*$`), "line %d", d.Line)
+		g.Expect(d.Field).NotTo(BeEmpty(), "line %d", d.Line)
+		g.Expect(d.Why).NotTo(BeEmpty(), "line %d", d.Line)
+	}
+}
