@@ -278,11 +278,37 @@ clean-tools: ## Remove hack/tools/bin (the per-user tool cache stays).
 # directory, and then test/rbaccheck checks the provider's roles against them: no wildcard, nothing denied, every
 # rule used. -count=1: a result from go's test cache records no requests (the test environments read the
 # directory in TestMain, before go test watches the environment, so a new directory does not invalidate the cache).
+#
+# With TEST_PROFILE=<directory> (make test-profile), hack/testprofile measures the run: the tools built (by
+# hack/ensure-tool.sh), every compile and link, every test binary with the processes it starts, every top-level
+# test; it prints the tables at the end and writes them to <directory>/report.md.
+TEST_PROFILE ?=
+TESTPROFILE := $(TOOLS_BIN_DIR)/testprofile
+ifneq ($(TEST_PROFILE),)
+export CAPZASO_PROFILE_DIR := $(abspath $(TEST_PROFILE))
+GO_TEST := $(TESTPROFILE) run "go test" -- go test -json -exec "$(TESTPROFILE) exec" -toolexec "$(TESTPROFILE) toolexec"
+GO_TEST_OUTPUT := | $(TESTPROFILE) render
+else
+GO_TEST := go test
+GO_TEST_OUTPUT :=
+endif
+
 .PHONY: test
 test: test-tools ## Run all tests, including the ones on a real API server, then check the provider's RBAC against the requests they made.
-	usage=$$(mktemp -d); trap 'rm -rf "$$usage"' EXIT; \
-	CAPZASO_RBAC_USAGE_DIR=$$usage go test $(GO_TEST_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PACKAGES) || exit $$?; \
+	@if [[ -n "$(TEST_PROFILE)" ]]; then mkdir -p "$(TEST_PROFILE)" && go build -o $(TESTPROFILE) ./hack/testprofile; fi
+	usage=$$(mktemp -d); trap 'rm -rf "$$usage"' EXIT; status=0; \
+	CAPZASO_RBAC_USAGE_DIR=$$usage $(GO_TEST) $(GO_TEST_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PACKAGES) $(GO_TEST_OUTPUT) || status=$$?; \
+	if [[ -n "$(TEST_PROFILE)" ]]; then $(TESTPROFILE) report | tee "$(TEST_PROFILE)/report.md"; fi; \
+	[[ $$status -eq 0 ]] || exit $$status; \
 	go run ./test/rbaccheck "$$usage"
+
+# Where make test-profile keeps its records and report.
+PROFILE_DIR ?= out/test-profile
+
+.PHONY: test-profile
+test-profile: ## Run make test and print what it cost: CPU-seconds and wall time per test package (with the API servers, etcd and controllers its tests start), per top-level test, per compile and link, and per tool built (records and report.md in PROFILE_DIR, default out/test-profile).
+	rm -rf $(PROFILE_DIR)
+	$(MAKE) test TEST_PROFILE=$(PROFILE_DIR)
 
 # make goldens reconciles every flavor, in both its forms, on ASO's own controllers against test/fakearm (the
 # templates tests with TEMPLATES_ASO=fake-arm) and compares the first PUT of every resource with the ARM golden
