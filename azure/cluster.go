@@ -80,6 +80,20 @@ func (c Cluster) NamedTags(name, role string, extra ...map[string]string) map[st
 	return tags
 }
 
+// MachineTags are the extra tags (for Tags and NamedTags) of a machine's VM and network interfaces and of a scale
+// set: the user's additional tags and CloudProviderTagKey, which wins, as CAPZ v1.26.0 tags them.
+func (c Cluster) MachineTags(additional map[string]string) map[string]string {
+	tags := maps.Clone(additional)
+	if tags == nil {
+		tags = map[string]string{}
+	}
+	tags[CloudProviderTagKey(c.Name)] = infrav1.ResourceLifecycleOwned
+	return tags
+}
+
+// CloudProviderTagKey is the tag by which cloud-provider-azure knows the VMs, scale sets and interfaces of a cluster.
+func CloudProviderTagKey(cluster string) string { return "kubernetes.io_cluster_" + cluster }
+
 // NameTagKey is the tag that carries a resource's name.
 const NameTagKey = "Name"
 

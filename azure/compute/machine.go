@@ -140,7 +140,7 @@ func nicInput(in MachineInput) network.NICInput {
 		DefaultSubnet:      in.DefaultSubnet,
 		EnableIPForwarding: in.Spec.EnableIPForwarding,
 		DNSServers:         in.Spec.DNSServers,
-		AdditionalTags:     in.Spec.AdditionalTags,
+		AdditionalTags:     in.Cluster.MachineTags(in.Spec.AdditionalTags),
 	}
 	if len(nics.Interfaces) == 0 {
 		// Defaulting always leaves one interface; keep a machine that skipped it reachable all the same.

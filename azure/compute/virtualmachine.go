@@ -84,7 +84,7 @@ func VirtualMachine(in MachineInput) *asocompute.VirtualMachine {
 			SecurityProfile:        securityProfile(spec.SecurityProfile),
 			DiagnosticsProfile:     diagnosticsProfile(spec.Diagnostics),
 			Zones:                  zones(in.Zone),
-			Tags:                   c.NamedTags(in.Name, in.Role, spec.AdditionalTags),
+			Tags:                   c.NamedTags(in.Name, in.Role, c.MachineTags(spec.AdditionalTags)),
 		},
 	}
 	if o := spec.SpotVMOptions; o != nil {

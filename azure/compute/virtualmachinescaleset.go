@@ -65,7 +65,7 @@ func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 			ExtendedLocation:     vmExtendedLocation(c),
 			SinglePlacementGroup: ptr.To(false),
 			Zones:                in.Zones,
-			Tags:                 c.NamedTags(in.Name, azure.RoleNode, spec.AdditionalTags),
+			Tags:                 c.NamedTags(in.Name, azure.RoleNode, c.MachineTags(spec.AdditionalTags)),
 		},
 	}
 	if n := spec.PlatformFaultDomainCount; n != nil {
