@@ -249,7 +249,7 @@ func (c *AzureCluster) setAPIServerLBDefaults() {
 		}
 		for i := range lb.FrontendIPs {
 			if ip := lb.FrontendIPs[i].PublicIP; ip != nil && ip.DNSName == "" {
-				ip.DNSName = APIServerFQDN(c.Namespace, c.Name, s.Location, s.AzureEnvironment)
+				ip.DNSName = APIServerFQDN(s.SubscriptionID, s.ResourceGroup, ip.Name, c.Name, s.Location, s.AzureEnvironment)
 			}
 		}
 	} else {

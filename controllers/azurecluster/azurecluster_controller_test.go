@@ -107,7 +107,7 @@ func TestReconcile_DefaultCluster(t *testing.T) {
 	live := waitReady(ctx, g, ac)
 
 	g.Expect(live.Status.Initialization.Provisioned).To(HaveValue(BeTrue()))
-	g.Expect(live.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(ac.Namespace, "default", "eastus", infrav1.DefaultAzureCloud)))
+	g.Expect(live.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(live.Spec.SubscriptionID, live.Spec.ResourceGroup, infrav1.APIServerPublicIPName("default"), "default", "eastus", infrav1.DefaultAzureCloud)))
 	g.Expect(live.Spec.ControlPlaneEndpoint.Port).To(BeEquivalentTo(6443))
 	g.Expect(live.Status.FailureDomains).To(HaveLen(3))
 	g.Expect(live.Annotations).To(HaveKey("clusterctl.cluster.x-k8s.io/block-move"))
@@ -145,7 +145,7 @@ func TestReconcile_APIServerPort(t *testing.T) {
 			spec.ControlPlaneEndpoint.Port = tt.endpointPort
 			ctx, _, ac := newClusterWithNetwork(t, g, tt.name, clusterv1.ClusterNetwork{APIServerPort: tt.apiServerPort}, spec, nil)
 			live := waitReady(ctx, g, ac)
-			g.Expect(live.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(ac.Namespace, tt.name, "eastus", infrav1.DefaultAzureCloud)))
+			g.Expect(live.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(live.Spec.SubscriptionID, live.Spec.ResourceGroup, infrav1.APIServerPublicIPName(tt.name), tt.name, "eastus", infrav1.DefaultAzureCloud)))
 			g.Expect(live.Spec.ControlPlaneEndpoint.Port).To(BeEquivalentTo(tt.wantEndpoint))
 
 			lb := &asonetwork.LoadBalancer{}

@@ -29,7 +29,6 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
-	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 )
 
@@ -58,7 +57,7 @@ func TestResourceTypeAndName(t *testing.T) {
 // server's DNS label before the cluster's name; secrets and random values are redacted.
 func TestNormalize(t *testing.T) {
 	g := NewWithT(t)
-	label := infrav1.APIServerDNSLabel(names.Namespace, names.Cluster)
+	label := names.apiServerDNSLabel()
 	body := map[string]any{
 		"name": "dflt-x1y2z-control-plane-q8z4c",
 		"tags": map[string]any{"sigs.k8s.io_cluster-api-provider-azure_cluster_dflt-x1y2z": "owned", "capz-custom-data-hash": "abc"},

@@ -42,6 +42,12 @@ type Names struct {
 	Subscription, Cluster, Namespace string
 }
 
+// apiServerDNSLabel is the default DNS label of the cluster's API server, whose resource group is named after the
+// cluster in every flavor.
+func (n Names) apiServerDNSLabel() string {
+	return infrav1.APIServerDNSLabel(n.Subscription, n.Cluster, infrav1.APIServerPublicIPName(n.Cluster), n.Cluster)
+}
+
 // redactedKeys are the properties whose values are secret or random in every run: bootstrap data, passwords, SSH
 // keys, the principals ARM assigns, and CAPZ's hash of a scale set's custom data.
 var redactedKeys = map[string]bool{
@@ -115,8 +121,8 @@ func (n Names) replacer(instance string) *strings.Replacer {
 			pairs = append(pairs, short, MachinePlaceholder)
 		}
 	}
-	if n.Cluster != "" && n.Namespace != "" {
-		pairs = append(pairs, infrav1.APIServerDNSLabel(n.Namespace, n.Cluster), DNSLabelPlaceholder)
+	if n.Cluster != "" {
+		pairs = append(pairs, n.apiServerDNSLabel(), DNSLabelPlaceholder)
 	}
 	for _, p := range [][2]string{{n.Cluster, ClusterPlaceholder}, {n.Namespace, NamespacePlaceholder}, {n.Subscription, SubscriptionPlaceholder}} {
 		if p[0] != "" {
