@@ -34,7 +34,7 @@ type Deliberate struct {
 	// Resource is an ARM resource type (Microsoft.Network/loadBalancers).
 	Resource string
 	// Field is a JSON path of the request body with [] for list items, tags.<key>, a path ending in ".*" for
-	// everything under it, or "*" for the whole resource (a resource only one side writes).
+	// everything under it, or "*" for a resource only one side writes.
 	Field           string
 	CAPZ, Ours, Why string
 	// Line is the row's line in the file.
@@ -157,7 +157,8 @@ func unquote(cell string) string {
 }
 
 // ForField finds the row that documents a field of a resource type: same type (any case), and a field that is the
-// path (list items written [] or named), a prefix of it ending in ".*", or "*".
+// path (list items written [] or named) or a prefix of it ending in ".*". A "*" row documents a resource only one
+// side writes (ForResource), none of the fields of a resource both sides write.
 func (ds Deliberates) ForField(resourceType, docPath string) (Deliberate, bool) {
 	docPath = DocPath(docPath)
 	for _, d := range ds {
@@ -166,7 +167,7 @@ func (ds Deliberates) ForField(resourceType, docPath string) (Deliberate, bool) 
 		}
 		field := DocPath(d.Field)
 		switch {
-		case field == "*", field == docPath:
+		case field == docPath:
 			return d, true
 		case strings.HasSuffix(field, ".*") && strings.HasPrefix(docPath, strings.TrimSuffix(field, "*")):
 			return d, true

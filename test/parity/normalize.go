@@ -47,10 +47,12 @@ const Redacted = "<redacted>"
 // GUID replaces a GUID that differs from run to run (a role assignment's name, an identity's principal).
 const GUID = "<guid>"
 
-// secretKeys are body fields whose values are secrets, or bootstrap data that holds them (tokens, certificates):
-// only their presence is compared.
+// secretKeys are body fields whose values are secrets, or bootstrap data that holds them (tokens, certificates),
+// or are derived from them (the capz-custom-data-hash tag of a scale set: the hash of its custom data): only their
+// presence is compared.
 var secretKeys = map[string]bool{
 	"customdata": true, "adminpassword": true, "protectedsettings": true, "clientsecret": true, "secret": true, "password": true,
+	"capz-custom-data-hash": true,
 }
 
 // computedKeys are fields a client may echo from what it read (CAPZ's services start a PUT from the resource they

@@ -75,7 +75,7 @@ func TestNormalizer_Writes(t *testing.T) {
 		{Method: "GET", Path: vm},
 		{Method: "PUT", Path: vm, Body: body(t, map[string]any{
 			"id": vm, "name": "pdef-control-plane-x7k2p", "location": "eastus", "etag": `W/"1"`,
-			"tags": map[string]any{"sigs.k8s.io_cluster-api-provider-azure_cluster_pdef": "owned", "Name": "pdef-control-plane-x7k2p"},
+			"tags": map[string]any{"sigs.k8s.io_cluster-api-provider-azure_cluster_pdef": "owned", "Name": "pdef-control-plane-x7k2p", "capz-custom-data-hash": "589c87b2"},
 			"properties": map[string]any{
 				"provisioningState": "Succeeded",
 				"osProfile":         map[string]any{"customData": "c2VjcmV0", "adminPassword": nil, "computerName": "pdef-control-plane-x7k2p"},
@@ -101,7 +101,7 @@ func TestNormalizer_Writes(t *testing.T) {
 	g.Expect(writes[0].Resource.Name()).To(Equal("${CLUSTER_NAME}-control-plane-#0"))
 	g.Expect(writes[0].Body).To(Equal(map[string]any{
 		"location": "eastus",
-		"tags":     map[string]any{"sigs.k8s.io_cluster-api-provider-azure_cluster_${CLUSTER_NAME}": "owned", "Name": "${CLUSTER_NAME}-control-plane-#0"},
+		"tags":     map[string]any{"sigs.k8s.io_cluster-api-provider-azure_cluster_${CLUSTER_NAME}": "owned", "Name": "${CLUSTER_NAME}-control-plane-#0", "capz-custom-data-hash": Redacted},
 		"properties": map[string]any{
 			"osProfile": map[string]any{"customData": Redacted, "adminPassword": nil, "computerName": "${CLUSTER_NAME}-control-plane-#0"},
 			"networkProfile": map[string]any{"networkInterfaces": []any{map[string]any{

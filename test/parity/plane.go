@@ -60,8 +60,8 @@ const (
 
 // side is one management plane of the comparison: an API server with Cluster API's CRDs and webhooks, ASO's CRDs and
 // own controller against a fake ARM of its own, and either CAPZ's manager and CRDs or the provider; Cluster API's
-// controllers in this process; a second API server for the workload clusters, where simulated kubelets register
-// the machines' Nodes.
+// controllers in this process; API servers for the workload clusters (one for the AKS clusters, one per
+// self-managed cluster), where simulated kubelets register the machines' Nodes.
 type side struct {
 	name                 string
 	arm                  *fakearm.Server
@@ -78,8 +78,13 @@ type side struct {
 	done   chan struct{}
 	mgrErr error
 
+	// logDir is where the side's logs go.
+	logDir string
+
 	mu       sync.Mutex
 	kubelets []*kubeletsim.Simulator
+	// clusterWorkloads are the workload clusters of the self-managed flavors, one each.
+	clusterWorkloads []*env.ControlPlane
 	// logs are the API servers' log files, closed once they stopped.
 	logs []*os.File
 }
@@ -87,7 +92,7 @@ type side struct {
 // startSide starts a side: CAPZ's when capz is set, else ours. Its logs go to logDir. On error, the side returned
 // (if any) holds what started, for stop.
 func startSide(ctx context.Context, name string, capz *CAPZ, logDir string, logger logr.Logger) (*side, error) {
-	s := &side{name: name}
+	s := &side{name: name, logDir: logDir}
 	open := func(file string) (*os.File, error) {
 		f, err := os.Create(filepath.Join(logDir, file))
 		if err == nil {
@@ -243,13 +248,18 @@ func (s *side) apply(ctx context.Context, f Flavor, objs []*unstructured.Unstruc
 			},
 		},
 	}
+	workload, workloadClient := s.workload, s.workloadClient
 	if f.SelfManaged {
+		var err error
+		if workload, workloadClient, err = s.startClusterWorkload(ctx, f); err != nil {
+			return err
+		}
 		user = append(user, &corev1.Secret{
 			ObjectMeta: metav1.ObjectMeta{
 				Namespace: f.Namespace(), Name: secret.Name(f.Cluster, secret.Kubeconfig),
 				Labels: map[string]string{clusterv1.ClusterNameLabel: f.Cluster},
 			},
-			Data: map[string][]byte{secret.KubeconfigDataName: s.workload.KubeConfig},
+			Data: map[string][]byte{secret.KubeconfigDataName: workload.KubeConfig},
 		})
 	}
 	for _, o := range user {
@@ -263,13 +273,36 @@ func (s *side) apply(ctx context.Context, f Flavor, objs []*unstructured.Unstruc
 		}
 	}
 	kubelets := kubeletsim.Start(kubeletsim.Options{
-		Management: s.reader, Workload: s.workloadClient, Namespace: f.Namespace(), SubscriptionID: f.Subscription,
+		Management: s.reader, Workload: workloadClient, Namespace: f.Namespace(), SubscriptionID: f.Subscription,
 		Interval: time.Second,
 	})
 	s.mu.Lock()
 	s.kubelets = append(s.kubelets, kubelets)
 	s.mu.Unlock()
 	return nil
+}
+
+// startClusterWorkload starts the workload cluster of a self-managed flavor. Each self-managed cluster has its own,
+// as in Azure: the first control plane Node's kubeadm init (test/kubeletsim) initializes it alone. On a shared one,
+// initialized by another cluster, a KubeadmControlPlane would see its cluster initialized before its first machine's
+// bootstrap data existed, and roll that machine out again.
+func (s *side) startClusterWorkload(ctx context.Context, f Flavor) (*env.ControlPlane, client.Client, error) {
+	log, err := os.Create(filepath.Join(s.logDir, s.name+"-"+f.Name+"-workload-apiserver.log"))
+	if err != nil {
+		return nil, nil, err
+	}
+	s.mu.Lock()
+	s.logs = append(s.logs, log)
+	s.mu.Unlock()
+	cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{WithoutASO: true, Output: log})
+	if err != nil {
+		return nil, nil, fmt.Errorf("failed to start the workload cluster of %s on the %s side: %w", f.Name, s.name, err)
+	}
+	s.mu.Lock()
+	s.clusterWorkloads = append(s.clusterWorkloads, cp)
+	s.mu.Unlock()
+	c, err := client.New(cp.Config, client.Options{Scheme: clientgoscheme.Scheme})
+	return cp, c, err
 }
 
 // create creates an object, retrying refusals for up to two minutes.
@@ -320,6 +353,9 @@ func (s *side) stop() error {
 	}
 	if s.workload != nil {
 		errs = append(errs, s.workload.Stop())
+	}
+	for _, cp := range s.clusterWorkloads {
+		errs = append(errs, cp.Stop())
 	}
 	if s.management != nil {
 		errs = append(errs, s.management.Stop())
