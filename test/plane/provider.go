@@ -137,7 +137,8 @@ func (p *Provider) Start(ctx context.Context) error {
 	return nil
 }
 
-// Stop stops the provider's manager, as a killed process stops: every reconcile in flight is cancelled.
+// Stop stops the provider's manager, as a terminated process stops: every reconcile in flight is cancelled, and
+// the manager has its grace period to end them. A stop that outlives it fails the package (env.JudgeProviderStop).
 func (p *Provider) Stop() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -145,7 +146,9 @@ func (p *Provider) Stop() error {
 		return nil
 	}
 	p.cancel()
-	err := env.AwaitStop("the provider", p.done)
+	// A stop past the grace period is the provider's failure, whatever held it up: it fails the package even when
+	// it happens as the test environment stops, where a runnable's error is only logged.
+	err := env.JudgeProviderStop("the provider", env.AwaitStop("the provider", p.done))
 	// The cluster cache's connections to workload clusters outlive the manager otherwise.
 	if s, ok := p.cc.(interface{ Shutdown() }); ok {
 		s.Shutdown()
