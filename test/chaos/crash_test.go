@@ -156,12 +156,16 @@ func TestCrash(t *testing.T) {
 		{name: "upgrade", done: converged, start: func(ctx context.Context, g *WithT, c *crashCluster) { c.upgrade(ctx, g) }},
 		{
 			name: "pause for a move", standby: true,
-			start: func(ctx context.Context, g *WithT, c *crashCluster) { setPaused(ctx, g, c.f.Key(c.f.ClusterName), true) },
-			done:  func(ctx context.Context, g Gomega, c *crashCluster) { expectPausedForMove(ctx, g, c.f.Namespace) },
+			start: func(ctx context.Context, g *WithT, c *crashCluster) {
+				setPaused(ctx, g, c.f.Key(c.f.ClusterName), true)
+			},
+			done: func(ctx context.Context, g Gomega, c *crashCluster) { expectPausedForMove(ctx, g, c.f.Namespace) },
 		},
 		{
-			name:  "unpause",
-			start: func(ctx context.Context, g *WithT, c *crashCluster) { setPaused(ctx, g, c.f.Key(c.f.ClusterName), false) },
+			name: "unpause",
+			start: func(ctx context.Context, g *WithT, c *crashCluster) {
+				setPaused(ctx, g, c.f.Key(c.f.ClusterName), false)
+			},
 			done: func(ctx context.Context, g Gomega, c *crashCluster) {
 				c.converged(ctx, g)
 				expectResumed(ctx, g, c.f.Namespace)
