@@ -120,11 +120,12 @@ func aksSteps(f *plane.Fixture) []step {
 		unpauseStep(f, converged, []fault{
 			{controller: amcp, op: opPause, rule: faults.Rule{Verb: "patch", Resource: managedClusters, Fault: faults.Throttled}, shows: &infrav1.AzureManagedControlPlaneList{}},
 		}),
-		deleteStep(f, []fault{
+		// The AzureManagedCluster controller writes nothing while its cluster goes (it has no finalizer): it meets
+		// its fault in its cache, which neither lists nor watches until the fault clears.
+		deleteStep(f, append([]fault{
 			{controller: amcp, op: opDelete, rule: faults.Rule{Verb: "delete", Resource: managedClusters, Fault: faults.Unavailable}, shows: &infrav1.AzureManagedControlPlaneList{}},
 			statusWrites(ammp, opDelete, azureManagedMachinePools, faults.Unavailable),
-			statusWrites(amc, opDelete, azureManagedClusters, faults.Unavailable),
-		}),
+		}, watches(amc, opDelete, azureManagedClusters, true)...)),
 	}
 }
 
