@@ -62,6 +62,10 @@ type fault struct {
 	shows client.ObjectList
 	// allNamespaces fails the requests in every namespace: the provider's informers list and watch them all at once.
 	allNamespaces bool
+	// group names faults that clear together, once each has met a request: a list fault is met only when an
+	// informer relists while its watch fails too (client-go relists with a streaming watch first, and lists only
+	// when that fails).
+	group string
 }
 
 // step is one thing a user does to a cluster while some of the provider's requests fail.
@@ -105,8 +109,12 @@ func runSteps(t *testing.T, f *plane.Fixture, obs *observer, steps []step) {
 			cleared := make([]bool, len(s.faults))
 			g.Eventually(func(g Gomega) {
 				var waiting []string
+				// done are the faults that met a request, showed, and lasted their window; a fault of a group
+				// clears once all of its group are done.
+				done := make([]bool, len(s.faults))
 				for i, flt := range s.faults {
 					if cleared[i] {
+						done[i] = true
 						continue
 					}
 					switch {
@@ -123,6 +131,12 @@ func runSteps(t *testing.T, f *plane.Fixture, obs *observer, steps []step) {
 						waiting = append(waiting, describeFault(flt)+": the provider retries under it")
 						continue
 					}
+					done[i] = true
+				}
+				for i, flt := range s.faults {
+					if cleared[i] || !done[i] || !groupDone(s.faults, done, flt.group) {
+						continue
+					}
 					injector.Remove(ids[i])
 					cleared[i] = true
 				}
@@ -137,6 +151,19 @@ func runSteps(t *testing.T, f *plane.Fixture, obs *observer, steps []step) {
 			t.FailNow() // later steps build on this one
 		}
 	}
+}
+
+// groupDone reports whether every fault of a group is done; a fault of no group is alone.
+func groupDone(fs []fault, done []bool, group string) bool {
+	if group == "" {
+		return true
+	}
+	for i, flt := range fs {
+		if flt.group == group && !done[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // describeFault names a fault in messages.
@@ -159,11 +186,16 @@ func statusWrites(controller, op string, kind schema.GroupResource, f faults.Fau
 }
 
 // watches cuts a controller's watch of its own kind and fails its watches (and, with list, its lists) until it
-// clears: the controller works from a cache that no longer follows the API server, then relists.
+// clears: the controller works from a cache that no longer follows the API server, then relists. The watch and
+// list faults clear together, once both have met a request.
 func watches(controller, op string, kind schema.GroupResource, list bool) []fault {
-	out := []fault{{controller: controller, op: op, rule: faults.Rule{Verb: "watch", Resource: kind, Fault: faults.Unavailable}, allNamespaces: true}}
+	group := ""
 	if list {
-		out = append(out, fault{controller: controller, op: op, rule: faults.Rule{Verb: "list", Resource: kind, Fault: faults.Unavailable}, allNamespaces: true})
+		group = "watch and list " + kind.String()
+	}
+	out := []fault{{controller: controller, op: op, rule: faults.Rule{Verb: "watch", Resource: kind, Fault: faults.Unavailable}, allNamespaces: true, group: group}}
+	if list {
+		out = append(out, fault{controller: controller, op: op, rule: faults.Rule{Verb: "list", Resource: kind, Fault: faults.Unavailable}, allNamespaces: true, group: group})
 	}
 	return out
 }
