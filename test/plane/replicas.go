@@ -79,6 +79,9 @@ type Replica struct {
 	// Name is replica-<n>, in the order they started; its log is <Name>.log in the log directory.
 	Name   string
 	leader atomic.Bool
+	// stopped tells that the harness killed or stopped the replica: its exit is no problem, even when Running
+	// sees it before Kill or Stop return.
+	stopped atomic.Bool
 }
 
 // Leader reports whether the replica has acquired the leader election lease (and so runs the controllers).
@@ -180,6 +183,9 @@ func (r *Replicas) Running() []*Replica {
 			kept = append(kept, rep)
 			continue
 		}
+		if rep.stopped.Load() {
+			continue
+		}
 		r.lost++
 		r.problems = append(r.problems, lostLease(rep, err)...)
 	}
@@ -208,6 +214,7 @@ func (r *Replicas) Leader() *Replica {
 
 // Kill kills a replica with SIGKILL.
 func (r *Replicas) Kill(rep *Replica) error {
+	rep.stopped.Store(true)
 	err := rep.Kill()
 	r.forget(rep)
 	return err
@@ -215,6 +222,7 @@ func (r *Replicas) Kill(rep *Replica) error {
 
 // Stop stops a replica with SIGTERM; one still running after ReplicaStopGrace fails (see process.Process.Stop).
 func (r *Replicas) Stop(rep *Replica) error {
+	rep.stopped.Store(true)
 	err := rep.Stop(ReplicaStopGrace)
 	r.forget(rep)
 	return err
