@@ -348,18 +348,22 @@ bench: test-tools ## Run the scale benchmark (test/bench; over an hour at full s
 bench-micro: test-tools ## Run the Go micro-benchmarks (translation, the engine's no-op pass, watch latency).
 	go test -run '^$$' -bench . -benchmem ./azure/...
 
-# The crash suite's long run (make chaos): restarts per scenario, the seed of their moments, and the workers of the
-# scale scenario. make test runs it with 3 restarts and 5 workers.
+# The crash suite's long run (make chaos): kills per scenario, the seed of their moments, the workers of the scale
+# scenario, and where the provider replicas' logs go. make test runs it with 2 kills and 5 workers.
 CHAOS_RESTARTS ?= 100
 CHAOS_SEED ?= 1
 CHAOS_SCALE ?= 50
+CHAOS_LOGS ?= out/chaos-replicas
 
 .PHONY: chaos
-chaos: test-tools ## Restart the provider CHAOS_RESTARTS times (default 100) in each crash scenario (create, scale 0→50→0, upgrade, pause for a move, delete); prints a line per scenario.
+chaos: test-tools ## Kill the provider (its replicas, SIGKILL; now and then a SIGTERM that must end within the grace period) CHAOS_RESTARTS times (default 100) in each crash scenario (create, scale up to CHAOS_SCALE workers and down, upgrade, pause for a move, unpause, delete, each on a self-managed, an AKS and an ASO-managed cluster at once); prints a line per scenario.
 	@mkdir -p out
-	@status=0; go test ./test/chaos -run TestCrash -count=1 -v -timeout 120m \
-		-args -chaos.restarts=$(CHAOS_RESTARTS) -chaos.seed=$(CHAOS_SEED) -chaos.scale=$(CHAOS_SCALE) > out/chaos.log 2>&1 || status=$$?; \
-	grep -E '^(crash: |--- |ok|FAIL)' out/chaos.log || true; echo "make chaos: the full log is in out/chaos.log"; exit $$status
+	@rm -rf $(CHAOS_LOGS)
+	@status=0; go test ./test/chaos -run TestCrash -count=1 -v -timeout 360m \
+		-args -chaos.restarts=$(CHAOS_RESTARTS) -chaos.seed=$(CHAOS_SEED) -chaos.scale=$(CHAOS_SCALE) -chaos.logs=$(abspath $(CHAOS_LOGS)) \
+		> out/chaos.log 2>&1 || status=$$?; \
+	grep -E '^(crash: |--- |ok|FAIL)' out/chaos.log || true; \
+	echo "make chaos: the full log is in out/chaos.log, the replicas' logs in $(CHAOS_LOGS)"; exit $$status
 
 # The fuzz targets' run (make fuzz): how long each target runs, which targets (a regular expression of their
 # names; all by default), and go test flags (e.g. -parallel 1 for one worker). make test runs their seed corpora.
