@@ -33,8 +33,9 @@ var (
 	// armResourceType is an ARM resource type in backticks: Microsoft.Network/loadBalancers,
 	// Microsoft.Network/networkSecurityGroups/securityRules.
 	armResourceType = regexp.MustCompile("^`Microsoft\\.[A-Za-z]+(/[A-Za-z]+)+`$")
-	// requestBodyField is a JSON path of an ARM request body in backticks, with [] for list items, or a tag.
-	requestBodyField = regexp.MustCompile("^`(tags\\.[^`]+|[A-Za-z$][A-Za-z0-9]*(\\[\\])?(\\.[A-Za-z][A-Za-z0-9]*(\\[\\])?)*)`$")
+	// requestBodyField is a JSON path of an ARM request body in backticks, with [] for list items and an optional
+	// ".*" for everything under it, or a tag, or "*" for a resource only one side writes (test/parity's notation).
+	requestBodyField = regexp.MustCompile("^`(\\*|tags\\.[^`]+|[A-Za-z$][A-Za-z0-9]*(\\[\\])?(\\.[A-Za-z][A-Za-z0-9]*(\\[\\])?)*(\\.\\*)?)`$")
 )
 
 // TestCAPZParity_DeliberateDifferences checks the section "## Deliberate differences" of capz-parity.md, which
