@@ -80,8 +80,9 @@ func (c Cluster) NamedTags(name, role string, extra ...map[string]string) map[st
 	return tags
 }
 
-// MachineTags are the extra tags (for Tags and NamedTags) of a machine's VM and network interfaces and of a scale
-// set: the user's additional tags and CloudProviderTagKey, which wins, as CAPZ v1.26.0 tags them.
+// MachineTags are the extra tags (for Tags and NamedTags) of a machine's VM and network interfaces, of an
+// availability set and of a scale set: the user's additional tags and CloudProviderTagKey, which wins, as CAPZ
+// v1.26.0 tags them.
 func (c Cluster) MachineTags(additional map[string]string) map[string]string {
 	tags := maps.Clone(additional)
 	if tags == nil {
