@@ -278,11 +278,64 @@ clean-tools: ## Remove hack/tools/bin (the per-user tool cache stays).
 # directory, and then test/rbaccheck checks the provider's roles against them: no wildcard, nothing denied, every
 # rule used. -count=1: a result from go's test cache records no requests (the test environments read the
 # directory in TestMain, before go test watches the environment, so a new directory does not invalidate the cache).
+#
+# With TEST_PROFILE=<directory> (make test-profile), hack/testprofile measures the run: the tools built (by
+# hack/ensure-tool.sh), every compile and link, every test binary with the processes it starts, every top-level
+# test; it prints the tables at the end and writes them to <directory>/report.md.
+TEST_PROFILE ?=
+TESTPROFILE := $(TOOLS_BIN_DIR)/testprofile
+ifneq ($(TEST_PROFILE),)
+export CAPZASO_PROFILE_DIR := $(abspath $(TEST_PROFILE))
+GO_TEST := $(TESTPROFILE) run "go test" -- go test -json -exec "$(TESTPROFILE) exec" -toolexec "$(TESTPROFILE) toolexec"
+GO_TEST_OUTPUT := | $(TESTPROFILE) render
+else
+GO_TEST := go test
+GO_TEST_OUTPUT :=
+endif
+
 .PHONY: test
 test: test-tools ## Run all tests, including the ones on a real API server, then check the provider's RBAC against the requests they made.
-	usage=$$(mktemp -d); trap 'rm -rf "$$usage"' EXIT; \
-	CAPZASO_RBAC_USAGE_DIR=$$usage go test $(GO_TEST_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PACKAGES) || exit $$?; \
+	@if [[ -n "$(TEST_PROFILE)" ]]; then mkdir -p "$(TEST_PROFILE)" && go build -o $(TESTPROFILE) ./hack/testprofile; fi
+	usage=$$(mktemp -d); trap 'rm -rf "$$usage"' EXIT; status=0; \
+	CAPZASO_RBAC_USAGE_DIR=$$usage $(GO_TEST) $(GO_TEST_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) $(TEST_PACKAGES) $(GO_TEST_OUTPUT) || status=$$?; \
+	if [[ -n "$(TEST_PROFILE)" ]]; then $(TESTPROFILE) report | tee "$(TEST_PROFILE)/report.md"; fi; \
+	[[ $$status -eq 0 ]] || exit $$status; \
 	go run ./test/rbaccheck "$$usage"
+
+# Where make test-profile keeps its records and report.
+PROFILE_DIR ?= out/test-profile
+
+.PHONY: test-profile
+test-profile: ## Run make test and print what it cost: CPU-seconds and wall time per test package (with the API servers, etcd and controllers its tests start), per top-level test, per compile and link, and per tool built (records and report.md in PROFILE_DIR, default out/test-profile).
+	rm -rf $(PROFILE_DIR)
+	$(MAKE) test TEST_PROFILE=$(PROFILE_DIR)
+
+# make goldens reconciles every flavor, in both its forms, on ASO's own controllers against test/fakearm (the
+# templates tests with TEMPLATES_ASO=fake-arm) and compares the first PUT of every resource with the ARM golden
+# files in templates/testdata/arm; UPDATE_GOLDENS=1 rewrites them from those requests (review the diff). make test
+# compares the same files with ASO's own ARM conversion run in process (templates) and, for the default and aks-aso
+# flavors, with ASO's controller (test/realaso).
+UPDATE_GOLDENS ?=
+.PHONY: goldens
+goldens: test-tools ## Compare the ARM requests of every flavor (both forms) on ASO's own controllers with templates/testdata/arm (UPDATE_GOLDENS=1 rewrites them).
+	TEMPLATES_ASO=fake-arm UPDATE_GOLDENS=$(UPDATE_GOLDENS) go test -count=1 -timeout 120m ./templates -run '^TestFlavors$$'
+
+# make parity runs upstream CAPZ beside the provider (test/parity, docs/capz-parity.md). It builds nothing of CAPZ:
+# CAPZ_SRC is CAPZ's source tree at v1.26.0 (its CRDs, webhook configuration and templates are read at run time) and
+# CAPZ_MANAGER its v1.26.0 manager binary. PARITY_ARGS are the command's flags (PARITY_ARGS=--help lists them).
+CAPZ_SRC ?=
+CAPZ_MANAGER ?=
+PARITY_ARGS ?=
+
+.PHONY: parity
+parity: ## Run upstream CAPZ v1.26.0 (CAPZ_SRC=<source tree> CAPZ_MANAGER=<binary>) and the provider on the same flavors against fake ARMs, print their ARM requests resource by resource, and fail on a difference docs/capz-parity.md does not document.
+	@if [[ -z "$(CAPZ_SRC)" || -z "$(CAPZ_MANAGER)" ]]; then \
+		echo "make parity: set CAPZ_SRC to CAPZ's source tree at tag v1.26.0 (git clone --branch v1.26.0 https://github.com/kubernetes-sigs/cluster-api-provider-azure)" >&2; \
+		echo "  and CAPZ_MANAGER to its v1.26.0 manager binary: /manager of registry.k8s.io/cluster-api-azure/cluster-api-azure-controller:v1.26.0," >&2; \
+		echo "  or one built as CAPZ's own instructions say. make parity builds nothing of CAPZ; see docs/capz-parity.md." >&2; \
+		exit 2; fi
+	@$(MAKE) --no-print-directory test-tools
+	go run ./test/parity/cmd/parity --capz-src="$(CAPZ_SRC)" --capz-manager="$(CAPZ_MANAGER)" $(PARITY_ARGS)
 
 # BENCH_ARGS are the flags of make bench (BENCH_ARGS=--help lists them; --smoke runs the small variant).
 BENCH_ARGS ?=
@@ -295,18 +348,22 @@ bench: test-tools ## Run the scale benchmark (test/bench; over an hour at full s
 bench-micro: test-tools ## Run the Go micro-benchmarks (translation, the engine's no-op pass, watch latency).
 	go test -run '^$$' -bench . -benchmem ./azure/...
 
-# The crash suite's long run (make chaos): restarts per scenario, the seed of their moments, and the workers of the
-# scale scenario. make test runs it with 3 restarts and 5 workers.
+# The crash suite's long run (make chaos): kills per scenario, the seed of their moments, the workers of the scale
+# scenario, and where the provider replicas' logs go. make test runs it with 2 kills and 5 workers.
 CHAOS_RESTARTS ?= 100
 CHAOS_SEED ?= 1
 CHAOS_SCALE ?= 50
+CHAOS_LOGS ?= out/chaos-replicas
 
 .PHONY: chaos
-chaos: test-tools ## Restart the provider CHAOS_RESTARTS times (default 100) in each crash scenario (create, scale 0→50→0, upgrade, pause for a move, delete); prints a line per scenario.
+chaos: test-tools ## Kill the provider (its replicas, SIGKILL; now and then a SIGTERM that must end within the grace period) CHAOS_RESTARTS times (default 100) in each crash scenario (create, scale up to CHAOS_SCALE workers and down, upgrade, pause for a move, unpause, delete, each on a self-managed, an AKS and an ASO-managed cluster at once); prints a line per scenario.
 	@mkdir -p out
-	@status=0; go test ./test/chaos -run TestCrash -count=1 -v -timeout 120m \
-		-args -chaos.restarts=$(CHAOS_RESTARTS) -chaos.seed=$(CHAOS_SEED) -chaos.scale=$(CHAOS_SCALE) > out/chaos.log 2>&1 || status=$$?; \
-	grep -E '^(crash: |--- |ok|FAIL)' out/chaos.log || true; echo "make chaos: the full log is in out/chaos.log"; exit $$status
+	@rm -rf $(CHAOS_LOGS)
+	@status=0; go test ./test/chaos -run TestCrash -count=1 -v -timeout 360m \
+		-args -chaos.restarts=$(CHAOS_RESTARTS) -chaos.seed=$(CHAOS_SEED) -chaos.scale=$(CHAOS_SCALE) -chaos.logs=$(abspath $(CHAOS_LOGS)) \
+		> out/chaos.log 2>&1 || status=$$?; \
+	grep -E '^(crash: |--- |ok|FAIL)' out/chaos.log || true; \
+	echo "make chaos: the full log is in out/chaos.log, the replicas' logs in $(CHAOS_LOGS)"; exit $$status
 
 # The fuzz targets' run (make fuzz): how long each target runs, which targets (a regular expression of their
 # names; all by default), and go test flags (e.g. -parallel 1 for one worker). make test runs their seed corpora.

@@ -56,7 +56,8 @@ func (c Cluster) ResourceGroupOwner() *genruntime.KnownResourceReference {
 }
 
 // Tags returns the tags of a resource the provider creates for the cluster: the additional tags, the extra ones,
-// the role tag when role is set, and the cluster's "owned" tag, which wins over the others.
+// the role tag when role is set, and the cluster's "owned" tag, which wins over the others. Each translator
+// passes the role CAPZ v1.26.0 tags its kind with, or none where CAPZ has none.
 func (c Cluster) Tags(role string, extra ...map[string]string) map[string]string {
 	tags := map[string]string{}
 	maps.Copy(tags, c.AdditionalTags)
@@ -70,14 +71,44 @@ func (c Cluster) Tags(role string, extra ...map[string]string) map[string]string
 	return tags
 }
 
+// NamedTags returns Tags with the "Name" tag, the resource's Azure name, which CAPZ v1.26.0 puts on the kinds it
+// tags with a name: resource groups, virtual networks, security groups, route tables, public IPs, NAT gateways,
+// network interfaces, VMs, scale sets, availability sets, bastion hosts, private endpoints and AKS clusters.
+func (c Cluster) NamedTags(name, role string, extra ...map[string]string) map[string]string {
+	tags := c.Tags(role, extra...)
+	tags[NameTagKey] = name
+	return tags
+}
+
+// MachineTags are the extra tags (for Tags and NamedTags) of a machine's VM and network interfaces, of an
+// availability set and of a scale set: the user's additional tags and CloudProviderTagKey, which wins, as CAPZ
+// v1.26.0 tags them.
+func (c Cluster) MachineTags(additional map[string]string) map[string]string {
+	tags := maps.Clone(additional)
+	if tags == nil {
+		tags = map[string]string{}
+	}
+	tags[CloudProviderTagKey(c.Name)] = infrav1.ResourceLifecycleOwned
+	return tags
+}
+
+// CloudProviderTagKey is the tag by which cloud-provider-azure knows the VMs, scale sets and interfaces of a cluster.
+func CloudProviderTagKey(cluster string) string { return "kubernetes.io_cluster_" + cluster }
+
+// NameTagKey is the tag that carries a resource's name.
+const NameTagKey = "Name"
+
 // ClusterTagKey is the tag that marks the resources of a cluster.
 func ClusterTagKey(cluster string) string { return infrav1.ClusterTagPrefix + cluster }
 
-// Roles of resources, the values of the role tag.
+// Roles of resources, the values of the role tag, as CAPZ v1.26.0 writes them.
 const (
-	RoleCommon       = "common"
-	RoleNode         = "node"
-	RoleControlPlane = "control-plane"
-	RoleBastion      = "bastion"
-	RoleAPIServer    = "apiserver"
+	RoleCommon               = "common"
+	RoleNode                 = "node"
+	RoleControlPlane         = "control-plane"
+	RoleBastion              = "Bastion"
+	RoleAPIServer            = "apiserver"
+	RoleAPIServerInternal    = "apiserver-internal"
+	RoleNodeOutbound         = "nodeOutbound"
+	RoleControlPlaneOutbound = "controlPlaneOutbound"
 )

@@ -32,6 +32,10 @@
 # where KEY is VERSION-GOOS-GOARCH (plus a hash of the tool module's go.mod,
 # go.sum, *.go, flags and package for local modules), and built only when the cache
 # has no entry. Everything comes through the Go module proxy.
+#
+# When CAPZASO_PROFILE_DIR names a directory (make test-profile), a build adds a
+# line with its wall and CPU time (of go build and every process it ran) to
+# records.jsonl there, for hack/testprofile's report.
 
 set -euo pipefail
 
@@ -100,30 +104,47 @@ if [[ -x $cached ]]; then
 	exit 0
 fi
 
+# build_tool builds or installs the tool into $tmp_bin.
+build_tool() {
+	case $mode in
+	build)
+		# Kubernetes staging modules (k8s.io/kubectl) are versioned v0.X.Y for release v1.X.Y.
+		got=$(cd "$module_dir" && go list -m -f '{{.Version}}' "$pinned_module")
+		if [[ $got != "$version" && $got != "${version/#v1./v0.}" ]]; then
+			echo "ensure-tool: $module_dir/go.mod pins $pinned_module $got, but the Makefile asks for $name $version; update one of them" >&2
+			exit 1
+		fi
+		echo "ensure-tool: building $name $version from $module_dir (takes minutes the first time)"
+		(cd "$module_dir" && go build -trimpath -gcflags=all="$gcflags" -ldflags "$ldflags" -o "$tmp_bin" "$package")
+		;;
+	install)
+		echo "ensure-tool: installing $package@$version"
+		tmp_dir=$(mktemp -d "$bin_dir/.install.XXXXXX")
+		GOBIN=$tmp_dir go install -trimpath "$package@$version"
+		built=("$tmp_dir"/*)
+		if [[ ${#built[@]} -ne 1 || ! -x ${built[0]} ]]; then
+			echo "ensure-tool: expected exactly one binary from go install $package@$version" >&2
+			exit 1
+		fi
+		mv -f "${built[0]}" "$tmp_bin"
+		;;
+	esac
+}
+
 start=$SECONDS
-case $mode in
-build)
-	# Kubernetes staging modules (k8s.io/kubectl) are versioned v0.X.Y for release v1.X.Y.
-	got=$(cd "$module_dir" && go list -m -f '{{.Version}}' "$pinned_module")
-	if [[ $got != "$version" && $got != "${version/#v1./v0.}" ]]; then
-		echo "ensure-tool: $module_dir/go.mod pins $pinned_module $got, but the Makefile asks for $name $version; update one of them" >&2
-		exit 1
-	fi
-	echo "ensure-tool: building $name $version from $module_dir (takes minutes the first time)"
-	(cd "$module_dir" && go build -trimpath -gcflags=all="$gcflags" -ldflags "$ldflags" -o "$tmp_bin" "$package")
-	;;
-install)
-	echo "ensure-tool: installing $package@$version"
-	tmp_dir=$(mktemp -d "$bin_dir/.install.XXXXXX")
-	GOBIN=$tmp_dir go install -trimpath "$package@$version"
-	built=("$tmp_dir"/*)
-	if [[ ${#built[@]} -ne 1 || ! -x ${built[0]} ]]; then
-		echo "ensure-tool: expected exactly one binary from go install $package@$version" >&2
-		exit 1
-	fi
-	mv -f "${built[0]}" "$tmp_bin"
-	;;
-esac
+if [[ -n ${CAPZASO_PROFILE_DIR:-} ]]; then
+	# The time keyword reports the function's wall time and the CPU of every process it waited for; its report goes
+	# to the group's stderr (a file), the build's own stderr to fd 4 (the script's).
+	mkdir -p "$CAPZASO_PROFILE_DIR"
+	times_file=$(mktemp)
+	TIMEFORMAT='%3R %3U %3S'
+	{ time build_tool 2>&4; } 4>&2 2>"$times_file"
+	read -r wall user sys <"$times_file"
+	rm -f "$times_file"
+	printf '{"kind":"tool","name":"%s","wall":%s,"user":%s,"sys":%s}\n' "$name" "$wall" "$user" "$sys" >>"$CAPZASO_PROFILE_DIR/records.jsonl"
+else
+	build_tool
+fi
 chmod 0755 "$tmp_bin"
 echo "ensure-tool: built $name $version in $((SECONDS - start))s"
 save_to_cache "$tmp_bin"

@@ -46,9 +46,11 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
+// timeout bounds each wait for a flavor's objects; the flavors reconcile side by side on two cores. ASO's own
+// controllers (TEMPLATES_ASO=fake-arm) back off for up to 30 s while an owner is not ready, at each level.
+var timeout = map[bool]time.Duration{false: 3 * time.Minute, true: 30 * time.Minute}[realASO]
+
 const (
-	// timeout bounds each wait for a flavor's objects; the flavors reconcile side by side on two cores.
-	timeout  = 3 * time.Minute
 	interval = 500 * time.Millisecond
 
 	kubernetesVersion = "v1.34.1"
@@ -78,12 +80,13 @@ var (
 var (
 	// selfManagedKinds: the AzureCluster's network (resource group, virtual network, two subnets with their security
 	// groups and the default control plane rules, the node route table, the node NAT gateway, the public API server
-	// load balancer and the public IPs of both), and each machine's network interface, VM and bootstrap extension; the
-	// control plane machine's identity is Contributor on the resource group (a role assignment), and its SSH port is
-	// on the API server load balancer (an inbound NAT rule).
+	// load balancer and the public IPs of both), and each machine's network interface and VM (no bootstrap
+	// extension: the flavors leave disableVMBootstrapExtension unset, as CAPZ's do); the control plane machine's
+	// identity is Contributor on the subscription (a role assignment), and its SSH port is on the API server load
+	// balancer (an inbound NAT rule).
 	selfManagedKinds = []string{"ResourceGroup", "VirtualNetwork", "VirtualNetworksSubnet", "NetworkSecurityGroup",
 		"NetworkSecurityGroupsSecurityRule", "RouteTable", "NatGateway", "PublicIPAddress", "LoadBalancer",
-		"LoadBalancersInboundNatRule", "NetworkInterface", "VirtualMachine", "VirtualMachinesExtension", "RoleAssignment"}
+		"LoadBalancersInboundNatRule", "NetworkInterface", "VirtualMachine", "RoleAssignment"}
 	// aksASOKinds: the resource group, the managed cluster and its agent pools.
 	aksASOKinds = []string{"ResourceGroup", "ManagedCluster", "ManagedClustersAgentPool"}
 	// aksKinds: those and the virtual network and subnet of the nodes, which the AzureManagedControlPlane creates.
@@ -128,9 +131,10 @@ var flavors = []flavor{
 			g.Expect(f.asoList(g, "RoleAssignment")).To(HaveLen(1))
 		}},
 	{name: "private", prefix: "prv", required: selfManagedVariables, machines: 2,
-		// No public API server address (so no SSH rule on it); a private DNS zone for it, a public outbound load
-		// balancer (and its IP) for the control plane, and a bastion host in its own subnet.
-		asoKinds: slices.Concat(without(selfManagedKinds, "LoadBalancersInboundNatRule"),
+		// No public API server address (its SSH rule is on the internal load balancer, unused, as CAPZ makes it); a
+		// private DNS zone for it, a public outbound load balancer (and its IP) for the control plane, and a bastion
+		// host in its own subnet.
+		asoKinds: slices.Concat(selfManagedKinds,
 			[]string{"PrivateDnsZone", "PrivateDnsZonesVirtualNetworkLink", "PrivateDnsZonesARecord", "BastionHost"}),
 		check: func(g Gomega, f *fixture) {
 			lb := f.aso(g, "LoadBalancer", f.cluster+"-internal-lb")
@@ -259,8 +263,8 @@ var flavors = []flavor{
 				g.Expect(nested(vm, "spec", "extendedLocation", "name")).To(Equal("microsoftlosangeles1"), vm.GetName())
 			}
 		}},
-	// The workers are machine pools: one Flexible scale set each, and per instance a VM (of the scale set), its
-	// network interface and bootstrap extension; only the control plane machine is an AzureMachine.
+	// The workers are machine pools: one Flexible scale set each, and per instance a VM (of the scale set) and its
+	// network interface; only the control plane machine is an AzureMachine.
 	{name: "machinepool", prefix: "mp", required: selfManagedVariables, machines: 1,
 		asoKinds: slices.Concat(selfManagedKinds, []string{"VirtualMachineScaleSet"}),
 		check:    checkMachinePools(map[string]string{"-mp-0": "Linux"})},
@@ -483,7 +487,12 @@ func TestFlavors(t *testing.T) {
 	}
 	for _, fl := range flavors {
 		for _, name := range []string{fl.name, "v1beta1/" + fl.name} {
-			t.Run("reconcile/"+name, func(st *testing.T) { reconcileFlavor(st, fl, created[name]) })
+			t.Run("reconcile/"+name, func(st *testing.T) {
+				reconcileFlavor(st, fl, created[name])
+				if fl.classes == nil && !st.Failed() {
+					checkARMRequests(st, name, fl.name, name != fl.name, created[name])
+				}
+			})
 		}
 	}
 }
@@ -623,10 +632,15 @@ func (f *fixture) createUserObjects(ctx context.Context, g *WithT, fl flavor) {
 	}
 }
 
-// create creates the objects in the template's order.
+// create creates the objects in the template's order. On ASO's own controllers (TEMPLATES_ASO=fake-arm), an ASO
+// credential Secret of the template gets a client secret, so that ASO authenticates with the fake Azure as a
+// service principal (the templates' workload identity needs a token file that only a pod has).
 func (f *fixture) create(ctx context.Context, g *WithT, objs []unstructured.Unstructured) {
 	for i := range objs {
 		o := objs[i].DeepCopy()
+		if _, asoCredential, _ := unstructured.NestedString(o.Object, "stringData", "AUTH_MODE"); realASO && o.GetKind() == "Secret" && asoCredential {
+			g.Expect(unstructured.SetNestedField(o.Object, "fake-azure-takes-any-secret", "stringData", "AZURE_CLIENT_SECRET")).To(Succeed())
+		}
 		g.Expect(env.Env.Create(ctx, o)).To(Succeed(), "%s %s", o.GetKind(), o.GetName())
 	}
 }
@@ -653,6 +667,14 @@ func (f *fixture) list(g Gomega, apiVersion, kind string) []unstructured.Unstruc
 // control plane initialized, the add-ons applied to the workload cluster, and cloud-provider-azure's azure.json
 // naming Azure resources the provider created.
 func checkSelfManaged(g Gomega, f *fixture, machines int, cni string) {
+	kcp := checkSelfManagedMachines(g, f, machines)
+	checkAddons(g, f, kcp, cni)
+}
+
+// checkSelfManagedMachines asserts that a self-managed cluster's AzureCluster is Ready, its control plane
+// initialized, and that it has that many AzureMachines, Ready (their bootstrap data written and their VMs
+// created); it returns the KubeadmControlPlane.
+func checkSelfManagedMachines(g Gomega, f *fixture, machines int) *unstructured.Unstructured {
 	cluster := f.get(g, clusterv1.GroupVersion.String(), "Cluster", f.cluster)
 	infraName := nested(cluster, "spec", "infrastructureRef", "name")
 	g.Expect(infraName).NotTo(BeEmpty())
@@ -667,9 +689,15 @@ func checkSelfManaged(g Gomega, f *fixture, machines int, cni string) {
 	azureMachines := f.list(g, infraAPIVersion, "AzureMachine")
 	g.Expect(azureMachines).To(HaveLen(machines))
 	for i := range azureMachines {
-		g.Expect(isReady(&azureMachines[i])).To(BeTrue(), "AzureMachine %s is not Ready", azureMachines[i].GetName())
+		g.Expect(isReady(&azureMachines[i])).To(BeTrue(), "AzureMachine %s is not Ready: %v", azureMachines[i].GetName(),
+			nestedAny(&azureMachines[i], "status", "conditions"))
 	}
+	return kcp
+}
 
+// checkAddons asserts that the ClusterResourceSets applied the CNI and cloud-provider-azure to the workload
+// cluster and that cloud-provider-azure's azure.json names Azure resources the provider created.
+func checkAddons(g Gomega, f *fixture, kcp *unstructured.Unstructured, cni string) {
 	// The ClusterResourceSets applied both add-ons to the workload cluster.
 	binding := f.get(g, "addons.cluster.x-k8s.io/v1beta2", "ClusterResourceSetBinding", f.cluster)
 	applied := map[string]bool{}

@@ -34,8 +34,16 @@ import (
 // test/asosim plays ASO. A second, plain API server plays every workload cluster (and the empty cluster the
 // provider's components are applied to).
 
-// p is the management cluster of every test of the package, with the kubeadm control plane and topology.
-var p = plane.New(plane.Options{CAPI: capiplane.Options{KubeadmControlPlane: true, Topology: true}, KubeadmInitialized: true})
+// p is the management cluster of every test of the package, with the kubeadm control plane and topology. The
+// ASO simulator keeps what it creates, for the ARM golden files (arm_test.go); with TEMPLATES_ASO=fake-arm (make
+// goldens) ASO's own controllers run against test/fakearm instead.
+var p = plane.New(plane.Options{
+	CAPI: capiplane.Options{KubeadmControlPlane: true, Topology: true}, KubeadmInitialized: true,
+	RecordASOCreates: true, RealASO: realASO,
+})
+
+// realASO is set by TEMPLATES_ASO=fake-arm: the flavors reconcile on ASO's own controllers against test/fakearm.
+var realASO = os.Getenv("TEMPLATES_ASO") == "fake-arm"
 
 func TestMain(m *testing.M) {
 	ctx := context.Background()

@@ -98,7 +98,32 @@ func (c *AzureCluster) setSubnetDefaults() {
 		setNodeSubnetDefaults(&node, c.Name, 1)
 		subnets = append(subnets, node)
 	}
+	if *c.Spec.ControlPlaneEnabled {
+		setControlPlaneRouteTableDefault(subnets)
+	}
 	c.Spec.NetworkSpec.Subnets = subnets
+}
+
+// setControlPlaneRouteTableDefault gives the first control-plane subnet without a route table the route table of
+// the first node or cluster subnet, as CAPZ defaults it: cloud-provider-azure writes the pod routes of every node
+// into that one table, so that control-plane machines reach pods on workers when the CNI relies on Azure routes
+// (dual-stack and IPv6 without encapsulation); with an overlay CNI the table holds no routes.
+func setControlPlaneRouteTableDefault(subnets []SubnetSpec) {
+	table := ""
+	for _, s := range subnets {
+		if s.Role == SubnetNode || s.Role == SubnetCluster {
+			table = s.RouteTable.Name
+			break
+		}
+	}
+	for i := range subnets {
+		if subnets[i].Role == SubnetControlPlane {
+			if subnets[i].RouteTable.Name == "" {
+				subnets[i].RouteTable.Name = table
+			}
+			return
+		}
+	}
 }
 
 func setControlPlaneSubnetDefaults(s *SubnetSpec, cluster string) {
@@ -224,7 +249,7 @@ func (c *AzureCluster) setAPIServerLBDefaults() {
 		}
 		for i := range lb.FrontendIPs {
 			if ip := lb.FrontendIPs[i].PublicIP; ip != nil && ip.DNSName == "" {
-				ip.DNSName = APIServerFQDN(c.Namespace, c.Name, s.Location, s.AzureEnvironment)
+				ip.DNSName = APIServerFQDN(s.SubscriptionID, s.ResourceGroup, ip.Name, c.Name, s.Location, s.AzureEnvironment)
 			}
 		}
 	} else {

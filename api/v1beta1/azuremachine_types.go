@@ -122,7 +122,8 @@ type AzureMachineSpec struct {
 	// +optional
 	DisableExtensionOperations *bool `json:"disableExtensionOperations,omitempty"`
 
-	// disableVMBootstrapExtension skips the extension that reports bootstrap success.
+	// disableVMBootstrapExtension skips the extension that reports bootstrap success. As in CAPZ since v1.25, the
+	// extension is installed only when this is false: unset means true.
 	// +optional
 	DisableVMBootstrapExtension *bool `json:"disableVMBootstrapExtension,omitempty"`
 

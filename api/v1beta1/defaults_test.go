@@ -51,6 +51,14 @@ func TestDefaults_FieldsDefaultingConsumes(t *testing.T) {
 			g.Expect(china.NetworkSpec.APIServerLB.FrontendIPs[0].PublicIP.DNSName).To(HaveSuffix(".eastus.cloudapp.chinacloudapi.cn"))
 			g.Expect(public.NetworkSpec.APIServerLB.FrontendIPs[0].PublicIP.DNSName).To(HaveSuffix(".eastus.cloudapp.azure.com"))
 		}},
+		{name: "subscriptionID and resourceGroup hash into the API server's DNS label, as CAPZ's", check: func(g Gomega) {
+			s := cluster(func(s *AzureClusterSpec) {
+				s.SubscriptionID = "00000000-0000-0000-0000-000000000001"
+				s.ResourceGroup = "my-rg"
+			})
+			// FNV-1a of "00000000-0000-0000-0000-000000000001/my-rg/pip-c-apiserver" is 14cfac8b.
+			g.Expect(s.NetworkSpec.APIServerLB.FrontendIPs[0].PublicIP.DNSName).To(Equal("c-14cfac8b.eastus.cloudapp.azure.com"))
+		}},
 		{name: "frontendIPsCount makes the outbound load balancers' frontends", check: func(g Gomega) {
 			s := cluster(func(s *AzureClusterSpec) {
 				s.NetworkSpec.APIServerLB = &LoadBalancerSpec{LoadBalancerClassSpec: LoadBalancerClassSpec{Type: Internal}}

@@ -17,9 +17,9 @@ limitations under the License.
 package v1beta1
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
+	"hash/fnv"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/sets"
 )
@@ -134,11 +134,12 @@ func PrivateDNSZoneName(cluster string) string { return cluster + "." + DefaultP
 // WithIndex numbers a name: <name>-<n>.
 func WithIndex(name string, n int) string { return fmt.Sprintf("%s-%d", name, n) }
 
-// APIServerDNSLabel is the default DNS label of the API server's public IP: the cluster name and a short hash of
-// namespace/name, so that two clusters of the same name in different namespaces do not collide in a region.
-func APIServerDNSLabel(namespace, cluster string) string {
-	sum := sha256.Sum256([]byte(namespace + "/" + cluster))
-	return cluster + "-" + hex.EncodeToString(sum[:4])
+// APIServerDNSLabel is the default DNS label of the API server's public IP, as CAPZ v1.26.0 makes it: the cluster
+// name and the FNV-1a hash of <subscription>/<resource group>/<public IP name>, in lower case.
+func APIServerDNSLabel(subscriptionID, resourceGroup, publicIP, cluster string) string {
+	h := fnv.New32a()
+	_, _ = fmt.Fprintf(h, "%s/%s/%s", subscriptionID, resourceGroup, publicIP) // a hash.Hash never fails to write
+	return strings.ToLower(fmt.Sprintf("%s-%x", cluster, h.Sum32()))
 }
 
 // cloudAppSuffix is the DNS suffix of public IP addresses per Azure environment: its keys are the azureEnvironment
@@ -154,21 +155,23 @@ func AzureEnvironments() []string {
 	return sets.List(sets.KeySet(cloudAppSuffix))
 }
 
-// APIServerFQDN is the default DNS name of the API server's public IP.
-func APIServerFQDN(namespace, cluster, location, environment string) string {
+// APIServerFQDN is the default DNS name of the API server's public IP (APIServerDNSLabel) in its location and
+// Azure environment.
+func APIServerFQDN(subscriptionID, resourceGroup, publicIP, cluster, location, environment string) string {
 	suffix, ok := cloudAppSuffix[environment]
 	if !ok {
 		suffix = cloudAppSuffix[DefaultAzureCloud]
 	}
-	return fmt.Sprintf("%s.%s.%s", APIServerDNSLabel(namespace, cluster), location, suffix)
+	return strings.ToLower(fmt.Sprintf("%s.%s.%s", APIServerDNSLabel(subscriptionID, resourceGroup, publicIP, cluster), location, suffix))
 }
 
-// NetworkInterfaceName is the default name of a machine's network interface; further interfaces are numbered.
-func NetworkInterfaceName(machine string, index int) string {
-	if index == 0 {
+// NetworkInterfaceName is the name of the index-th of a machine's count network interfaces, as CAPZ names them:
+// <machine>-nic for a machine with one interface, <machine>-nic-<index> (from 0) for a machine with several.
+func NetworkInterfaceName(machine string, index, count int) string {
+	if count <= 1 {
 		return machine + "-nic"
 	}
-	return WithIndex(machine+"-nic", index)
+	return fmt.Sprintf("%s-nic-%d", machine, index)
 }
 
 // MachinePublicIPName is the default public IP name of a machine.

@@ -284,7 +284,8 @@ type SystemAssignedIdentityRole struct {
 	// +optional
 	Name string `json:"name,omitempty"`
 
-	// scope of the role assignment. Defaults to the cluster's resource group.
+	// scope of the role assignment. Defaults to the cluster's subscription, as in CAPZ (cloud-provider-azure then
+	// works on resources of other resource groups too); the cluster's resource group grants less.
 	// +optional
 	Scope string `json:"scope,omitempty"`
 

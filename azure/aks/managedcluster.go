@@ -123,7 +123,7 @@ func ManagedCluster(in ControlPlaneInput) *asocontainerservice.ManagedCluster {
 			AzureName:               in.Name,
 			Owner:                   c.ResourceGroupOwner(),
 			Location:                ptr.To(c.Location),
-			Tags:                    c.Tags(azure.RoleCommon, s.AdditionalTags),
+			Tags:                    c.NamedTags(in.Name, azure.RoleCommon, s.AdditionalTags),
 			KubernetesVersion:       nonEmpty(strings.TrimPrefix(s.Version, "v")),
 			DnsPrefix:               ptr.To(ptr.Deref(s.DNSPrefix, in.Name)),
 			NodeResourceGroup:       nonEmpty(s.NodeResourceGroupName),

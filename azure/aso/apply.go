@@ -30,8 +30,8 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/api/patch"
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 )
 
 // patchError is a user patch that could not be applied to an object.

@@ -36,9 +36,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/capzaso/cluster-api-provider-azure/api/patch"
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
-	"github.com/capzaso/cluster-api-provider-azure/api/patch"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 

@@ -19,8 +19,8 @@ package aso
 import (
 	"fmt"
 
-	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/api/patch"
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 )
 
 // UserPatches turns the spec.asoPatches of an owner into the engine's patches, in order.

@@ -33,7 +33,8 @@ import (
 type RoleAssignmentInput struct {
 	// Name is the assignment's name, a GUID.
 	Name string
-	// Scope is the ID of the resource the role is assigned on; empty means the cluster's resource group.
+	// Scope is the ID of the resource the role is assigned on; empty means the cluster's subscription, as CAPZ
+	// defaults it.
 	Scope string
 	// DefinitionID is the ID of the role definition; empty means the built-in Contributor role.
 	DefinitionID string
@@ -43,11 +44,16 @@ type RoleAssignmentInput struct {
 }
 
 // RoleAssignment returns the assignment of a role to a service principal. Its owner is the scope, by ARM ID.
+//
+// The default scope is the subscription and the default role Contributor, as CAPZ defaults
+// systemAssignedIdentityRole: the identity is cloud-provider-azure's, which also works on resources outside the
+// cluster's resource group (a virtual network, route table or security group of another group, disks and load
+// balancers of other groups). Setting systemAssignedIdentityRole.scope to the resource group grants less.
 func RoleAssignment(c azure.Cluster, in RoleAssignmentInput) *asoauthorization.RoleAssignment {
 	// ARM IDs have no trailing slash; CAPZ's default subscription scope ("/subscriptions/<id>/") has one.
 	scope := strings.TrimSuffix(in.Scope, "/")
 	if scope == "" {
-		scope = azure.ResourceGroupID(c.SubscriptionID, c.ResourceGroup)
+		scope = "/subscriptions/" + c.SubscriptionID
 	}
 	definition := in.DefinitionID
 	if definition == "" {

@@ -87,7 +87,7 @@ func AvailabilitySet(c azure.Cluster, name string) *asocomputeavset.Availability
 			Location:                 ptr.To(c.Location),
 			PlatformFaultDomainCount: ptr.To(availabilitySetFaultDomains),
 			Sku:                      &asocomputeavset.Sku{Name: ptr.To("Aligned")},
-			Tags:                     c.Tags(azure.RoleCommon),
+			Tags:                     c.NamedTags(name, azure.RoleCommon, c.MachineTags(nil)),
 		},
 	}
 }

@@ -129,7 +129,7 @@ func FuzzMachineResources(f *testing.F) {
 		in := compute.MachineInput{
 			Cluster: infra.AzureCluster("fuzz"), Name: am.Name, Spec: am.Spec, Role: azure.RoleNode,
 			VNet: infra.VNet(), DefaultSubnet: infra.SubnetFor(infrav1.SubnetNode), KubernetesVersion: fuzzVersion,
-			BackendPools: backendPools(infra.LBPools(controlPlane, am.Spec.AllocatePublicIP)),
+			BackendPools: backendPools(infra.LBPools(controlPlane, am.Spec.AllocatePublicIP, false)),
 		}
 		if am.Spec.FailureDomain != nil {
 			in.Zone = *am.Spec.FailureDomain
@@ -167,7 +167,7 @@ func FuzzMachinePoolResources(f *testing.F) {
 			return
 		}
 		c := infra.AzureCluster("fuzz")
-		pools := backendPools(infra.LBPools(false, false))
+		pools := backendPools(infra.LBPools(false, false, false))
 		in := compute.ScaleSetInput{
 			Cluster: c, Name: pool.Name, Spec: pool.Spec, Capacity: int32(replicas), Zones: []string{"1", "2"},
 			VNet: infra.VNet(), DefaultSubnet: infra.SubnetFor(infrav1.SubnetNode), BackendPools: pools,

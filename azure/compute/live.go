@@ -120,12 +120,13 @@ func ReadVM(live azure.Live, machine string) (VMState, bool) {
 	return VMState{ID: ptr.Deref(vm.Status.Id, ""), ProvisioningState: ptr.Deref(vm.Status.ProvisioningState, "")}, true
 }
 
-// MachineAddresses are a machine's addresses: its host name, the private IPs ASO reports for its network
-// interfaces, and the address of its public IP. false while one of its network interfaces is not there.
-func MachineAddresses(live azure.Live, machine string, spec infrav1.AzureMachineSpec) ([]clusterv1.MachineAddress, bool) {
-	addresses := []clusterv1.MachineAddress{{Type: clusterv1.MachineHostName, Address: ComputerName(machine, spec.OSDisk.OSType)}}
+// MachineAddresses are the addresses of a machine's VM (by its name, VMName): its host name, the private IPs ASO
+// reports for its network interfaces, and the address of its public IP. false while one of its network interfaces
+// is not there.
+func MachineAddresses(live azure.Live, vmName string, spec infrav1.AzureMachineSpec) ([]clusterv1.MachineAddress, bool) {
+	addresses := []clusterv1.MachineAddress{{Type: clusterv1.MachineHostName, Address: vmName}}
 	for i := range spec.NetworkInterfaces {
-		nic, ok := live.Live("NetworkInterface", azure.ObjectName(infrav1.NetworkInterfaceName(machine, i))).(*asonetwork.NetworkInterface)
+		nic, ok := live.Live("NetworkInterface", azure.ObjectName(infrav1.NetworkInterfaceName(vmName, i, len(spec.NetworkInterfaces)))).(*asonetwork.NetworkInterface)
 		if !ok {
 			return nil, false
 		}
@@ -136,7 +137,7 @@ func MachineAddresses(live azure.Live, machine string, spec infrav1.AzureMachine
 		}
 	}
 	if spec.AllocatePublicIP {
-		if pip, ok := live.Live("PublicIPAddress", azure.ObjectName(infrav1.MachinePublicIPName(machine))).(*asonetwork.PublicIPAddress); ok {
+		if pip, ok := live.Live("PublicIPAddress", azure.ObjectName(infrav1.MachinePublicIPName(vmName))).(*asonetwork.PublicIPAddress); ok {
 			if ip := ptr.Deref(pip.Status.IpAddress, ""); ip != "" {
 				addresses = append(addresses, clusterv1.MachineAddress{Type: clusterv1.MachineExternalIP, Address: ip})
 			}

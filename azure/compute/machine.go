@@ -101,8 +101,8 @@ func MachineResources(in MachineInput) []azure.Resource {
 	var out []azure.Resource
 	if in.Spec.AllocatePublicIP {
 		pip := network.PublicIPAddress(in.Cluster, network.PublicIPInput{
-			Spec: infrav1.PublicIPSpec{Name: infrav1.MachinePublicIPName(in.Name)},
-			Role: in.Role, Zones: zones(in.Zone),
+			Spec:  infrav1.PublicIPSpec{Name: infrav1.MachinePublicIPName(in.Name)},
+			Zones: zones(in.Zone),
 		})
 		out = append(out, azure.Resource{Object: pip, Family: FamilyPublicIPs})
 	}
@@ -133,7 +133,6 @@ func MachineResources(in MachineInput) []azure.Resource {
 func nicInput(in MachineInput) network.NICInput {
 	nics := network.NICInput{
 		Machine:            in.Name,
-		Role:               in.Role,
 		Interfaces:         in.Spec.NetworkInterfaces,
 		VNetName:           in.VNet.Name,
 		VNetResourceGroup:  in.VNet.ResourceGroup,
@@ -141,7 +140,7 @@ func nicInput(in MachineInput) network.NICInput {
 		DefaultSubnet:      in.DefaultSubnet,
 		EnableIPForwarding: in.Spec.EnableIPForwarding,
 		DNSServers:         in.Spec.DNSServers,
-		AdditionalTags:     in.Spec.AdditionalTags,
+		AdditionalTags:     in.Cluster.MachineTags(in.Spec.AdditionalTags),
 	}
 	if len(nics.Interfaces) == 0 {
 		// Defaulting always leaves one interface; keep a machine that skipped it reachable all the same.
@@ -153,7 +152,7 @@ func nicInput(in MachineInput) network.NICInput {
 	if in.Spec.AllocatePublicIP {
 		nics.PublicIP = infrav1.MachinePublicIPName(in.Name)
 	}
-	if in.SSHRule != nil {
+	if in.SSHRule != nil && !in.SSHRule.Unattached {
 		nics.SSHRule = network.SSHRuleObjectName(in.SSHRule.LoadBalancer, in.Name)
 	}
 	return nics

@@ -218,7 +218,7 @@ var coverageNeedles = map[string][]string{
 		"name: " + ProtectedSettingsSecretName(covMachine, "CovExt"), "covProtectedKey: " + base64.StdEncoding.EncodeToString([]byte("cov-protected-value")),
 		"!cov-protected-value",
 	},
-	"networkInterfaces[].privateIPConfigs":            {"name: " + covMachine + "-nic-2", "name: " + covMachine + "-nic-1-2"},
+	"networkInterfaces[].privateIPConfigs":            {"name: " + covMachine + "-nic-0-2", "name: " + covMachine + "-nic-1-2"},
 	"networkInterfaces[].acceleratedNetworking=true":  {"enableAcceleratedNetworking: true"},
 	"networkInterfaces[].acceleratedNetworking=false": {"enableAcceleratedNetworking: false"},
 	"userAssignedIdentities[].providerID": {

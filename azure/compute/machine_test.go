@@ -122,6 +122,7 @@ func machineCases(t *testing.T) map[string]MachineInput {
 		}),
 		"windows": workerInput(t, "my-cluster-md-win-8c7d9-kq4lz", func(s *infrav1.AzureMachineSpec) {
 			s.OSDisk.OSType = "Windows"
+			s.DisableVMBootstrapExtension = ptr.To(false)
 			s.OSDisk.DiskSizeGB = ptr.To[int32](128)
 		}),
 		"marketplace-third-party-image": workerInput(t, "my-cluster-md-0-4gq8r-mkt01", func(s *infrav1.AzureMachineSpec) {
@@ -164,6 +165,7 @@ func machineCases(t *testing.T) map[string]MachineInput {
 			}
 		}),
 		"vm-extensions": workerInput(t, "my-cluster-md-0-4gq8r-ext01", func(s *infrav1.AzureMachineSpec) {
+			s.DisableVMBootstrapExtension = ptr.To(false)
 			s.VMExtensions = []infrav1.VMExtension{
 				{
 					Name: "CustomScript", Publisher: "Microsoft.Azure.Extensions", Version: "2.1",
@@ -233,10 +235,10 @@ func TestMachineResources_DefaultControlPlane(t *testing.T) {
 		g.Expect(r.Adoptable).To(BeFalse())
 		got = append(got, kindOf(r.Object)+"/"+r.Object.GetName()+"/"+r.Family)
 	}
+	// No bootstrap extension: as in CAPZ since v1.25, only disableVMBootstrapExtension: false installs it.
 	g.Expect(got).To(Equal([]string{
 		"NetworkInterface/my-cluster-control-plane-7xk2p-nic/NetworkInterfaces",
 		"VirtualMachine/my-cluster-control-plane-7xk2p/VirtualMachine",
-		"VirtualMachinesExtension/my-cluster-control-plane-7xk2p-capz.linux.bootstrapping-" + suffixOf(t, "my-cluster-control-plane-7xk2p-CAPZ.Linux.Bootstrapping") + "/VMExtensions",
 	}))
 }
 
@@ -248,6 +250,7 @@ func TestMachineResources_Order(t *testing.T) {
 		s.Identity = infrav1.VMIdentitySystemAssigned
 		s.NetworkInterfaces = []infrav1.NetworkInterface{{}, {}}
 		s.VMExtensions = []infrav1.VMExtension{{Name: "e", Publisher: "p", Version: "1", ProtectedSettings: infrav1.Tags{"k": "v"}}}
+		s.DisableVMBootstrapExtension = ptr.To(false)
 	})
 	var got []string
 	for _, r := range MachineResources(in) {
@@ -255,11 +258,12 @@ func TestMachineResources_Order(t *testing.T) {
 	}
 	g.Expect(got).To(Equal([]string{
 		"PublicIPAddress/pip-m/PublicIPs",
-		"NetworkInterface/m-nic/NetworkInterfaces",
+		"NetworkInterface/m-nic-0/NetworkInterfaces",
 		"NetworkInterface/m-nic-1/NetworkInterfaces",
 		"VirtualMachine/m/VirtualMachine",
 		"Secret/m-windows-password/",
 		"Secret/m-e-protected/",
+		"Secret/" + ProtectedSettingsSecretName("m", WindowsBootstrapExtension) + "/",
 		"VirtualMachinesExtension/m-e/VMExtensions",
 		"VirtualMachinesExtension/m-capz.windows.bootstrapping-" + suffixOf(t, "m-CAPZ.Windows.Bootstrapping") + "/VMExtensions",
 		"RoleAssignment/" + in.Spec.SystemAssignedIdentityRole.Name + "/RoleAssignments",
@@ -314,6 +318,8 @@ func TestMachineResources_SecretsStayInSecrets(t *testing.T) {
 	g.Expect(secrets).To(Equal(map[string]string{
 		"my-cluster-md-0-4gq8r-ext01-windows-password/password":                                          "Aa1!not-a-real-password",
 		ProtectedSettingsSecretName("my-cluster-md-0-4gq8r-ext01", "CustomScript") + "/commandToExecute": "./setup.sh --token s3cr3t-t0ken",
+		// The bootstrap extension's command is a protected setting too, as CAPZ sends it.
+		ProtectedSettingsSecretName("my-cluster-md-0-4gq8r-ext01", WindowsBootstrapExtension) + "/commandToExecute": WindowsBootstrapCommand,
 	}))
 }
 

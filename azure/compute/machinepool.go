@@ -85,7 +85,7 @@ func MachinePoolResources(in ScaleSetInput) []azure.Resource {
 }
 
 // ScaleSetSecrets returns the Secrets a Uniform scale set reads: its Windows admin password and the protected
-// settings of its extensions. Their values never enter the scale set's spec.
+// settings of its extensions (the bootstrap extension's command too). Their values never enter the scale set's spec.
 func ScaleSetSecrets(in ScaleSetInput) []*corev1.Secret {
 	var out []*corev1.Secret
 	if in.Spec.Template.OSDisk.OSType == windowsOS {
@@ -95,6 +95,10 @@ func ScaleSetSecrets(in ScaleSetInput) []*corev1.Secret {
 		if len(e.ProtectedSettings) > 0 {
 			out = append(out, protectedSettingsSecret(in.Name, e.Name, e.ProtectedSettings))
 		}
+	}
+	t := in.Spec.Template
+	if b, ok := bootstrapExtensionOf(in.Cluster, t.OSDisk.OSType, t.VMSize, t.DisableVMBootstrapExtension); ok {
+		out = append(out, protectedSettingsSecret(in.Name, b.name, b.protectedSettings()))
 	}
 	return out
 }

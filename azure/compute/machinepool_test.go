@@ -87,6 +87,7 @@ func poolCases(t *testing.T) map[string]ScaleSetInput {
 		"uniform-windows-extensions-system-identity": poolInput(t, "my-cluster-mp-win", func(s *infrav1exp.AzureMachinePoolSpec) {
 			s.Template.OSDisk.OSType = "Windows"
 			s.Template.OSDisk.DiskSizeGB = ptr.To[int32](128)
+			s.Template.DisableVMBootstrapExtension = ptr.To(false)
 			s.Template.VMExtensions = []infrav1.VMExtension{{
 				Name: "CustomScript", Publisher: "Microsoft.Compute", Version: "1.10",
 				Settings:          infrav1.Tags{"fileUris": "https://example.com/setup.ps1"},
@@ -278,10 +279,11 @@ func TestMachinePoolResources_SecretsStayInSecrets(t *testing.T) {
 			g.Expect(text).NotTo(ContainSubstring(base64.StdEncoding.EncodeToString([]byte(value))))
 		}
 	}
-	g.Expect(kinds).To(Equal([]string{"Secret/", "Secret/", "VirtualMachineScaleSet/ScaleSet", "RoleAssignment/RoleAssignments"}))
+	g.Expect(kinds).To(Equal([]string{"Secret/", "Secret/", "Secret/", "VirtualMachineScaleSet/ScaleSet", "RoleAssignment/RoleAssignments"}))
 	g.Expect(secrets).To(Equal(map[string]string{
-		"my-cluster-mp-win-windows-password/password":                                          "Aa1!not-a-real-password",
-		ProtectedSettingsSecretName("my-cluster-mp-win", "CustomScript") + "/commandToExecute": "setup.ps1 -Token s3cr3t-t0ken",
+		"my-cluster-mp-win-windows-password/password":                                                     "Aa1!not-a-real-password",
+		ProtectedSettingsSecretName("my-cluster-mp-win", "CustomScript") + "/commandToExecute":            "setup.ps1 -Token s3cr3t-t0ken",
+		ProtectedSettingsSecretName("my-cluster-mp-win", WindowsBootstrapExtension) + "/commandToExecute": WindowsBootstrapCommand,
 	}))
 }
 

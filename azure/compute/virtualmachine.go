@@ -84,7 +84,7 @@ func VirtualMachine(in MachineInput) *asocompute.VirtualMachine {
 			SecurityProfile:        securityProfile(spec.SecurityProfile),
 			DiagnosticsProfile:     diagnosticsProfile(spec.Diagnostics),
 			Zones:                  zones(in.Zone),
-			Tags:                   c.Tags(in.Role, spec.AdditionalTags),
+			Tags:                   c.NamedTags(in.Name, in.Role, c.MachineTags(spec.AdditionalTags)),
 		},
 	}
 	if o := spec.SpotVMOptions; o != nil {
@@ -338,6 +338,16 @@ func sshPublicKey(encoded string) string {
 	return string(decoded)
 }
 
+// VMName is the Azure name of an AzureMachine's VM, as CAPZ names it: the one in its provider ID once it has one;
+// otherwise the AzureMachine's name, shortened for Windows (see ComputerName), whose VM names Azure limits to 15
+// characters. Its network interfaces, disks, public IP and SSH rule are named after it.
+func VMName(am *infrav1.AzureMachine) string {
+	if id := ptr.Deref(am.Spec.ProviderID, ""); id != "" {
+		return id[strings.LastIndex(id, "/")+1:]
+	}
+	return ComputerName(am.Name, am.Spec.OSDisk.OSType)
+}
+
 // ComputerName is the VM's host name: its name, or for a Windows VM with a longer name than Windows allows, its
 // first 9 characters (without a trailing dash), a dash and its last 5 characters, as CAPZ shortens it.
 func ComputerName(name, osType string) string {
@@ -347,7 +357,8 @@ func ComputerName(name, osType string) string {
 	return strings.TrimSuffix(name[:9], "-") + "-" + name[len(name)-5:]
 }
 
-// networkProfile references the machine's network interfaces, the first one primary; they go with the VM.
+// networkProfile references the machine's network interfaces, the first one primary. Unlike its disks, they are
+// not deleted with the VM (as in CAPZ): they are the machine's own ASO objects, deleted after the VM.
 func networkProfile(in MachineInput) *asocompute.NetworkProfile {
 	count := max(len(in.Spec.NetworkInterfaces), 1)
 	profile := &asocompute.NetworkProfile{}
@@ -355,10 +366,9 @@ func networkProfile(in MachineInput) *asocompute.NetworkProfile {
 		profile.NetworkInterfaces = append(profile.NetworkInterfaces, asocompute.NetworkInterfaceReference{
 			Reference: &genruntime.ResourceReference{
 				Group: asonetwork.GroupVersion.Group, Kind: "NetworkInterface",
-				Name: azure.ObjectName(infrav1.NetworkInterfaceName(in.Name, i)),
+				Name: azure.ObjectName(infrav1.NetworkInterfaceName(in.Name, i, count)),
 			},
-			Primary:      ptr.To(i == 0),
-			DeleteOption: ptr.To(asocompute.NetworkInterfaceReferenceProperties_DeleteOption_Delete),
+			Primary: ptr.To(i == 0),
 		})
 	}
 	return profile

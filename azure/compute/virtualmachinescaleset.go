@@ -17,7 +17,9 @@ limitations under the License.
 package compute
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -63,7 +65,7 @@ func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 			ExtendedLocation:     vmExtendedLocation(c),
 			SinglePlacementGroup: ptr.To(false),
 			Zones:                in.Zones,
-			Tags:                 c.Tags(azure.RoleNode, spec.AdditionalTags),
+			Tags:                 c.NamedTags(in.Name, azure.RoleNode, c.MachineTags(spec.AdditionalTags)),
 		},
 	}
 	if n := spec.PlatformFaultDomainCount; n != nil {
@@ -99,6 +101,9 @@ func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		ScheduledEventsProfile: scheduledEventsProfile(t.TerminateNotificationTimeout),
 		ExtensionProfile:       scaleSetExtensionProfile(in),
 	}
+	if in.BootstrapData != nil {
+		vmss.Spec.Tags[CustomDataHashTagKey] = customDataHash(*vmss.Spec.VirtualMachineProfile.OsProfile.CustomData)
+	}
 	if o := t.SpotVMOptions; o != nil {
 		profile := vmss.Spec.VirtualMachineProfile
 		profile.Priority = ptr.To(asocompute.Priority_Spot)
@@ -117,6 +122,16 @@ func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		}
 	}
 	return vmss
+}
+
+// CustomDataHashTagKey is the tag CAPZ puts on a Uniform scale set: the SHA-256 of its custom data (Azure never
+// returns custom data). The provider keeps it for parity; it does not read it.
+const CustomDataHashTagKey = "capz-custom-data-hash"
+
+// customDataHash is the hex SHA-256 of a scale set's (base64) custom data, as CAPZ computes it.
+func customDataHash(customData string) string {
+	sum := sha256.Sum256([]byte(customData))
+	return hex.EncodeToString(sum[:])
 }
 
 // scaleInRule is the scale-in policy for the delete policy of a rolling update: Azure removes the oldest or the
@@ -164,9 +179,8 @@ func scaleSetIdentity(spec infrav1exp.AzureMachinePoolSpec) *asocompute.VirtualM
 func scaleSetOSProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSetOSProfile {
 	t := in.Spec.Template
 	profile := &asocompute.VirtualMachineScaleSetOSProfile{
-		ComputerNamePrefix:       ptr.To(computerNamePrefix(in.Name, t.OSDisk.OSType)),
-		AdminUsername:            ptr.To(AdminUsername),
-		AllowExtensionOperations: ptr.To(true),
+		ComputerNamePrefix: ptr.To(computerNamePrefix(in.Name, t.OSDisk.OSType)),
+		AdminUsername:      ptr.To(AdminUsername),
 	}
 	if in.BootstrapData != nil {
 		profile.CustomData = ptr.To(base64.StdEncoding.EncodeToString(in.BootstrapData))
@@ -209,7 +223,6 @@ func scaleSetStorageProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 	osDisk := &asocompute.VirtualMachineScaleSetOSDisk{
 		OsType:           ptr.To(osType),
 		CreateOption:     ptr.To(asocompute.CreateOption_FromImage),
-		DeleteOption:     ptr.To(asocompute.DeleteOption_Delete),
 		Caching:          caching(t.OSDisk.CachingType),
 		ManagedDisk:      scaleSetManagedDisk(t.OSDisk.ManagedDisk),
 		DiffDiskSettings: diffDiskSettings(t.OSDisk.DiffDiskSettings),
@@ -223,7 +236,6 @@ func scaleSetStorageProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 			Name:         ptr.To(infrav1.DataDiskName(in.Name, d.NameSuffix)),
 			DiskSizeGB:   ptr.To(int(d.DiskSizeGB)),
 			CreateOption: ptr.To(asocompute.CreateOption_Empty),
-			DeleteOption: ptr.To(asocompute.DeleteOption_Delete),
 			Caching:      caching(d.CachingType),
 			ManagedDisk:  scaleSetManagedDisk(d.ManagedDisk),
 		}
@@ -247,8 +259,9 @@ func scaleSetManagedDisk(p *infrav1.ManagedDiskParameters) *asocompute.VirtualMa
 }
 
 // scaleSetNetworkProfile returns one network interface configuration per spec.template.networkInterfaces entry,
-// each with privateIPConfigs dynamic IP configurations in its subnet, named like an AzureMachine's interfaces. Only
-// the primary configuration of the primary interface joins the load balancer pools, as in CAPZ.
+// each with privateIPConfigs IPv4 configurations in its subnet, named as CAPZ names them: <scale set>-nic-<i> and
+// ipConfig<n>, the first of each primary. Only the primary configuration of the primary interface joins the load
+// balancer pools, as in CAPZ.
 func scaleSetNetworkProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSetNetworkProfile {
 	c, t := in.cluster(), in.Spec.Template
 	vnetGroup := in.VNet.ResourceGroup
@@ -263,24 +276,28 @@ func scaleSetNetworkProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 	}
 	profile := &asocompute.VirtualMachineScaleSetNetworkProfile{}
 	for i, nic := range interfaces {
-		name := infrav1.NetworkInterfaceName(in.Name, i)
 		subnet := nic.SubnetName
 		if subnet == "" {
 			subnet = in.DefaultSubnet
 		}
 		// IP forwarding is on, as CAPZ has it for scale sets: CNIs that route pod traffic through the node need it.
 		config := asocompute.VirtualMachineScaleSetNetworkConfiguration{
-			Name:                        ptr.To(name),
-			Primary:                     ptr.To(i == 0),
+			Name:                        ptr.To(fmt.Sprintf("%s-nic-%d", in.Name, i)),
 			EnableAcceleratedNetworking: nic.AcceleratedNetworking,
 			EnableIPForwarding:          ptr.To(true),
+		}
+		if i == 0 {
+			config.Primary = ptr.To(true)
 		}
 		subnetRef := &asocompute.ApiEntityReference{Reference: &genruntime.ResourceReference{ARMID: azure.ChildID(vnetID, "subnets", subnet)}}
 		for n := range max(nic.PrivateIPConfigs, 1) {
 			ipConfig := asocompute.VirtualMachineScaleSetIPConfiguration{
-				Name:    ptr.To(scaleSetIPConfigName(name, n)),
-				Primary: ptr.To(n == 0),
-				Subnet:  subnetRef,
+				Name:                    ptr.To(fmt.Sprintf("ipConfig%d", n)),
+				PrivateIPAddressVersion: ptr.To(asocompute.VirtualMachineScaleSetIPConfigurationProperties_PrivateIPAddressVersion_IPv4),
+				Subnet:                  subnetRef,
+			}
+			if n == 0 {
+				ipConfig.Primary = ptr.To(true)
 			}
 			if i == 0 && n == 0 {
 				for _, pool := range in.BackendPools {
@@ -304,15 +321,6 @@ func scaleSetNetworkProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		profile.NetworkInterfaceConfigurations = append(profile.NetworkInterfaceConfigurations, config)
 	}
 	return profile
-}
-
-// scaleSetIPConfigName names the n-th IP configuration of an interface the way azure/network names an
-// AzureMachine's: "ipConfig" for the primary one, then <interface>-<n>.
-func scaleSetIPConfigName(nic string, n int) string {
-	if n == 0 {
-		return "ipConfig"
-	}
-	return fmt.Sprintf("%s-%d", nic, n)
 }
 
 // scheduledEventsProfile turns on terminate notifications: Azure waits this many minutes before deleting an
@@ -340,12 +348,12 @@ func scaleSetExtensionProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleS
 		profile.Extensions = append(profile.Extensions, ext)
 	}
 	if b, ok := bootstrapExtensionOf(in.Cluster, t.OSDisk.OSType, t.VMSize, t.DisableVMBootstrapExtension); ok {
-		profile.Extensions = append(profile.Extensions,
-			scaleSetExtension(b.name, BootstrapExtensionPublisher, b.version, map[string]string{commandToExecute: b.command}))
+		// CAPZ sends the command as a protected setting.
+		ext := scaleSetExtension(b.name, BootstrapExtensionPublisher, b.version, nil)
+		ext.ProtectedSettings = &genruntime.SecretMapReference{Name: ProtectedSettingsSecretName(in.Name, b.name)}
+		profile.Extensions = append(profile.Extensions, ext)
 	}
-	if len(profile.Extensions) == 0 {
-		return nil
-	}
+	// An empty profile, as CAPZ sends one.
 	return profile
 }
 

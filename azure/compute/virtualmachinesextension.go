@@ -73,7 +73,7 @@ var WindowsBootstrapCommand = fmt.Sprintf(
 // of spec.vmExtensions (type = name, typeHandlerVersion = version, as in CAPZ), then the bootstrap extension
 // (see bootstrapExtensionOf). Protected settings never enter an extension's spec: the
 // extension references its Secret, which ASO reads as a whole. There are no extensions at all when
-// disableExtensionOperations.
+// disableExtensionOperations. Extensions carry no tags: CAPZ sends none.
 func VirtualMachinesExtensions(in MachineInput) ([]*asocompute.VirtualMachinesExtension, []*corev1.Secret) {
 	spec := in.Spec
 	if ptr.Deref(spec.DisableExtensionOperations, false) {
@@ -91,8 +91,12 @@ func VirtualMachinesExtensions(in MachineInput) ([]*asocompute.VirtualMachinesEx
 		extensions = append(extensions, ext)
 	}
 	if b, ok := bootstrapExtensionOf(in.Cluster, spec.OSDisk.OSType, spec.VMSize, spec.DisableVMBootstrapExtension); ok {
-		// The command is no secret, so it is a public setting, which the Custom Script extension accepts as well.
-		extensions = append(extensions, vmExtension(in, b.name, BootstrapExtensionPublisher, b.version, map[string]string{commandToExecute: b.command}))
+		// CAPZ sends the command as a protected setting.
+		ext := vmExtension(in, b.name, BootstrapExtensionPublisher, b.version, nil)
+		secret := protectedSettingsSecret(in.Name, b.name, b.protectedSettings())
+		ext.Spec.ProtectedSettings = &genruntime.SecretMapReference{Name: secret.Name}
+		extensions = append(extensions, ext)
+		secrets = append(secrets, secret)
 	}
 	return extensions, secrets
 }
@@ -102,10 +106,16 @@ type bootstrapExtension struct {
 	name, version, command string
 }
 
-// bootstrapExtensionOf returns the bootstrap extension of a VM of the OS and size, as CAPZ installs it: unless
-// disabled, and only in Azure's public cloud, where its publisher publishes it; the Arm64 handler on Arm64 sizes.
+// protectedSettings are the extension's protected settings: the command it runs.
+func (b bootstrapExtension) protectedSettings() map[string]string {
+	return map[string]string{commandToExecute: b.command}
+}
+
+// bootstrapExtensionOf returns the bootstrap extension of a VM of the OS and size, as CAPZ (since v1.25) installs
+// it: only when disableVMBootstrapExtension is explicitly false, and only in Azure's public cloud, where its
+// publisher publishes it; the Arm64 handler on Arm64 sizes.
 func bootstrapExtensionOf(c azure.Cluster, osType, vmSize string, disabled *bool) (bootstrapExtension, bool) {
-	if ptr.Deref(disabled, false) || (c.AzureEnvironment != "" && c.AzureEnvironment != infrav1.DefaultAzureCloud) {
+	if ptr.Deref(disabled, true) || (c.AzureEnvironment != "" && c.AzureEnvironment != infrav1.DefaultAzureCloud) {
 		return bootstrapExtension{}, false
 	}
 	if osType == windowsOS {
@@ -140,7 +150,6 @@ func vmExtension(in MachineInput, name, publisher, version string, settings map[
 			Publisher:          ptr.To(publisher),
 			Type:               ptr.To(name),
 			TypeHandlerVersion: ptr.To(version),
-			Tags:               in.Cluster.Tags(in.Role, in.Spec.AdditionalTags),
 		},
 	}
 	ext.Spec.Settings = extensionSettings(settings)

@@ -33,8 +33,11 @@ func TestVirtualMachinesExtensions(t *testing.T) {
 		name   string
 		mutate func(*infrav1.AzureMachineSpec)
 	}{
-		{name: "linux-bootstrap"},
-		{name: "windows-bootstrap", mutate: func(s *infrav1.AzureMachineSpec) { s.OSDisk.OSType = "Windows" }},
+		{name: "linux-bootstrap", mutate: func(s *infrav1.AzureMachineSpec) { s.DisableVMBootstrapExtension = ptr.To(false) }},
+		{name: "windows-bootstrap", mutate: func(s *infrav1.AzureMachineSpec) {
+			s.OSDisk.OSType = "Windows"
+			s.DisableVMBootstrapExtension = ptr.To(false)
+		}},
 		{name: "custom-without-bootstrap", mutate: func(s *infrav1.AzureMachineSpec) {
 			s.DisableVMBootstrapExtension = ptr.To(true)
 			s.VMExtensions = []infrav1.VMExtension{{
@@ -55,6 +58,36 @@ func TestVirtualMachinesExtensions(t *testing.T) {
 			if len(secrets) > 0 {
 				golden.Assert(t, "secret-"+tt.name, secrets)
 			}
+		})
+	}
+}
+
+// TestVirtualMachinesExtensions_BootstrapOnlyWhenEnabled: as in CAPZ since v1.25, the bootstrap extension is
+// installed only when disableVMBootstrapExtension is explicitly false; unset or true installs none.
+func TestVirtualMachinesExtensions_BootstrapOnlyWhenEnabled(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		disabled *bool
+		want     int
+	}{
+		{name: "unset", disabled: nil, want: 0},
+		{name: "true", disabled: ptr.To(true), want: 0},
+		{name: "false", disabled: ptr.To(false), want: 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			in := workerInput(t, "m", func(s *infrav1.AzureMachineSpec) { s.DisableVMBootstrapExtension = tt.disabled })
+			extensions, secrets := VirtualMachinesExtensions(in)
+			g.Expect(extensions).To(HaveLen(tt.want))
+			g.Expect(secrets).To(HaveLen(tt.want), "the command is a protected setting")
+
+			pool := poolInput(t, "p", func(s *infrav1exp.AzureMachinePoolSpec) { s.Template.DisableVMBootstrapExtension = tt.disabled })
+			var got int
+			if profile := VirtualMachineScaleSet(pool).Spec.VirtualMachineProfile.ExtensionProfile; profile != nil {
+				got = len(profile.Extensions)
+			}
+			g.Expect(got).To(Equal(tt.want))
+			g.Expect(ScaleSetSecrets(pool)).To(HaveLen(tt.want))
 		})
 	}
 }
@@ -99,6 +132,7 @@ func TestBootstrapExtension_CloudsAndArchitectures(t *testing.T) {
 			g := NewWithT(t)
 			in := workerInput(t, "m", func(s *infrav1.AzureMachineSpec) {
 				s.VMSize = tt.size
+				s.DisableVMBootstrapExtension = ptr.To(false)
 				if tt.os != "" {
 					s.OSDisk.OSType = tt.os
 				}
@@ -112,6 +146,7 @@ func TestBootstrapExtension_CloudsAndArchitectures(t *testing.T) {
 
 			pool := poolInput(t, "p", func(s *infrav1exp.AzureMachinePoolSpec) {
 				s.Template.VMSize = tt.size
+				s.Template.DisableVMBootstrapExtension = ptr.To(false)
 				if tt.os != "" {
 					s.Template.OSDisk.OSType = tt.os
 				}

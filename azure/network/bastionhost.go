@@ -17,6 +17,8 @@ limitations under the License.
 package network
 
 import (
+	"strings"
+
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,7 +38,7 @@ type BastionHostInput struct {
 
 // BastionHost returns an Azure Bastion host in the cluster's resource group with one IP configuration,
 // "<name>-bastionIP" as in CAPZ: its public IP (the PublicIPAddress object of spec.publicIP.name) and the bastion
-// subnet, with a dynamic private IP.
+// subnet, with a dynamic private IP; its DNS name is "<name>-bastion", lower case, as CAPZ sends it.
 func BastionHost(c azure.Cluster, in BastionHostInput) *asonetwork.BastionHost {
 	sku := in.Spec.Sku
 	if sku == "" {
@@ -51,13 +53,14 @@ func BastionHost(c azure.Cluster, in BastionHostInput) *asonetwork.BastionHost {
 			Location:        ptr.To(c.Location),
 			Sku:             &asonetwork.Sku{Name: ptr.To(asonetwork.Sku_Name(sku))},
 			EnableTunneling: ptr.To(in.Spec.EnableTunneling),
+			DnsName:         ptr.To(strings.ToLower(in.Spec.Name) + "-bastion"),
 			IpConfigurations: []asonetwork.BastionHostIPConfiguration{{
 				Name:                      ptr.To(in.Spec.Name + "-bastionIP"),
 				PublicIPAddress:           &asonetwork.SubResource{Reference: publicIP},
 				Subnet:                    &asonetwork.SubResource{Reference: in.Subnet},
 				PrivateIPAllocationMethod: ptr.To(asonetwork.IPAllocationMethod_Dynamic),
 			}},
-			Tags: c.Tags(azure.RoleBastion),
+			Tags: c.NamedTags(in.Spec.Name, azure.RoleBastion),
 		},
 	}
 }

@@ -59,6 +59,12 @@ type ClusterInput struct {
 	// VNet is what the engine found out about a virtual network without id (see VNetAdoption); the controller reads
 	// it from the live ASO object.
 	VNet VNetAdoption
+	// APIServerPort is the port the API server listens on: the Cluster's spec.clusterNetwork.apiServerPort; 0 means
+	// 6443. The API server load balancers forward to it and probe it, and allow_apiserver lets it in.
+	APIServerPort int32
+	// APIServerFrontendPort is the port of the API server load balancers' frontends: the AzureCluster's
+	// spec.controlPlaneEndpoint.port; 0 means APIServerPort.
+	APIServerFrontendPort int32
 }
 
 // VNetAdoption is what is known of whether an adoptable virtual network is the user's.
@@ -91,13 +97,14 @@ const (
 //     created; unless the id is the ARM ID of the one the provider makes for its name (CAPZ writes the IDs of the
 //     resources it created back into the spec, and manifests taken from CAPZ clusters have them). One named by several subnets is created once; a security group gets the rules of all of them.
 //   - The security group of a control-plane (or cluster) subnet gets CAPZ's default rules allow_ssh and
-//     allow_apiserver (see ControlPlaneSecurityRules).
+//     allow_apiserver on APIServerPort (see ControlPlaneSecurityRules).
 //   - A subnet with an IPv6 prefix never gets a NAT gateway. Other subnets of any role get the NAT gateway they
 //     name.
 //   - Public IPs are created for the public frontends of the API server and outbound load balancers, for NAT
 //     gateways and for the bastion host. Addresses of load balancers and NAT gateways are zone-redundant over the
 //     load balancer's availability zones or the NAT gateway's zones, otherwise over the location's zones (as CAPZ
-//     does with its failure domains); none in an Edge Zone.
+//     does with its failure domains), as is the bastion host's; none in an Edge Zone. Only the API server load
+//     balancer's first public frontend gets one, the only frontend CAPZ gives that load balancer.
 //   - Only load balancers the network spec has are created, and no API server load balancer without control plane.
 //   - The private DNS zone (privateDNSZoneName, default <cluster>.capz.io, in privateDNSZoneResourceGroup or the
 //     cluster's group), its links to the cluster's network and every peered network (<vnet>-link, as CAPZ), and
@@ -213,26 +220,12 @@ func isControlPlaneSubnet(s infrav1.SubnetSpec) bool {
 	return s.Role == infrav1.SubnetControlPlane || s.Role == infrav1.SubnetCluster
 }
 
-// subnetTagRole is the role tag of the resources that serve a subnet.
-func subnetTagRole(role infrav1.SubnetRole) string {
-	switch role {
-	case infrav1.SubnetControlPlane:
-		return azure.RoleControlPlane
-	case infrav1.SubnetNode:
-		return azure.RoleNode
-	case infrav1.SubnetBastion:
-		return azure.RoleBastion
-	}
-	return azure.RoleCommon
-}
-
 func (b *clusterBuilder) securityGroups() {
 	if b.vnetReferenced {
 		return
 	}
 	type group struct {
 		spec         infrav1.SecurityGroup
-		role         string
 		controlPlane bool
 	}
 	var order []string
@@ -244,7 +237,7 @@ func (b *clusterBuilder) securityGroups() {
 		}
 		g, ok := groups[sg.Name]
 		if !ok {
-			g = &group{spec: infrav1.SecurityGroup{Name: sg.Name}, role: subnetTagRole(s.Role)}
+			g = &group{spec: infrav1.SecurityGroup{Name: sg.Name}}
 			groups[sg.Name] = g
 			order = append(order, sg.Name)
 		}
@@ -263,9 +256,9 @@ func (b *clusterBuilder) securityGroups() {
 		g := groups[name]
 		rules := g.spec.SecurityRules
 		if g.controlPlane && b.ControlPlaneEnabled {
-			rules = ControlPlaneSecurityRules(rules, b.Network.AdditionalAPIServerLBPorts)
+			rules = ControlPlaneSecurityRules(rules, b.APIServerPort)
 		}
-		b.add(FamilySecurityGroups, NetworkSecurityGroup(b.Cluster, SecurityGroupInput{Spec: g.spec, ResourceGroup: rg, Role: g.role}), managed)
+		b.add(FamilySecurityGroups, NetworkSecurityGroup(b.Cluster, SecurityGroupInput{Spec: g.spec, ResourceGroup: rg}), managed)
 		for _, rule := range rules {
 			b.add(FamilySecurityGroups, SecurityRule(name, rule), managed)
 		}
@@ -293,7 +286,7 @@ func (b *clusterBuilder) routeTables() {
 			continue
 		}
 		seen[rt.Name] = true
-		b.add(FamilyRouteTables, RouteTable(b.Cluster, RouteTableInput{Name: rt.Name, ResourceGroup: rg, Role: subnetTagRole(s.Role)}), managed)
+		b.add(FamilyRouteTables, RouteTable(b.Cluster, RouteTableInput{Name: rt.Name, ResourceGroup: rg}), managed)
 	}
 }
 
@@ -325,24 +318,24 @@ func (b *clusterBuilder) publicIPs() {
 		seen[in.Spec.Name] = true
 		b.add(FamilyPublicIPs, PublicIPAddress(c, in), managed)
 	}
-	lbIPs := func(lb *infrav1.LoadBalancerSpec, role string) {
+	lbIPs := func(lb *infrav1.LoadBalancerSpec, role LoadBalancerRole) {
 		if lb == nil || lb.Type == infrav1.Internal {
 			return
 		}
-		for _, fe := range lb.FrontendIPs {
+		for _, fe := range apiServerFrontends(LoadBalancerInput{Role: role, Spec: *lb}) {
 			if fe.PublicIP != nil {
-				add(PublicIPInput{Spec: *fe.PublicIP, Role: role, Zones: b.zonesOr(lb.AvailabilityZones)})
+				add(PublicIPInput{Spec: *fe.PublicIP, Zones: b.zonesOr(lb.AvailabilityZones)})
 			}
 		}
 	}
-	lbIPs(b.apiServerLB(), azure.RoleAPIServer)
-	lbIPs(b.controlPlaneOutboundLB(), azure.RoleControlPlane)
-	lbIPs(b.Network.NodeOutboundLB, azure.RoleNode)
+	lbIPs(b.apiServerLB(), APIServerLoadBalancer)
+	lbIPs(b.controlPlaneOutboundLB(), ControlPlaneOutboundLoadBalancer)
+	lbIPs(b.Network.NodeOutboundLB, NodeOutboundLoadBalancer)
 	for _, ng := range b.natGatewaySpecs() {
-		add(PublicIPInput{Spec: ng.NatGatewayIP, Role: azure.RoleNode, Zones: b.zonesOr(ng.Zones)})
+		add(PublicIPInput{Spec: ng.NatGatewayIP, Zones: b.zonesOr(ng.Zones)})
 	}
 	if b.Bastion != nil {
-		add(PublicIPInput{Spec: b.Bastion.PublicIP, Role: azure.RoleBastion})
+		add(PublicIPInput{Spec: b.Bastion.PublicIP, Zones: b.zonesOr(nil)})
 	}
 }
 
@@ -398,12 +391,12 @@ func (b *clusterBuilder) loadBalancers() {
 	if lb := b.apiServerLB(); lb != nil {
 		b.add(FamilyLoadBalancers, LoadBalancer(b.Cluster, LoadBalancerInput{
 			Role: APIServerLoadBalancer, Spec: *lb, AdditionalPorts: b.Network.AdditionalAPIServerLBPorts,
-			Subnet: b.controlPlaneSubnetReference(),
+			Subnet: b.controlPlaneSubnetReference(), APIServerPort: b.APIServerPort, FrontendPort: b.APIServerFrontendPort,
 		}), managed)
 		if internal := APIServerInternalLB(lb); internal != nil {
 			b.add(FamilyLoadBalancers, LoadBalancer(b.Cluster, LoadBalancerInput{
-				Role: APIServerLoadBalancer, Spec: *internal, AdditionalPorts: b.Network.AdditionalAPIServerLBPorts,
-				Subnet: b.controlPlaneSubnetReference(),
+				Role: APIServerInternalLoadBalancer, Spec: *internal, AdditionalPorts: b.Network.AdditionalAPIServerLBPorts,
+				Subnet: b.controlPlaneSubnetReference(), APIServerPort: b.APIServerPort, FrontendPort: b.APIServerFrontendPort,
 			}), managed)
 		}
 	}

@@ -45,6 +45,9 @@ type SSHRule struct {
 	Frontend string
 	// FrontendPort is the port of the frontend that reaches the machine (SSHFrontendPort).
 	FrontendPort int
+	// Unattached is set for a rule on an internal API server load balancer: CAPZ creates it, but no network
+	// interface uses it.
+	Unattached bool
 }
 
 // SSHFrontendPort returns the port a new SSH rule takes, given the frontend ports the load balancer's other rules

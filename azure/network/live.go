@@ -72,12 +72,13 @@ func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKi
 // InboundNATRules is an object of the kind of SSH rules, to list them (aso.Engine.List).
 func InboundNATRules() azure.Object { return &asonetwork.LoadBalancersInboundNatRule{} }
 
-// SSHRuleFor returns the SSH rule of a control-plane machine on a load balancer (by name and ARM ID, with its first
-// frontend), as CAPZ makes one for each, given the inbound NAT rules of the namespace. A rule keeps the frontend
-// port it has, unless an older rule of the same load balancer has it too (two machines created at once); a new
-// rule takes the first free port (SSHFrontendPort) among the rules of the load balancer.
-func SSHRuleFor(loadBalancer, lbID, frontend, machine string, rules []azure.Object) (*SSHRule, error) {
-	name := SSHRuleObjectName(loadBalancer, machine)
+// SSHRuleFor completes the SSH rule of a control-plane machine (its load balancer, frontend and whether it is
+// attached) with its frontend port, as CAPZ makes one for each, given the load balancer's ARM ID and the inbound
+// NAT rules of the namespace. A rule keeps the frontend port it has, unless an older rule of the same load balancer
+// has it too (two machines created at once); a new rule takes the first free port (SSHFrontendPort) among the
+// rules of the load balancer.
+func SSHRuleFor(rule SSHRule, lbID, machine string, rules []azure.Object) (*SSHRule, error) {
+	name := SSHRuleObjectName(rule.LoadBalancer, machine)
 	var mine *asonetwork.LoadBalancersInboundNatRule
 	all := make([]*asonetwork.LoadBalancersInboundNatRule, 0, len(rules))
 	for _, obj := range rules {
@@ -98,17 +99,16 @@ func SSHRuleFor(loadBalancer, lbID, frontend, machine string, rules []azure.Obje
 			takenByOlder.Insert(*other.Spec.FrontendPort)
 		}
 	}
-	rule := &SSHRule{LoadBalancer: loadBalancer, Frontend: frontend}
 	if mine != nil && mine.Spec.FrontendPort != nil && !takenByOlder.Has(*mine.Spec.FrontendPort) {
 		rule.FrontendPort = *mine.Spec.FrontendPort
-		return rule, nil
+		return &rule, nil
 	}
 	port, err := SSHFrontendPort(inUse)
 	if err != nil {
-		return nil, fmt.Errorf("failed to choose the SSH port of %s on load balancer %s: %w", machine, loadBalancer, err)
+		return nil, fmt.Errorf("failed to choose the SSH port of %s on load balancer %s: %w", machine, rule.LoadBalancer, err)
 	}
 	rule.FrontendPort = port
-	return rule, nil
+	return &rule, nil
 }
 
 // olderThan orders objects by creation, then by name.

@@ -32,6 +32,9 @@ type LoadBalancerRole string
 const (
 	// APIServerLoadBalancer is the load balancer in front of the API server, public or internal.
 	APIServerLoadBalancer LoadBalancerRole = "apiserver"
+	// APIServerInternalLoadBalancer is the internal companion of a public API server load balancer (see
+	// APIServerInternalLB).
+	APIServerInternalLoadBalancer LoadBalancerRole = "apiserver-internal"
 	// NodeOutboundLoadBalancer gives worker machines outbound connectivity.
 	NodeOutboundLoadBalancer LoadBalancerRole = "node-outbound"
 	// ControlPlaneOutboundLoadBalancer gives the control-plane machines of a private cluster outbound connectivity.
@@ -47,9 +50,10 @@ const (
 	// OutboundRule is the outbound rule of a public load balancer's backend pool.
 	OutboundRule = "OutboundNATAllProtocols"
 
-	apiServerProbePath           = "/readyz"
-	apiServerProbeInterval       = 15
-	apiServerProbeNumberOfProbes = 4
+	// The API server probe as CAPZ sends it: HTTPS GET /readyz every 15 seconds, one failure takes a backend out.
+	apiServerProbePath      = "/readyz"
+	apiServerProbeInterval  = 15
+	apiServerProbeThreshold = 1
 )
 
 // LoadBalancerInput describes one of the cluster's load balancers.
@@ -62,19 +66,30 @@ type LoadBalancerInput struct {
 	AdditionalPorts []infrav1.LoadBalancerPort
 	// Subnet is the subnet of private frontends: the control-plane subnet. Unused when every frontend is public.
 	Subnet *genruntime.ResourceReference
+	// APIServerPort is the port the API server listens on (the Cluster's spec.clusterNetwork.apiServerPort,
+	// default 6443): the backend port of the API server rule and the port of its probe (API server only).
+	APIServerPort int32
+	// FrontendPort is the port clients reach the API server on (the AzureCluster's
+	// spec.controlPlaneEndpoint.port); 0 means APIServerPort (API server only).
+	FrontendPort int32
 }
 
 // LoadBalancer returns a Standard load balancer in the cluster's resource group.
 //
 // Every frontend with a public IP references that PublicIPAddress object; its zones are the address's. The
-// frontends of an internal load balancer (and a public one's frontends without a public IP) have a static private
-// IP in Subnet and the load balancer's availability zones; an outbound load balancer has public frontends only and
-// skips others. Every load balancer has one backend pool.
+// frontends of an internal load balancer have a static private IP in Subnet and the load balancer's availability
+// zones; an outbound load balancer has public frontends only and skips others. As in CAPZ, an API server load
+// balancer has one frontend: the first public one of a public load balancer (see APIServerInternalLB for its
+// private ones), the first one of an internal load balancer. Every load balancer has one backend pool.
 //
-// The API server load balancer probes the API server (HTTPSProbe) and balances TCP 6443, and every additional port,
-// from its first frontend to the pool, with outbound SNAT disabled. A public one also has an outbound rule for the
-// pool on all its frontends, so that control-plane machines reach the internet. The outbound load balancers only
-// have that outbound rule. Outbound rules cover all protocols and leave the number of SNAT ports to Azure.
+// The API server load balancer probes the API server (HTTPSProbe, on APIServerPort) and balances TCP from
+// FrontendPort to APIServerPort, and every additional port to itself, from its frontend to the pool, with outbound
+// SNAT disabled. A public one also has an outbound rule for the pool on its frontend, so that control-plane
+// machines reach the internet. The outbound load balancers only have that outbound rule. Outbound rules cover all
+// protocols and leave the number of SNAT ports to Azure.
+//
+// Tags are CAPZ's: the cluster's, the additional ones and the role (apiserver, apiserver-internal, nodeOutbound
+// or controlPlaneOutbound), without a Name tag.
 //
 // The parts of a load balancer reference each other by ARM ID: they are not ASO objects.
 func LoadBalancer(c azure.Cluster, in LoadBalancerInput) *asonetwork.LoadBalancer {
@@ -100,7 +115,7 @@ func LoadBalancer(c azure.Cluster, in LoadBalancerInput) *asonetwork.LoadBalance
 	}
 
 	var publicFrontends []asonetwork.SubResource
-	for _, fe := range spec.FrontendIPs {
+	for _, fe := range apiServerFrontends(in) {
 		config := asonetwork.FrontendIPConfiguration_LoadBalancer_SubResourceEmbedded{Name: ptr.To(fe.Name)}
 		switch {
 		case fe.PublicIP != nil && spec.Type != infrav1.Internal:
@@ -108,7 +123,7 @@ func LoadBalancer(c azure.Cluster, in LoadBalancerInput) *asonetwork.LoadBalance
 				Reference: objectReference("PublicIPAddress", azure.ObjectName(fe.PublicIP.Name)),
 			}
 			publicFrontends = append(publicFrontends, *part("frontendIPConfigurations", fe.Name))
-		case spec.Type == infrav1.Internal && in.Role == APIServerLoadBalancer:
+		case spec.Type == infrav1.Internal && in.Role.isAPIServer():
 			config.PrivateIPAddress = ptr.To(fe.PrivateIPAddress)
 			config.PrivateIPAllocationMethod = ptr.To(asonetwork.IPAllocationMethod_Static)
 			config.Subnet = &asonetwork.Subnet_LoadBalancer_SubResourceEmbedded{Reference: in.Subnet}
@@ -119,26 +134,34 @@ func LoadBalancer(c azure.Cluster, in LoadBalancerInput) *asonetwork.LoadBalance
 		lb.Spec.FrontendIPConfigurations = append(lb.Spec.FrontendIPConfigurations, config)
 	}
 
-	if in.Role == APIServerLoadBalancer {
+	if in.Role.isAPIServer() {
 		probeRef := part("probes", APIServerProbe)
 		var frontendRef *asonetwork.SubResource
 		if len(lb.Spec.FrontendIPConfigurations) > 0 {
 			frontendRef = part("frontendIPConfigurations", *lb.Spec.FrontendIPConfigurations[0].Name)
 		}
+		backendPort := int(in.APIServerPort)
+		if backendPort == 0 {
+			backendPort = infrav1.DefaultAPIServerPort
+		}
+		frontendPort := int(in.FrontendPort)
+		if frontendPort == 0 {
+			frontendPort = backendPort
+		}
 		lb.Spec.Probes = []asonetwork.Probe{{
 			Name:              ptr.To(APIServerProbe),
 			Protocol:          ptr.To(asonetwork.ProbePropertiesFormat_Protocol_Https),
-			Port:              ptr.To(infrav1.DefaultAPIServerPort),
+			Port:              ptr.To(backendPort),
 			RequestPath:       ptr.To(apiServerProbePath),
 			IntervalInSeconds: ptr.To(apiServerProbeInterval),
-			NumberOfProbes:    ptr.To(apiServerProbeNumberOfProbes),
+			ProbeThreshold:    ptr.To(apiServerProbeThreshold),
 		}}
-		rule := func(name string, port int) asonetwork.LoadBalancingRule {
+		rule := func(name string, frontendPort, backendPort int) asonetwork.LoadBalancingRule {
 			return asonetwork.LoadBalancingRule{
 				Name:                    ptr.To(name),
 				Protocol:                ptr.To(asonetwork.TransportProtocol_Tcp),
-				FrontendPort:            ptr.To(port),
-				BackendPort:             ptr.To(port),
+				FrontendPort:            ptr.To(frontendPort),
+				BackendPort:             ptr.To(backendPort),
 				FrontendIPConfiguration: frontendRef,
 				BackendAddressPool:      poolRef,
 				Probe:                   probeRef,
@@ -148,9 +171,9 @@ func LoadBalancer(c azure.Cluster, in LoadBalancerInput) *asonetwork.LoadBalance
 				DisableOutboundSnat:     ptr.To(true),
 			}
 		}
-		lb.Spec.LoadBalancingRules = append(lb.Spec.LoadBalancingRules, rule(APIServerRule, infrav1.DefaultAPIServerPort))
+		lb.Spec.LoadBalancingRules = append(lb.Spec.LoadBalancingRules, rule(APIServerRule, frontendPort, backendPort))
 		for _, p := range in.AdditionalPorts {
-			lb.Spec.LoadBalancingRules = append(lb.Spec.LoadBalancingRules, rule(p.Name, int(p.Port)))
+			lb.Spec.LoadBalancingRules = append(lb.Spec.LoadBalancingRules, rule(p.Name, int(p.Port), int(p.Port)))
 		}
 	}
 
@@ -197,13 +220,35 @@ func APIServerInternalLB(lb *infrav1.LoadBalancerSpec) *infrav1.LoadBalancerSpec
 // internalLBSuffix names the internal companion of a public API server load balancer and its backend pool.
 const internalLBSuffix = "-internal"
 
-// loadBalancerTagRole is the role tag of a load balancer.
+// apiServerFrontends returns the frontends of a load balancer: all of an outbound one's; an API server load
+// balancer's first public frontend, or an internal one's first frontend, as CAPZ configures them.
+func apiServerFrontends(in LoadBalancerInput) []infrav1.FrontendIP {
+	if !in.Role.isAPIServer() {
+		return in.Spec.FrontendIPs
+	}
+	for _, fe := range in.Spec.FrontendIPs {
+		if fe.PublicIP != nil || in.Spec.Type == infrav1.Internal {
+			return []infrav1.FrontendIP{fe}
+		}
+	}
+	return nil
+}
+
+// loadBalancerTagRole is the role tag of a load balancer, as CAPZ tags it.
 func loadBalancerTagRole(role LoadBalancerRole) string {
 	switch role {
 	case NodeOutboundLoadBalancer:
-		return azure.RoleNode
+		return azure.RoleNodeOutbound
 	case ControlPlaneOutboundLoadBalancer:
-		return azure.RoleControlPlane
+		return azure.RoleControlPlaneOutbound
+	}
+	if role == APIServerInternalLoadBalancer {
+		return azure.RoleAPIServerInternal
 	}
 	return azure.RoleAPIServer
+}
+
+// isAPIServer tells whether the load balancer is in front of the API server.
+func (r LoadBalancerRole) isAPIServer() bool {
+	return r == APIServerLoadBalancer || r == APIServerInternalLoadBalancer
 }

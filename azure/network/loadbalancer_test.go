@@ -62,6 +62,23 @@ func TestLoadBalancer(t *testing.T) {
 			AdditionalPorts: []infrav1.LoadBalancerPort{{Name: "RKE2", Port: 9345}, {Name: "konnectivity", Port: 8132}},
 			Subnet:          controlPlaneSubnet,
 		}},
+		{name: "apiserver-public-ports", cluster: testCluster, in: LoadBalancerInput{
+			// The API server binds to 8443 (spec.clusterNetwork.apiServerPort); clients use 443
+			// (controlPlaneEndpoint.port). Only the first public frontend is used, as in CAPZ.
+			Role: APIServerLoadBalancer,
+			Spec: infrav1.LoadBalancerSpec{
+				Name: "my-cluster-public-lb",
+				FrontendIPs: []infrav1.FrontendIP{
+					{Name: "my-cluster-public-lb-frontEnd", PublicIP: &infrav1.PublicIPSpec{Name: "pip-my-cluster-apiserver"}},
+					{Name: "my-cluster-public-lb-frontEnd-2", PublicIP: &infrav1.PublicIPSpec{Name: "pip-my-cluster-apiserver-2"}},
+				},
+				BackendPool: infrav1.BackendPool{Name: "my-cluster-public-lb-backendPool"},
+				LoadBalancerClassSpec: infrav1.LoadBalancerClassSpec{
+					SKU: infrav1.SKUStandard, Type: infrav1.Public, IdleTimeoutInMinutes: ptr.To[int32](4),
+				},
+			},
+			Subnet: controlPlaneSubnet, APIServerPort: 8443, FrontendPort: 443,
+		}},
 		{name: "node-outbound-two-frontends", cluster: testCluster, in: LoadBalancerInput{
 			Role: NodeOutboundLoadBalancer,
 			Spec: infrav1.LoadBalancerSpec{
@@ -117,11 +134,12 @@ func TestAPIServerInternalLB(t *testing.T) {
 	}
 	for _, in := range []struct {
 		name string
+		role LoadBalancerRole
 		spec infrav1.LoadBalancerSpec
-	}{{"apiserver-ilb-public", public}, {"apiserver-ilb-internal", *internal}} {
+	}{{"apiserver-ilb-public", APIServerLoadBalancer, public}, {"apiserver-ilb-internal", APIServerInternalLoadBalancer, *internal}} {
 		t.Run(in.name, func(t *testing.T) {
 			golden.Assert(t, "loadbalancer-"+in.name, LoadBalancer(testCluster, LoadBalancerInput{
-				Role: APIServerLoadBalancer, Spec: in.spec, Subnet: controlPlaneSubnet,
+				Role: in.role, Spec: in.spec, Subnet: controlPlaneSubnet,
 			}))
 		})
 	}

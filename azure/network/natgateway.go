@@ -25,23 +25,19 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 )
 
-// natGatewayIdleTimeoutInMinutes is the TCP idle timeout of NAT gateways (Azure's default and minimum).
-const natGatewayIdleTimeoutInMinutes = 4
-
 // NatGateway returns a Standard NAT gateway in the cluster's resource group with its public IP address (the
-// PublicIPAddress object of spec.ip.name) and zones. Its role is node: NAT gateways give worker subnets their
-// outbound connectivity.
+// PublicIPAddress object of spec.ip.name) and zones; Azure's default TCP idle timeout (4 minutes), which CAPZ
+// leaves too.
 func NatGateway(c azure.Cluster, spec infrav1.NatGateway) *asonetwork.NatGateway {
 	out := &asonetwork.NatGateway{
 		ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(spec.Name)},
 		Spec: asonetwork.NatGateway_Spec{
-			AzureName:            spec.Name,
-			Owner:                ownerGroup(c, c.ResourceGroup),
-			Location:             ptr.To(c.Location),
-			Sku:                  &asonetwork.NatGatewaySku{Name: ptr.To(asonetwork.NatGatewaySku_Name_Standard)},
-			IdleTimeoutInMinutes: ptr.To(natGatewayIdleTimeoutInMinutes),
-			Zones:                spec.Zones,
-			Tags:                 c.Tags(azure.RoleNode),
+			AzureName: spec.Name,
+			Owner:     ownerGroup(c, c.ResourceGroup),
+			Location:  ptr.To(c.Location),
+			Sku:       &asonetwork.NatGatewaySku{Name: ptr.To(asonetwork.NatGatewaySku_Name_Standard)},
+			Zones:     spec.Zones,
+			Tags:      c.NamedTags(spec.Name, ""),
 		},
 	}
 	if spec.NatGatewayIP.Name != "" {

@@ -48,8 +48,6 @@ type NICBackendPool struct {
 type NICInput struct {
 	// Machine is the name of the virtual machine; the interfaces are named after it.
 	Machine string
-	// Role is the role tag of the interfaces (control-plane or node).
-	Role string
 	// Interfaces are the machine's network interfaces, already defaulted; the first one is primary.
 	Interfaces []infrav1.NetworkInterface
 	// VNetName is the cluster's virtual network; VNetResourceGroup its resource group (empty: the cluster's).
@@ -74,10 +72,11 @@ type NICInput struct {
 	AdditionalTags map[string]string
 }
 
-// NetworkInterfaces returns one network interface per entry of in.Interfaces, named <machine>-nic, <machine>-nic-1,
-// … in the cluster's resource group. Each interface has privateIPConfigs dynamic IP configurations in its subnet
-// ("pipConfig", then <nic>-1, …, the first one primary), and an IPv6 one ("ipConfigv6") in an IPv6 subnet. Only the primary interface joins the load balancer
-// pools, carries the public IP and the DNS servers, as in CAPZ.
+// NetworkInterfaces returns one network interface per entry of in.Interfaces in the cluster's resource group, named
+// as CAPZ names them (see infrav1.NetworkInterfaceName). Each interface has privateIPConfigs dynamic IP
+// configurations in its subnet ("pipConfig", then <nic>-1, …, the first one primary), and an IPv6 one
+// ("ipConfigv6") in an IPv6 subnet. Only the primary interface joins the load balancer pools, carries the public IP
+// and the DNS servers, as in CAPZ.
 func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterface {
 	vnetGroup := in.VNetResourceGroup
 	if vnetGroup == "" {
@@ -86,7 +85,7 @@ func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterf
 	vnetID := azure.ResourceID(c.SubscriptionID, vnetGroup, azure.TypeVirtualNetwork, in.VNetName)
 	nics := make([]*asonetwork.NetworkInterface, 0, len(in.Interfaces))
 	for i, spec := range in.Interfaces {
-		name := infrav1.NetworkInterfaceName(in.Machine, i)
+		name := infrav1.NetworkInterfaceName(in.Machine, i, len(in.Interfaces))
 		subnet := spec.SubnetName
 		if subnet == "" {
 			subnet = in.DefaultSubnet
@@ -102,7 +101,7 @@ func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterf
 				ExtendedLocation:            extendedLocation(c),
 				EnableAcceleratedNetworking: spec.AcceleratedNetworking,
 				EnableIPForwarding:          ptr.To(in.EnableIPForwarding),
-				Tags:                        c.Tags(in.Role, in.AdditionalTags),
+				Tags:                        c.NamedTags(name, "", in.AdditionalTags),
 			},
 		}
 		for n := range configs {
@@ -136,15 +135,16 @@ func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterf
 		if slices.Contains(in.IPv6Subnets, subnet) {
 			// Azure gives an interface its IPv6 address through a secondary configuration in the same subnet.
 			nic.Spec.IpConfigurations = append(nic.Spec.IpConfigurations, asonetwork.NetworkInterfaceIPConfiguration_NetworkInterface_SubResourceEmbedded{
-				Name:                      ptr.To(IPv6ConfigName),
-				Primary:                   ptr.To(false),
-				PrivateIPAddressVersion:   ptr.To(asonetwork.IPVersion_IPv6),
-				PrivateIPAllocationMethod: ptr.To(asonetwork.IPAllocationMethod_Dynamic),
-				Subnet:                    &asonetwork.Subnet_NetworkInterface_SubResourceEmbedded{Reference: &genruntime.ResourceReference{ARMID: subnetID}},
+				Name:                    ptr.To(IPv6ConfigName),
+				Primary:                 ptr.To(false),
+				PrivateIPAddressVersion: ptr.To(asonetwork.IPVersion_IPv6),
+				Subnet:                  &asonetwork.Subnet_NetworkInterface_SubResourceEmbedded{Reference: &genruntime.ResourceReference{ARMID: subnetID}},
 			})
 		}
-		if i == 0 && len(in.DNSServers) > 0 {
-			nic.Spec.DnsSettings = &asonetwork.NetworkInterfaceDnsSettings{DnsServers: in.DNSServers}
+		// CAPZ sends DNS settings on every interface, empty but for the primary one's DNS servers.
+		nic.Spec.DnsSettings = &asonetwork.NetworkInterfaceDnsSettings{}
+		if i == 0 {
+			nic.Spec.DnsSettings.DnsServers = in.DNSServers
 		}
 		nics = append(nics, nic)
 	}

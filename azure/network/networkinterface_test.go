@@ -36,7 +36,7 @@ func TestNetworkInterfaces(t *testing.T) {
 		in      NICInput
 	}{
 		{name: "control-plane", cluster: testCluster, in: NICInput{
-			Machine: "my-cluster-control-plane-abcde", Role: azure.RoleControlPlane,
+			Machine:    "my-cluster-control-plane-abcde",
 			Interfaces: []infrav1.NetworkInterface{{PrivateIPConfigs: 1}},
 			VNetName:   "my-cluster-vnet", DefaultSubnet: "my-cluster-controlplane-subnet",
 			BackendPools: []NICBackendPool{
@@ -46,7 +46,7 @@ func TestNetworkInterfaces(t *testing.T) {
 			SSHRule: SSHRuleObjectName("my-cluster-public-lb", "my-cluster-control-plane-abcde"),
 		}},
 		{name: "two-nics-public-ip", cluster: byID(testCluster), in: NICInput{
-			Machine: "my-cluster-md-0-xyz12", Role: azure.RoleNode,
+			Machine: "my-cluster-md-0-xyz12",
 			Interfaces: []infrav1.NetworkInterface{
 				{SubnetName: "frontend", PrivateIPConfigs: 3, AcceleratedNetworking: ptr.To(true)},
 				{PrivateIPConfigs: 1, AcceleratedNetworking: ptr.To(false)},
@@ -57,14 +57,14 @@ func TestNetworkInterfaces(t *testing.T) {
 			AdditionalTags: map[string]string{"cost-center": "42"},
 		}},
 		{name: "dual-stack", cluster: testCluster, in: NICInput{
-			Machine: "my-cluster-md-0-ipv6x", Role: azure.RoleNode,
+			Machine:    "my-cluster-md-0-ipv6x",
 			Interfaces: []infrav1.NetworkInterface{{PrivateIPConfigs: 1}, {SubnetName: "v4-only", PrivateIPConfigs: 1}},
 			VNetName:   "my-cluster-vnet", DefaultSubnet: "my-cluster-node-subnet",
 			IPv6Subnets:  []string{"my-cluster-node-subnet"},
 			BackendPools: []NICBackendPool{{LoadBalancer: "my-cluster", Pool: "my-cluster-outboundBackendPool"}},
 		}},
 		{name: "edgezone-outbound-pool", cluster: edge, in: NICInput{
-			Machine: "my-cluster-md-0-qwert", Role: azure.RoleNode,
+			Machine:    "my-cluster-md-0-qwert",
 			Interfaces: []infrav1.NetworkInterface{{PrivateIPConfigs: 1}},
 			VNetName:   "my-cluster-vnet", DefaultSubnet: "my-cluster-node-subnet",
 			BackendPools: []NICBackendPool{{LoadBalancer: "my-cluster", Pool: "my-cluster-outboundBackendPool"}},
@@ -86,7 +86,9 @@ func TestNetworkInterfaces_Names(t *testing.T) {
 		BackendPools: []NICBackendPool{{LoadBalancer: "lb", Pool: "pool"}},
 	})
 	g.Expect(nics).To(HaveLen(3))
-	for i, want := range []string{"m-nic", "m-nic-1", "m-nic-2"} {
+	// Several interfaces are numbered from 0, as CAPZ numbers them; a single one is <machine>-nic.
+	g.Expect(NetworkInterfaces(testCluster, NICInput{Machine: "m", Interfaces: []infrav1.NetworkInterface{{}}, VNetName: "vnet", DefaultSubnet: "subnet"})[0].Name).To(Equal("m-nic"))
+	for i, want := range []string{"m-nic-0", "m-nic-1", "m-nic-2"} {
 		g.Expect(nics[i].Name).To(Equal(want))
 		g.Expect(nics[i].Spec.AzureName).To(Equal(want))
 		// An interface without privateIPConfigs still gets its primary IP configuration.

@@ -31,8 +31,6 @@ type SecurityGroupInput struct {
 	Spec infrav1.SecurityGroup
 	// ResourceGroup is the group of the virtual network, where CAPZ puts its security groups.
 	ResourceGroup string
-	// Role is the role tag, from the subnets the group serves.
-	Role string
 }
 
 // NetworkSecurityGroup returns a network security group, tagged with its own tags and the cluster's.
@@ -43,7 +41,7 @@ func NetworkSecurityGroup(c azure.Cluster, in SecurityGroupInput) *asonetwork.Ne
 			AzureName: in.Spec.Name,
 			Owner:     ownerGroup(c, in.ResourceGroup),
 			Location:  ptr.To(c.Location),
-			Tags:      c.Tags(in.Role, in.Spec.Tags),
+			Tags:      c.NamedTags(in.Spec.Name, "", in.Spec.Tags),
 		},
 	}
 }

@@ -20,7 +20,6 @@ import (
 	"testing"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
-	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/test/golden"
 )
 
@@ -30,14 +29,14 @@ func TestNetworkSecurityGroup(t *testing.T) {
 		in   SecurityGroupInput
 	}{
 		{name: "control-plane", in: SecurityGroupInput{
-			Spec: infrav1.SecurityGroup{Name: "my-cluster-controlplane-nsg"}, ResourceGroup: "my-cluster-rg", Role: azure.RoleControlPlane,
+			Spec: infrav1.SecurityGroup{Name: "my-cluster-controlplane-nsg"}, ResourceGroup: "my-cluster-rg",
 		}},
 		{name: "tags-vnet-group", in: SecurityGroupInput{
 			Spec: infrav1.SecurityGroup{
 				Name:               "my-cluster-node-nsg",
 				SecurityGroupClass: infrav1.SecurityGroupClass{Tags: infrav1.Tags{"purpose": "workers"}},
 			},
-			ResourceGroup: "network-rg", Role: azure.RoleNode,
+			ResourceGroup: "network-rg",
 		}},
 	}
 	for _, tt := range tests {

@@ -42,23 +42,23 @@ const (
 )
 
 // ControlPlaneSecurityRules returns the rules of a control-plane security group: the user's rules followed by
-// CAPZ's defaults, allow_ssh (TCP 22, priority 2200) and allow_apiserver (TCP 6443 and every additional API
-// server load balancer port, priority 2201), inbound from anywhere. A default is left out when the user wrote a
-// rule of the same name, or an inbound rule with the same priority (Azure rejects two rules with one priority in
-// one direction).
-func ControlPlaneSecurityRules(rules infrav1.SecurityRules, additionalPorts []infrav1.LoadBalancerPort) infrav1.SecurityRules {
-	ports := []string{strconv.Itoa(infrav1.DefaultAPIServerPort)}
-	for _, p := range additionalPorts {
-		ports = append(ports, strconv.Itoa(int(p.Port)))
+// CAPZ's defaults, allow_ssh (TCP 22, priority 2200) and allow_apiserver (TCP apiServerPort, 6443 when 0, priority
+// 2201), inbound from anywhere. As in CAPZ, a default is left out when a user's rule has its destination port; it
+// is also left out when the user wrote a rule of the same name, or an inbound rule with the same priority (Azure
+// rejects two rules of one name, or with one priority in one direction).
+func ControlPlaneSecurityRules(rules infrav1.SecurityRules, apiServerPort int32) infrav1.SecurityRules {
+	if apiServerPort == 0 {
+		apiServerPort = infrav1.DefaultAPIServerPort
 	}
 	defaults := infrav1.SecurityRules{
 		defaultInboundRule(AllowSSHRule, "Allow SSH", allowSSHPriority, "22"),
-		defaultInboundRule(AllowAPIServerRule, "Allow K8s API Server", allowAPIServerPriority, strings.Join(ports, ",")),
+		defaultInboundRule(AllowAPIServerRule, "Allow K8s API Server", allowAPIServerPriority, strconv.Itoa(int(apiServerPort))),
 	}
 	out := slices.Clone(rules)
 	for _, d := range defaults {
 		taken := slices.ContainsFunc(rules, func(r infrav1.SecurityRule) bool {
-			return r.Name == d.Name || (r.Direction == d.Direction && r.Priority == d.Priority)
+			return ptr.Deref(r.DestinationPorts, "") == *d.DestinationPorts || r.Name == d.Name ||
+				(r.Direction == d.Direction && r.Priority == d.Priority)
 		})
 		if !taken {
 			out = append(out, d)

@@ -31,8 +31,9 @@ func TestSecurityRule(t *testing.T) {
 		name string
 		rule infrav1.SecurityRule
 	}{
-		{name: "allow-ssh", rule: ControlPlaneSecurityRules(nil, nil)[0]},
-		{name: "allow-apiserver-additional-ports", rule: ControlPlaneSecurityRules(nil, []infrav1.LoadBalancerPort{{Name: "RKE2", Port: 9345}})[1]},
+		{name: "allow-ssh", rule: ControlPlaneSecurityRules(nil, 0)[0]},
+		{name: "allow-apiserver", rule: ControlPlaneSecurityRules(nil, 0)[1]},
+		{name: "allow-apiserver-port-443", rule: ControlPlaneSecurityRules(nil, 443)[1]},
 		{name: "deny-outbound-sources-port-list", rule: infrav1.SecurityRule{
 			Name: "deny_internet", Description: "Deny some outbound traffic", Protocol: infrav1.SecurityGroupProtocolAll,
 			Direction: infrav1.SecurityRuleDirectionOutbound, Priority: 4000, Action: infrav1.SecurityRuleActionDeny,
@@ -57,6 +58,8 @@ func TestControlPlaneSecurityRules(t *testing.T) {
 	ssh := infrav1.SecurityRule{Name: AllowSSHRule, Direction: infrav1.SecurityRuleDirectionInbound, Priority: 100, DestinationPorts: ptr.To("2222")}
 	samePriority := infrav1.SecurityRule{Name: "custom", Direction: infrav1.SecurityRuleDirectionInbound, Priority: 2201}
 	outbound := infrav1.SecurityRule{Name: "egress", Direction: infrav1.SecurityRuleDirectionOutbound, Priority: 2200}
+	sshPort := infrav1.SecurityRule{Name: "my-ssh", Direction: infrav1.SecurityRuleDirectionInbound, Priority: 150, DestinationPorts: ptr.To("22")}
+	apiPort := infrav1.SecurityRule{Name: "my-api", Direction: infrav1.SecurityRuleDirectionInbound, Priority: 160, DestinationPorts: ptr.To("6443")}
 	names := func(rules infrav1.SecurityRules) []string {
 		var out []string
 		for _, r := range rules {
@@ -73,11 +76,13 @@ func TestControlPlaneSecurityRules(t *testing.T) {
 		{name: "user rule of the same name wins", rules: infrav1.SecurityRules{ssh}, want: []string{AllowSSHRule, AllowAPIServerRule}},
 		{name: "user rule with the same inbound priority wins", rules: infrav1.SecurityRules{samePriority}, want: []string{"custom", AllowSSHRule}},
 		{name: "outbound priorities do not clash", rules: infrav1.SecurityRules{outbound}, want: []string{"egress", AllowSSHRule, AllowAPIServerRule}},
+		{name: "user rule for port 22 replaces allow_ssh, as in CAPZ", rules: infrav1.SecurityRules{sshPort}, want: []string{"my-ssh", AllowAPIServerRule}},
+		{name: "user rule for the API server port replaces allow_apiserver, as in CAPZ", rules: infrav1.SecurityRules{apiPort}, want: []string{"my-api", AllowSSHRule}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := NewWithT(t)
-			got := ControlPlaneSecurityRules(tt.rules, nil)
+			got := ControlPlaneSecurityRules(tt.rules, 0)
 			g.Expect(names(got)).To(Equal(tt.want))
 			if len(tt.rules) > 0 {
 				g.Expect(got[0]).To(Equal(tt.rules[0]), "the user's rule is kept as it is")

@@ -44,7 +44,7 @@ func PrivateDNSZone(c azure.Cluster, in PrivateDNSZoneInput) *asonetworkdns.Priv
 			AzureName: in.Zone,
 			Owner:     ownerGroup(c, in.ResourceGroup),
 			Location:  ptr.To(privateDNSLocation),
-			Tags:      c.Tags(azure.RoleCommon),
+			Tags:      c.Tags(""),
 		},
 	}
 }

@@ -50,7 +50,7 @@ func PrivateDNSZonesVirtualNetworkLink(c azure.Cluster, in VirtualNetworkLinkInp
 			Location:            ptr.To(privateDNSLocation),
 			VirtualNetwork:      &asonetworkdns.SubResource{Reference: in.VirtualNetwork},
 			RegistrationEnabled: ptr.To(false),
-			Tags:                c.Tags(azure.RoleCommon),
+			Tags:                c.Tags(""),
 		},
 	}
 }

@@ -51,7 +51,7 @@ func PrivateEndpoint(c azure.Cluster, in PrivateEndpointInput) *asonetwork.Priva
 			Owner:     ownerGroup(c, c.ResourceGroup),
 			Location:  ptr.To(location),
 			Subnet:    &asonetwork.Subnet_PrivateEndpoint_SubResourceEmbedded{Reference: in.Subnet},
-			Tags:      c.Tags(azure.RoleCommon),
+			Tags:      c.NamedTags(spec.Name, ""),
 		},
 	}
 	if spec.CustomNetworkInterfaceName != "" {

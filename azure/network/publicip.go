@@ -31,8 +31,6 @@ import (
 type PublicIPInput struct {
 	// Spec is the address: name, DNS name and IP tags.
 	Spec infrav1.PublicIPSpec
-	// Role is the role tag of the address (e.g. apiserver, node, bastion).
-	Role string
 	// Zones are the availability zones of a zonal or zone-redundant address.
 	Zones []string
 	// IPv6 makes an IPv6 address; otherwise IPv4.
@@ -40,7 +38,7 @@ type PublicIPInput struct {
 }
 
 // PublicIPAddress returns a Standard, static public IP address in the cluster's resource group. A DNS name's
-// first label becomes the Azure domain name label.
+// first label becomes the Azure domain name label, and the whole name its FQDN, as CAPZ sends them.
 func PublicIPAddress(c azure.Cluster, in PublicIPInput) *asonetwork.PublicIPAddress {
 	version := asonetwork.IPVersion_IPv4
 	if in.IPv6 {
@@ -53,16 +51,16 @@ func PublicIPAddress(c azure.Cluster, in PublicIPInput) *asonetwork.PublicIPAddr
 			Owner:                    c.ResourceGroupOwner(),
 			Location:                 ptr.To(c.Location),
 			ExtendedLocation:         extendedLocation(c),
-			Sku:                      &asonetwork.PublicIPAddressSku{Name: ptr.To(asonetwork.PublicIPAddressSku_Name_Standard), Tier: ptr.To(asonetwork.PublicIPAddressSku_Tier_Regional)},
+			Sku:                      &asonetwork.PublicIPAddressSku{Name: ptr.To(asonetwork.PublicIPAddressSku_Name_Standard)},
 			PublicIPAllocationMethod: ptr.To(asonetwork.IPAllocationMethod_Static),
 			PublicIPAddressVersion:   ptr.To(version),
 			Zones:                    in.Zones,
-			Tags:                     c.Tags(in.Role),
+			Tags:                     c.NamedTags(in.Spec.Name, ""),
 		},
 	}
 	if in.Spec.DNSName != "" {
 		label, _, _ := strings.Cut(in.Spec.DNSName, ".")
-		ip.Spec.DnsSettings = &asonetwork.PublicIPAddressDnsSettings{DomainNameLabel: ptr.To(label)}
+		ip.Spec.DnsSettings = &asonetwork.PublicIPAddressDnsSettings{DomainNameLabel: ptr.To(label), Fqdn: ptr.To(in.Spec.DNSName)}
 	}
 	for _, tag := range in.Spec.IPTags {
 		ip.Spec.IpTags = append(ip.Spec.IpTags, asonetwork.IpTag{IpTagType: ptr.To(tag.Type), Tag: ptr.To(tag.Tag)})

@@ -39,12 +39,12 @@ func TestPublicIPAddress(t *testing.T) {
 		in      PublicIPInput
 	}{
 		{name: "apiserver", cluster: testCluster, in: PublicIPInput{
-			Spec: infrav1.PublicIPSpec{Name: "pip-my-cluster-apiserver", DNSName: "my-cluster-1a2b3c4d.eastus.cloudapp.azure.com"},
-			Role: azure.RoleAPIServer, Zones: []string{"1", "2", "3"},
+			Spec:  infrav1.PublicIPSpec{Name: "pip-my-cluster-apiserver", DNSName: "my-cluster-1a2b3c4d.eastus.cloudapp.azure.com"},
+			Zones: []string{"1", "2", "3"},
 		}},
 		{name: "ip-tags-ipv6-edgezone", cluster: edge, in: PublicIPInput{
 			Spec: infrav1.PublicIPSpec{Name: "pip-my-cluster-node-outbound-v6", IPTags: []infrav1.IPTag{{Type: "FirstPartyUsage", Tag: "/NonProd"}}},
-			Role: azure.RoleNode, IPv6: true,
+			IPv6: true,
 		}},
 	}
 	for _, tt := range tests {

@@ -30,8 +30,6 @@ type RouteTableInput struct {
 	Name string
 	// ResourceGroup is the group of the virtual network, where CAPZ puts its route tables.
 	ResourceGroup string
-	// Role is the role tag, from the subnets the table serves.
-	Role string
 }
 
 // RouteTable returns an empty route table: routes are added by the cloud provider of the workload cluster (pod
@@ -43,7 +41,7 @@ func RouteTable(c azure.Cluster, in RouteTableInput) *asonetwork.RouteTable {
 			AzureName: in.Name,
 			Owner:     ownerGroup(c, in.ResourceGroup),
 			Location:  ptr.To(c.Location),
-			Tags:      c.Tags(in.Role),
+			Tags:      c.NamedTags(in.Name, ""),
 		},
 	}
 }

@@ -19,7 +19,6 @@ package network
 import (
 	"testing"
 
-	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/test/golden"
 )
 
@@ -28,8 +27,8 @@ func TestRouteTable(t *testing.T) {
 		name string
 		in   RouteTableInput
 	}{
-		{name: "node", in: RouteTableInput{Name: "my-cluster-node-routetable", ResourceGroup: "my-cluster-rg", Role: azure.RoleNode}},
-		{name: "vnet-group", in: RouteTableInput{Name: "my-cluster-routetable", ResourceGroup: "network-rg", Role: azure.RoleCommon}},
+		{name: "node", in: RouteTableInput{Name: "my-cluster-node-routetable", ResourceGroup: "my-cluster-rg"}},
+		{name: "vnet-group", in: RouteTableInput{Name: "my-cluster-routetable", ResourceGroup: "network-rg"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

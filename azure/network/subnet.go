@@ -34,9 +34,11 @@ type SubnetInput struct {
 	Spec infrav1.SubnetSpec
 }
 
-// Subnet returns a subnet of the cluster's virtual network with all its address prefixes. A subnet with an IPv6
-// prefix never gets a NAT gateway: NAT gateways are IPv4 only. A subnet with private endpoints disables the
-// network policies of private endpoints, as Azure requires.
+// Subnet returns a subnet of the cluster's virtual network with all its address prefixes; a subnet of one prefix
+// also has it as its addressPrefix, as CAPZ sends it (Azure refuses addressPrefixes alone to subscriptions without
+// the feature Microsoft.Network/AllowMultipleAddressPrefixesOnSubnet). A subnet with an IPv6 prefix never gets a
+// NAT gateway: NAT gateways are IPv4 only. A subnet with private endpoints disables the network policies of
+// private endpoints, as Azure requires.
 func Subnet(c azure.Cluster, in SubnetInput) *asonetwork.VirtualNetworksSubnet {
 	s := in.Spec
 	out := &asonetwork.VirtualNetworksSubnet{
@@ -46,6 +48,9 @@ func Subnet(c azure.Cluster, in SubnetInput) *asonetwork.VirtualNetworksSubnet {
 			Owner:           objectOwner(in.Vnet.Name),
 			AddressPrefixes: s.CIDRBlocks,
 		},
+	}
+	if len(s.CIDRBlocks) == 1 {
+		out.Spec.AddressPrefix = ptr.To(s.CIDRBlocks[0])
 	}
 	if s.SecurityGroup.Name != "" || s.SecurityGroup.ID != "" {
 		out.Spec.NetworkSecurityGroup = &asonetwork.NetworkSecurityGroupSpec_VirtualNetworks_Subnet_SubResourceEmbedded{

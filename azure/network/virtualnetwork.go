@@ -36,7 +36,7 @@ func VirtualNetwork(c azure.Cluster, vnet infrav1.VnetSpec) *asonetwork.VirtualN
 			Owner:            ownerGroup(c, virtualNetworkGroup(c, vnet)),
 			Location:         ptr.To(c.Location),
 			ExtendedLocation: extendedLocation(c),
-			Tags:             c.Tags(azure.RoleCommon, vnet.Tags),
+			Tags:             c.NamedTags(vnet.Name, azure.RoleCommon, vnet.Tags),
 		},
 	}
 	if len(vnet.CIDRBlocks) > 0 {

@@ -32,7 +32,7 @@ func ResourceGroup(c azure.Cluster) *asoresources.ResourceGroup {
 		Spec: asoresources.ResourceGroup_Spec{
 			AzureName: c.ResourceGroup,
 			Location:  ptr.To(c.Location),
-			Tags:      c.Tags(azure.RoleCommon),
+			Tags:      c.NamedTags(c.ResourceGroup, azure.RoleCommon),
 		},
 	}
 }

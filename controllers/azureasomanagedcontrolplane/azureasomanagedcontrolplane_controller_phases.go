@@ -19,9 +19,11 @@ package azureasomanagedcontrolplane
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
@@ -66,7 +68,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 			return err
 		}
 		if len(profiles) == 0 {
-			s.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for the cluster's AzureASOManagedMachinePools: AKS needs a system pool to create the cluster"}
+			s.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for the AzureASOManagedMachinePools of the cluster's MachinePools: AKS creates the cluster with its pools, and needs a system pool"}
 			return nil
 		}
 	}
@@ -111,15 +113,33 @@ func kubeconfigSecrets(mc *unstructured.Unstructured) []managed.SecretRef {
 	return refs
 }
 
-// agentPoolProfiles turns the cluster's AzureASOManagedMachinePools into the managed cluster's inline pools.
+// agentPoolProfiles turns the AzureASOManagedMachinePools of the cluster's MachinePools into the managed cluster's
+// inline pools, sorted by name, as CAPZ does: nil until every MachinePool's AzureASOManagedMachinePool exists and
+// is the MachinePool's, so that the first PUT of the cluster has all its pools (the system pool among them)
+// however the objects arrived.
 func (r *Reconciler) agentPoolProfiles(ctx context.Context, cluster *clusterv1.Cluster) ([]map[string]any, error) {
-	pools := &infrav1.AzureASOManagedMachinePoolList{}
-	if err := r.Client.List(ctx, pools, client.InNamespace(cluster.Namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: cluster.Name}); err != nil {
+	machinePools := &clusterv1.MachinePoolList{}
+	if err := r.Client.List(ctx, machinePools, client.InNamespace(cluster.Namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: cluster.Name}); err != nil {
 		return nil, err
 	}
+	sort.Slice(machinePools.Items, func(i, j int) bool { return machinePools.Items[i].Name < machinePools.Items[j].Name })
 	var profiles []map[string]any
-	for i := range pools.Items {
-		pool := &pools.Items[i]
+	for i := range machinePools.Items {
+		mp := &machinePools.Items[i]
+		ref := mp.Spec.Template.Spec.InfrastructureRef
+		if ref.APIGroup != infrav1.GroupVersion.Group || ref.Kind != "AzureASOManagedMachinePool" {
+			continue
+		}
+		pool := &infrav1.AzureASOManagedMachinePool{}
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: mp.Namespace, Name: ref.Name}, pool); err != nil {
+			if apierrors.IsNotFound(err) {
+				return nil, nil
+			}
+			return nil, err
+		}
+		if owner, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta); err != nil || owner == nil || owner.Name != mp.Name {
+			return nil, client.IgnoreNotFound(err) // Cluster API has not made the pool the MachinePool's yet
+		}
 		objs, err := asomanaged.Parse(pool.Spec.Resources)
 		if err != nil {
 			continue // the pool's own controller reports it
@@ -128,11 +148,7 @@ func (r *Reconciler) agentPoolProfiles(ctx context.Context, cluster *clusterv1.C
 		if ap == nil {
 			continue
 		}
-		in := asomanaged.AgentPoolInput{}
-		if mp, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta); err == nil && mp != nil {
-			in.Version, in.Replicas = mp.Spec.Template.Spec.Version, mp.Spec.Replicas
-		}
-		if err := asomanaged.SetAgentPoolDefaults(ap, in); err != nil {
+		if err := asomanaged.SetAgentPoolDefaults(ap, asomanaged.AgentPoolInput{Version: mp.Spec.Template.Spec.Version, Replicas: mp.Spec.Replicas}); err != nil {
 			continue
 		}
 		profiles = append(profiles, asomanaged.AgentPoolProfile(ap))

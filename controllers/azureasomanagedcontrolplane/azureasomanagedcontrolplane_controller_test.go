@@ -300,3 +300,84 @@ func TestReconcile_Adoption(t *testing.T) {
 	}
 	g.Expect(creates).To(Equal(1), "created once, by the user's object; never again: %v", sim.Events())
 }
+
+// TestReconcile_FirstPutHasEveryPool: as CAPZ does, the managed cluster is created only once every MachinePool of
+// the cluster has its AzureASOManagedMachinePool, so that AKS receives all the pools, the system pool among them,
+// whichever arrived first.
+func TestReconcile_FirstPutHasEveryPool(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	namespace, err := env.Env.CreateNamespace(ctx, "asomanaged")
+	g.Expect(err).NotTo(HaveOccurred())
+	ns := namespace.Name
+	labels := map[string]string{clusterv1.ClusterNameLabel: "pools"}
+	cluster := &clusterv1.Cluster{
+		ObjectMeta: metav1.ObjectMeta{Name: "pools", Namespace: ns},
+		Spec: clusterv1.ClusterSpec{
+			InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureASOManagedCluster", Name: "pools"},
+			ControlPlaneRef:   clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureASOManagedControlPlane", Name: "pools"},
+		},
+	}
+	g.Expect(env.Env.Create(ctx, cluster)).To(Succeed())
+	cp := &infrav1.AzureASOManagedControlPlane{
+		ObjectMeta: metav1.ObjectMeta{Name: "pools", Namespace: ns, Labels: labels, OwnerReferences: ownerRef("Cluster", cluster)},
+		Spec: infrav1.AzureASOManagedControlPlaneSpec{AzureASOManagedControlPlaneTemplateResourceSpec: infrav1.AzureASOManagedControlPlaneTemplateResourceSpec{
+			Version: "v1.33.2",
+			Resources: []runtime.RawExtension{raw(`{"apiVersion": "containerservice.azure.com/v1api20250801", "kind": "ManagedCluster",
+				"metadata": {"name": "pools-aks"}, "spec": {"owner": {"name": "pools-rg"}, "location": "eastus", "dnsPrefix": "pools",
+				"identity": {"type": "SystemAssigned"}}}`)},
+		}},
+	}
+	g.Expect(env.Env.Create(ctx, cp)).To(Succeed())
+	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), cp, cluster, namespace) })
+
+	newPool := func(name, mode string, withInfra bool) {
+		mp := &clusterv1.MachinePool{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels},
+			Spec: clusterv1.MachinePoolSpec{
+				ClusterName: "pools", Replicas: ptr.To[int32](1),
+				Template: clusterv1.MachineTemplateSpec{Spec: clusterv1.MachineSpec{
+					ClusterName: "pools", Version: "v1.33.2", Bootstrap: clusterv1.Bootstrap{DataSecretName: ptr.To("")},
+					InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureASOManagedMachinePool", Name: name},
+				}},
+			},
+		}
+		if err := env.Env.Get(ctx, client.ObjectKeyFromObject(mp), mp); apierrors.IsNotFound(err) {
+			g.Expect(env.Env.Create(ctx, mp)).To(Succeed())
+		}
+		if !withInfra {
+			return
+		}
+		pool := &infrav1.AzureASOManagedMachinePool{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels, OwnerReferences: ownerRef("MachinePool", mp)},
+			Spec: infrav1.AzureASOManagedMachinePoolSpec{
+				Resources: []runtime.RawExtension{raw(`{"apiVersion": "containerservice.azure.com/v1api20250801", "kind": "ManagedClustersAgentPool",
+					"metadata": {"name": "pools-%s"}, "spec": {"owner": {"name": "pools-aks"}, "azureName": "%s", "mode": "%s",
+					"vmSize": "Standard_D2s_v3"}}`, name, name, mode)},
+			},
+		}
+		g.Expect(env.Env.Create(ctx, pool)).To(Succeed())
+		t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), pool, mp) })
+	}
+	// The user pool comes first; the system pool's MachinePool exists, its AzureASOManagedMachinePool not yet.
+	newPool("pool0", "System", false)
+	newPool("pool1", "User", true)
+	g.Eventually(func(g Gomega) {
+		get(ctx, g, ns, "pools", cp)
+		g.Expect(conditions.Get(cp, clusterv1.ReadyCondition)).To(HaveField("Reason", azureasomanagedcontrolplane.WaitingForMachinePoolsReason))
+	}, timeout).Should(Succeed())
+	g.Consistently(func() bool {
+		return apierrors.IsNotFound(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: ns, Name: "pools-aks"}, &asocontainerservice.ManagedCluster{}))
+	}, 3*time.Second).Should(BeTrue(), "no managed cluster without its system pool")
+
+	newPool("pool0", "System", true)
+	g.Eventually(func(g Gomega) {
+		mc := &asocontainerservice.ManagedCluster{}
+		get(ctx, g, ns, "pools-aks", mc)
+		var names []string
+		for _, p := range mc.Spec.AgentPoolProfiles {
+			names = append(names, ptr.Deref(p.Name, ""))
+		}
+		g.Expect(names).To(Equal([]string{"pool0", "pool1"}))
+	}, timeout).Should(Succeed())
+}

@@ -77,11 +77,11 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Scope: func(ac *infrav1.AzureCluster, owners *lifecycle.Owners) *scope {
 			return &scope{cluster: owners.Cluster, azureCluster: ac}
 		},
-		WhilePaused: r.revokeWhilePaused,
-		Phases:      []lifecycle.Phase[*scope]{r.reconcileCredentials, r.reconcileResources, r.reconcileEndpoint, r.reconcileFailureDomains},
-		Deletes:     "the cluster's Azure resources",
+		WhilePaused:       r.revokeWhilePaused,
+		Phases:            []lifecycle.Phase[*scope]{r.reconcileCredentials, r.reconcileResources, r.reconcileEndpoint, r.reconcileFailureDomains},
+		Deletes:           "the cluster's Azure resources",
 		ChooseDeleteOrder: r.deleteOrder,
-		Status:      updateStatus,
+		Status:            updateStatus,
 	}).Setup(ctx, mgr, options)
 	return err
 }

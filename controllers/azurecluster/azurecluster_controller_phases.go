@@ -96,6 +96,10 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 			Network:             ac.Spec.NetworkSpec,
 			Bastion:             ac.Spec.BastionSpec.AzureBastion,
 			ControlPlaneEnabled: ptr.Deref(ac.Spec.ControlPlaneEnabled, true),
+			// As CAPZ: the load balancer forwards to and probes the port the API server binds to; clients reach
+			// it on the endpoint's port (CAPZ main; v1.26.0 uses the API server port for both).
+			APIServerPort:         apiServerPort(s.cluster),
+			APIServerFrontendPort: ac.Spec.ControlPlaneEndpoint.Port,
 		}
 		in.VNet = network.VNetUsers
 		if !network.IsVirtualNetworkReferenced(c, ac.Spec.NetworkSpec.Vnet) {
@@ -170,36 +174,60 @@ func (r *Reconciler) vnetAdoption(ctx context.Context, c azure.Cluster, ac *infr
 	return network.VNetOwned, nil
 }
 
-// reconcileEndpoint sets the control plane endpoint from the API server load balancer: the public IP's DNS name
-// for a public one; for an internal one, the private DNS record, or the private IP without private DNS. With
+// apiServerPort is the port the API server binds to: the Cluster's spec.clusterNetwork.apiServerPort, or 6443.
+func apiServerPort(c *clusterv1.Cluster) int32 {
+	if c.Spec.ClusterNetwork.APIServerPort != 0 {
+		return c.Spec.ClusterNetwork.APIServerPort
+	}
+	return infrav1.DefaultAPIServerPort
+}
+
+// reconcileEndpoint completes the control plane endpoint, as CAPZ does: an empty host from the API server load
+// balancer (the public IP's DNS name for a public one; for an internal one, the private DNS record, or the
+// private IP without private DNS), an empty port with the API server's port. What the user set stays. With
 // controlPlaneEnabled false the user (or their system) sets the endpoint.
 func (r *Reconciler) reconcileEndpoint(_ context.Context, s *scope) error {
 	spec := &s.azureCluster.Spec
-	if spec.ControlPlaneEndpoint.IsValid() {
+	if !ptr.Deref(spec.ControlPlaneEnabled, true) {
+		if !spec.ControlPlaneEndpoint.IsValid() {
+			s.endpointPending = "waiting for spec.controlPlaneEndpoint (host and port) to be set: the cluster has no API server load balancer (controlPlaneEnabled: false)"
+		}
 		return nil
 	}
+	if spec.ControlPlaneEndpoint.Host == "" {
+		host, pending := endpointHost(s.azureCluster)
+		if pending != "" {
+			s.endpointPending = pending
+			return nil
+		}
+		spec.ControlPlaneEndpoint.Host = host
+	}
+	if spec.ControlPlaneEndpoint.Port == 0 {
+		spec.ControlPlaneEndpoint.Port = apiServerPort(s.cluster)
+	}
+	return nil
+}
+
+// endpointHost is the host of the API server load balancer's first frontend, or why there is none yet.
+func endpointHost(ac *infrav1.AzureCluster) (host, pending string) {
+	spec := &ac.Spec
 	lb := spec.NetworkSpec.APIServerLB
-	if !ptr.Deref(spec.ControlPlaneEnabled, true) || lb == nil || len(lb.FrontendIPs) == 0 {
-		s.endpointPending = "waiting for spec.controlPlaneEndpoint to be set: the cluster has no API server load balancer (controlPlaneEnabled: false)"
-		return nil
+	if lb == nil || len(lb.FrontendIPs) == 0 {
+		return "", "the API server load balancer has no frontend"
 	}
 	frontend := lb.FrontendIPs[0]
-	host := ""
 	switch {
 	case lb.Type == infrav1.Public && frontend.PublicIP != nil:
 		host = frontend.PublicIP.DNSName
 	case lb.Type == infrav1.Internal && ptr.Deref(spec.NetworkSpec.PrivateDNSZone, infrav1.PrivateDNSZoneModeSystem) != infrav1.PrivateDNSZoneModeNone:
-		host = "apiserver." + privateDNSZoneName(s.azureCluster)
+		host = "apiserver." + privateDNSZoneName(ac)
 	default:
 		host = frontend.PrivateIPAddress
 	}
 	if host == "" {
-		s.endpointPending = "the API server load balancer's frontend has no DNS name or IP address"
-		return nil
+		return "", "the API server load balancer's frontend has no DNS name or IP address"
 	}
-	spec.ControlPlaneEndpoint.Host = host
-	spec.ControlPlaneEndpoint.Port = infrav1.DefaultAPIServerPort
-	return nil
+	return host, ""
 }
 
 // privateDNSZoneName is the private DNS zone of a private API server.

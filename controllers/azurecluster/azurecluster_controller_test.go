@@ -50,14 +50,23 @@ const timeout = 60 * time.Second
 // newCluster creates a namespace, a Cluster and its AzureCluster owned by it, as Cluster API would.
 func newCluster(t *testing.T, g *WithT, name string, spec infrav1.AzureClusterSpec, annotations map[string]string) (context.Context, *clusterv1.Cluster, *infrav1.AzureCluster) {
 	t.Helper()
+	return newClusterWithNetwork(t, g, name, clusterv1.ClusterNetwork{}, spec, annotations)
+}
+
+// newClusterWithNetwork is newCluster with the Cluster's spec.clusterNetwork.
+func newClusterWithNetwork(t *testing.T, g *WithT, name string, clusterNetwork clusterv1.ClusterNetwork, spec infrav1.AzureClusterSpec, annotations map[string]string) (context.Context, *clusterv1.Cluster, *infrav1.AzureCluster) {
+	t.Helper()
 	ctx := t.Context()
 	ns, err := env.Env.CreateNamespace(ctx, "azurecluster")
 	g.Expect(err).NotTo(HaveOccurred())
 	cluster := &clusterv1.Cluster{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns.Name},
-		Spec: clusterv1.ClusterSpec{InfrastructureRef: clusterv1.ContractVersionedObjectReference{
-			APIGroup: infrav1.GroupVersion.Group, Kind: "AzureCluster", Name: name,
-		}},
+		Spec: clusterv1.ClusterSpec{
+			ClusterNetwork: clusterNetwork,
+			InfrastructureRef: clusterv1.ContractVersionedObjectReference{
+				APIGroup: infrav1.GroupVersion.Group, Kind: "AzureCluster", Name: name,
+			},
+		},
 	}
 	g.Expect(env.Env.Create(ctx, cluster)).To(Succeed())
 	azureCluster := &infrav1.AzureCluster{
@@ -98,7 +107,7 @@ func TestReconcile_DefaultCluster(t *testing.T) {
 	live := waitReady(ctx, g, ac)
 
 	g.Expect(live.Status.Initialization.Provisioned).To(HaveValue(BeTrue()))
-	g.Expect(live.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(ac.Namespace, "default", "eastus", infrav1.DefaultAzureCloud)))
+	g.Expect(live.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(live.Spec.SubscriptionID, live.Spec.ResourceGroup, infrav1.APIServerPublicIPName("default"), "default", "eastus", infrav1.DefaultAzureCloud)))
 	g.Expect(live.Spec.ControlPlaneEndpoint.Port).To(BeEquivalentTo(6443))
 	g.Expect(live.Status.FailureDomains).To(HaveLen(3))
 	g.Expect(live.Annotations).To(HaveKey("clusterctl.cluster.x-k8s.io/block-move"))
@@ -114,6 +123,43 @@ func TestReconcile_DefaultCluster(t *testing.T) {
 	g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: "default-public-lb"}, lb)).To(Succeed())
 	g.Expect(lb.Spec.LoadBalancingRules[0].FrontendIPConfiguration.Reference.ARMID).To(HavePrefix("/subscriptions/" + sim.SubscriptionID()))
 	g.Expect(lb.Labels).To(HaveKeyWithValue(clusterv1.ClusterNameLabel, "default"))
+}
+
+// TestReconcile_APIServerPort: as in CAPZ, the API server load balancer forwards to and probes the Cluster's
+// spec.clusterNetwork.apiServerPort, allow_apiserver lets that port in, and an empty controlPlaneEndpoint.port
+// becomes it; a port the user set in controlPlaneEndpoint stays, and is the load balancer's frontend port.
+func TestReconcile_APIServerPort(t *testing.T) {
+	tests := []struct {
+		name                                    string
+		apiServerPort, endpointPort             int32
+		wantFrontend, wantBackend, wantEndpoint int
+	}{
+		{name: "apiport", apiServerPort: 443, wantFrontend: 443, wantBackend: 443, wantEndpoint: 443},
+		{name: "endpointport", endpointPort: 443, wantFrontend: 443, wantBackend: 6443, wantEndpoint: 443},
+		{name: "bothports", apiServerPort: 8443, endpointPort: 443, wantFrontend: 443, wantBackend: 8443, wantEndpoint: 443},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			spec := baseSpec()
+			spec.ControlPlaneEndpoint.Port = tt.endpointPort
+			ctx, _, ac := newClusterWithNetwork(t, g, tt.name, clusterv1.ClusterNetwork{APIServerPort: tt.apiServerPort}, spec, nil)
+			live := waitReady(ctx, g, ac)
+			g.Expect(live.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(live.Spec.SubscriptionID, live.Spec.ResourceGroup, infrav1.APIServerPublicIPName(tt.name), tt.name, "eastus", infrav1.DefaultAzureCloud)))
+			g.Expect(live.Spec.ControlPlaneEndpoint.Port).To(BeEquivalentTo(tt.wantEndpoint))
+
+			lb := &asonetwork.LoadBalancer{}
+			g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: tt.name + "-public-lb"}, lb)).To(Succeed())
+			g.Expect(lb.Spec.LoadBalancingRules).To(HaveLen(1))
+			g.Expect(lb.Spec.LoadBalancingRules[0].FrontendPort).To(HaveValue(Equal(tt.wantFrontend)))
+			g.Expect(lb.Spec.LoadBalancingRules[0].BackendPort).To(HaveValue(Equal(tt.wantBackend)))
+			g.Expect(lb.Spec.Probes).To(HaveLen(1))
+			g.Expect(lb.Spec.Probes[0].Port).To(HaveValue(Equal(tt.wantBackend)))
+			rule := &asonetwork.NetworkSecurityGroupsSecurityRule{}
+			g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: ac.Namespace, Name: azure.ObjectName(tt.name+"-controlplane-nsg", "allow_apiserver")}, rule)).To(Succeed())
+			g.Expect(rule.Spec.DestinationPortRange).To(HaveValue(Equal(fmt.Sprint(tt.wantBackend))))
+		})
+	}
 }
 
 func TestReconcile_PrivateCluster(t *testing.T) {

@@ -63,7 +63,7 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 		s.vmCreated = true
 		return nil
 	}
-	vm, err := r.Engine.Read(ctx, s.azureMachine.Namespace, compute.VirtualMachineRef(s.azureMachine.Name))
+	vm, err := r.Engine.Read(ctx, s.azureMachine.Namespace, compute.VirtualMachineRef(compute.VMName(s.azureMachine)))
 	if err != nil {
 		return err
 	}
@@ -84,10 +84,11 @@ func (r *Reconciler) reconcileBootstrapData(ctx context.Context, s *scope) error
 // reconcileResources translates the AzureMachine and hands the objects to the engine.
 func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	am := s.azureMachine
+	vmName := compute.VMName(am)
 	controlPlane := util.IsControlPlaneMachine(s.machine)
 	in := compute.MachineInput{
 		Cluster:           s.infra.AzureCluster(s.cluster.Name),
-		Name:              am.Name,
+		Name:              vmName,
 		Spec:              am.Spec,
 		Role:              azure.RoleNode,
 		Zone:              failureDomain(s.machine, am),
@@ -105,12 +106,19 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		}
 		in.SSHRule = rule
 	}
-	for _, pool := range s.infra.LBPools(controlPlane, am.Spec.AllocatePublicIP) {
+	primarySubnet := in.DefaultSubnet // the subnet of the primary interface, as compute's nicInput picks it
+	switch {
+	case len(am.Spec.NetworkInterfaces) > 0 && am.Spec.NetworkInterfaces[0].SubnetName != "":
+		primarySubnet = am.Spec.NetworkInterfaces[0].SubnetName
+	case len(am.Spec.NetworkInterfaces) == 0 && am.Spec.SubnetName != "":
+		primarySubnet = am.Spec.SubnetName
+	}
+	for _, pool := range s.infra.LBPools(controlPlane, am.Spec.AllocatePublicIP, s.infra.SubnetHasNATGateway(primarySubnet)) {
 		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: pool.LoadBalancer, Pool: pool.Pool})
 	}
 	if in.AvailabilitySet != "" && s.vmCreated {
 		// Azure cannot move a VM into an availability set: one created without (by an earlier release) keeps none.
-		if vm, err := r.Engine.Read(ctx, am.Namespace, compute.VirtualMachineRef(am.Name)); err == nil && compute.VMInNoAvailabilitySet(vm) {
+		if vm, err := r.Engine.Read(ctx, am.Namespace, compute.VirtualMachineRef(vmName)); err == nil && compute.VMInNoAvailabilitySet(vm) {
 			in.AvailabilitySet = ""
 		}
 	}
@@ -119,7 +127,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		return nil
 	}
 	if am.Spec.OSDisk.OSType == "Windows" {
-		password, err := machinesecrets.WindowsPassword(ctx, r.APIReader, am.Namespace, am.Name)
+		password, err := machinesecrets.WindowsPassword(ctx, r.APIReader, am.Namespace, vmName)
 		if err != nil {
 			return err
 		}
@@ -133,13 +141,14 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	return err
 }
 
-// sshRule returns the SSH rule of a control-plane machine on the cluster's public API server load balancer, as
-// CAPZ makes one for each (nil when the load balancer is internal or there is none). A rule keeps the frontend port
-// it has, unless an older rule of the same load balancer has it too (two machines created at once); a new rule
-// takes the first free port (network.SSHFrontendPort) among the rules of the load balancer in the namespace.
+// sshRule returns the SSH rule of a control-plane machine on the cluster's API server load balancer, as CAPZ
+// makes one for each (nil when there is none): on a public load balancer the machine's primary interface takes SSH
+// connections from it; on an internal one it is unattached, as in CAPZ. A rule keeps the frontend port it has,
+// unless an older rule of the same load balancer has it too (two machines created at once); a new rule takes the
+// first free port (network.SSHFrontendPort) among the rules of the load balancer in the namespace.
 func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, error) {
 	lb := s.infra.Network.APIServerLB
-	if lb == nil || lb.Type != infrav1.Public || lb.Name == "" || len(lb.FrontendIPs) == 0 {
+	if lb == nil || lb.Name == "" || len(lb.FrontendIPs) == 0 {
 		return nil, nil
 	}
 	c := s.infra.AzureCluster(s.cluster.Name)
@@ -148,7 +157,8 @@ func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, e
 	if err != nil {
 		return nil, err
 	}
-	return network.SSHRuleFor(lb.Name, lbID, lb.FrontendIPs[0].Name, s.azureMachine.Name, rules)
+	rule := network.SSHRule{LoadBalancer: lb.Name, Frontend: lb.FrontendIPs[0].Name, Unattached: lb.Type == infrav1.Internal}
+	return network.SSHRuleFor(rule, lbID, compute.VMName(s.azureMachine), rules)
 }
 
 // failureDomain is the Machine's failure domain, which wins over the deprecated AzureMachine field.
@@ -163,7 +173,7 @@ func failureDomain(machine *clusterv1.Machine, am *infrav1.AzureMachine) string 
 // writes it on the Node), the addresses and the VM's state, as the engine read them.
 func (r *Reconciler) reconcileMachineStatus(_ context.Context, s *scope) error {
 	am := s.azureMachine
-	vm, ok := compute.ReadVM(s.Result, am.Name)
+	vm, ok := compute.ReadVM(s.Result, compute.VMName(am))
 	if !ok {
 		return nil
 	}
@@ -172,7 +182,7 @@ func (r *Reconciler) reconcileMachineStatus(_ context.Context, s *scope) error {
 	if vm.ID != "" && ptr.Deref(am.Spec.ProviderID, "") == "" {
 		am.Spec.ProviderID = ptr.To("azure://" + vm.ID)
 	}
-	if addresses, ok := compute.MachineAddresses(s.Result, am.Name, am.Spec); ok {
+	if addresses, ok := compute.MachineAddresses(s.Result, compute.VMName(am), am.Spec); ok {
 		am.Status.Addresses = addresses
 	}
 	return nil

@@ -147,7 +147,7 @@ func waitProvisioned(ctx context.Context, g *WithT, am *infrav1.AzureMachine) *i
 func TestReconcile_ControlPlaneMachine(t *testing.T) {
 	g := NewWithT(t)
 	f := newFixture(t, g, nil)
-	_, am := f.newMachine(t, g, "cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", AllocatePublicIP: true})
+	_, am := f.newMachine(t, g, "cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", AllocatePublicIP: true, DisableVMBootstrapExtension: ptr.To(false)})
 	live := waitProvisioned(f.ctx, g, am)
 
 	vmID := fmt.Sprintf("/subscriptions/%s/resourceGroups/workload/providers/Microsoft.Compute/virtualMachines/cp-0", sim.SubscriptionID())
@@ -180,6 +180,32 @@ func TestReconcile_ControlPlaneMachine(t *testing.T) {
 		created = created || (e.Op == "Create" && e.ID == vmID)
 	}
 	g.Expect(created).To(BeTrue())
+}
+
+// TestReconcile_BootstrapExtensionOnlyWhenEnabled: as in CAPZ since v1.25, a machine gets the bootstrap extension
+// only when disableVMBootstrapExtension is false, its command in a Secret that ASO hands over as protected
+// settings; without it the machine is Ready without any extension.
+func TestReconcile_BootstrapExtensionOnlyWhenEnabled(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	_, plain := f.newMachine(t, g, "worker-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	_, enabled := f.newMachine(t, g, "worker-1", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", DisableVMBootstrapExtension: ptr.To(false)})
+	live := waitProvisioned(f.ctx, g, plain)
+	g.Expect(conditions.Has(live, "VMExtensionsReady")).To(BeFalse())
+	live = waitProvisioned(f.ctx, g, enabled)
+	g.Expect(conditions.IsTrue(live, "VMExtensionsReady")).To(BeTrue())
+
+	extensions := &asocompute.VirtualMachinesExtensionList{}
+	g.Expect(env.Env.List(f.ctx, extensions, client.InNamespace(f.namespace))).To(Succeed())
+	g.Expect(extensions.Items).To(HaveLen(1))
+	ext := extensions.Items[0]
+	g.Expect(ext.Spec.Owner.Name).To(Equal("worker-1"))
+	g.Expect(ext.Spec.Type).To(HaveValue(Equal(compute.LinuxBootstrapExtension)))
+	g.Expect(ext.Spec.Settings).To(BeEmpty())
+	g.Expect(ext.Spec.ProtectedSettings).NotTo(BeNil())
+	protected := &corev1.Secret{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: ext.Spec.ProtectedSettings.Name}, protected)).To(Succeed())
+	g.Expect(string(protected.Data["commandToExecute"])).To(Equal(compute.LinuxBootstrapCommand))
 }
 
 func TestReconcile_BootstrapDataOnlyUntilTheVMExists(t *testing.T) {
@@ -415,4 +441,43 @@ func TestReconcile_ControlPlaneSSHRules(t *testing.T) {
 	waitProvisioned(f.ctx, g, third)
 	g.Expect(rule("ssh-cp-2").Spec.FrontendPort).To(HaveValue(Equal(22)))
 	g.Expect(rule("ssh-cp-1").Spec.FrontendPort).To(HaveValue(Equal(2201)))
+}
+
+// TestReconcile_SSHRuleOnInternalLoadBalancer: as CAPZ does, a control-plane machine of a cluster with an internal
+// API server load balancer gets an SSH rule on it too, which its network interface does not use.
+func TestReconcile_SSHRuleOnInternalLoadBalancer(t *testing.T) {
+	g := NewWithT(t)
+	ac := &infrav1.AzureCluster{
+		ObjectMeta: metav1.ObjectMeta{Name: "workload", Annotations: map[string]string{clusterv1.ManagedByAnnotation: "test"}},
+		Spec:       infrav1.AzureClusterSpec{AzureClusterClassSpec: infrav1.AzureClusterClassSpec{Location: "eastus", SubscriptionID: sim.SubscriptionID()}},
+	}
+	ac.Spec.NetworkSpec.APIServerLB = &infrav1.LoadBalancerSpec{LoadBalancerClassSpec: infrav1.LoadBalancerClassSpec{Type: infrav1.Internal}}
+	ac.SetGroupVersionKind(infrav1.GroupVersion.WithKind("AzureCluster"))
+	raw, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ac)
+	g.Expect(err).NotTo(HaveOccurred())
+	f := newFixture(t, g, &unstructured.Unstructured{Object: raw})
+	_, am := f.newMachine(t, g, "private-cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	waitProvisioned(f.ctx, g, am)
+	rule := &asonetwork.LoadBalancersInboundNatRule{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload-internal-lb-private-cp-0"}, rule)).To(Succeed())
+	g.Expect(rule.Spec.FrontendPort).To(HaveValue(Equal(22)))
+	g.Expect(rule.Spec.FrontendIPConfiguration.Reference.ARMID).To(HaveSuffix("/loadBalancers/workload-internal-lb/frontendIPConfigurations/workload-internal-lb-frontEnd"))
+	nic := &asonetwork.NetworkInterface{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "private-cp-0-nic"}, nic)).To(Succeed())
+	g.Expect(nic.Spec.IpConfigurations[0].LoadBalancerInboundNatRules).To(BeEmpty())
+}
+
+// TestReconcile_WindowsVMName: as CAPZ names it, the VM of a Windows machine with a name longer than Windows
+// allows is named after the machine's first 9 and last 5 characters, and so are its interface and provider ID.
+func TestReconcile_WindowsVMName(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	spec := infrav1.AzureMachineSpec{VMSize: "Standard_D4s_v3"}
+	spec.OSDisk.OSType = "Windows"
+	_, am := f.newMachine(t, g, "win-md-0-abcde-xyz12", false, spec)
+	live := waitProvisioned(f.ctx, g, am)
+	g.Expect(live.Spec.ProviderID).To(HaveValue(HaveSuffix("/virtualMachines/win-md-0-xyz12")))
+	g.Expect(live.Status.Addresses).To(ContainElement(clusterv1.MachineAddress{Type: clusterv1.MachineHostName, Address: "win-md-0-xyz12"}))
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "win-md-0-xyz12"}, &asocompute.VirtualMachine{})).To(Succeed())
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "win-md-0-xyz12-nic"}, &asonetwork.NetworkInterface{})).To(Succeed())
 }

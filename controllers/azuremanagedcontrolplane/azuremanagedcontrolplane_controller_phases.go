@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
@@ -114,14 +115,22 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		s.Waiting = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: "waiting for the resource group's ID, which names the subscription"}
 	case !mc.Created:
 		// AKS creates a cluster with its system pool(s) inline; afterwards the agent pools are their own objects.
-		if in.SystemPools, err = r.systemPools(ctx, s.cluster); err != nil {
+		var withoutMachinePool []string
+		if in.SystemPools, withoutMachinePool, err = r.systemPools(ctx, s.cluster); err != nil {
 			return err
 		}
-		if len(in.SystemPools) > 0 {
+		switch {
+		case len(withoutMachinePool) > 0:
+			// As CAPZ: a pool's version and replicas are its MachinePool's, unknown until Cluster API owns it.
+			s.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for the MachinePool of AzureManagedMachinePool " + strings.Join(withoutMachinePool, ", ")}
+		case len(in.SystemPools) > 0:
 			desired = aks.ControlPlaneResources(in)
+		default:
+			s.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for an AzureManagedMachinePool of mode System: AKS creates the cluster with its system pool"}
+		}
+		if s.Waiting.Message == "" {
 			break
 		}
-		s.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for an AzureManagedMachinePool of mode System: AKS creates the cluster with its system pool"}
 		if exists {
 			return nil // keep the cluster being created as it is
 		}
@@ -164,25 +173,30 @@ func desiredVersion(cp *infrav1.AzureManagedControlPlane) string {
 }
 
 // systemPools are the cluster's AzureManagedMachinePools of mode System, with their MachinePool's replicas and
-// version, for AKS to create the cluster with.
-func (r *Reconciler) systemPools(ctx context.Context, cluster *clusterv1.Cluster) ([]aks.AgentPoolInput, error) {
+// version, for AKS to create the cluster with, and the names of those whose MachinePool is not known yet.
+func (r *Reconciler) systemPools(ctx context.Context, cluster *clusterv1.Cluster) ([]aks.AgentPoolInput, []string, error) {
 	pools := &infrav1.AzureManagedMachinePoolList{}
 	if err := r.Client.List(ctx, pools, client.InNamespace(cluster.Namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: cluster.Name}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []aks.AgentPoolInput
+	var withoutMachinePool []string
 	for i := range pools.Items {
 		pool := &pools.Items[i]
 		if pool.Spec.Mode != infrav1.NodePoolModeSystem || !pool.DeletionTimestamp.IsZero() {
 			continue
 		}
-		in := aks.AgentPoolInput{Name: pool.Name, Spec: pool.Spec}
-		if mp, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta); err == nil && mp != nil {
-			in.Version, in.Replicas = mp.Spec.Template.Spec.Version, mp.Spec.Replicas
+		mp, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta)
+		if err != nil && !apierrors.IsNotFound(err) {
+			return nil, nil, err
 		}
-		out = append(out, in)
+		if mp == nil {
+			withoutMachinePool = append(withoutMachinePool, pool.Name)
+			continue
+		}
+		out = append(out, aks.AgentPoolInput{Name: pool.Name, Spec: pool.Spec, Version: mp.Spec.Template.Spec.Version, Replicas: mp.Spec.Replicas})
 	}
-	return out, nil
+	return out, withoutMachinePool, nil
 }
 
 // reconcileManagedClusterStatus reports what AKS says: the API server endpoint, the version (and the version the

@@ -189,6 +189,16 @@ func (c *Infrastructure) SubnetFor(role infrav1.SubnetRole) string {
 	return ""
 }
 
+// SubnetHasNATGateway tells whether the cluster's subnet of that name has a NAT gateway.
+func (c *Infrastructure) SubnetHasNATGateway(name string) bool {
+	for _, s := range c.Network.Subnets {
+		if s.Name == name {
+			return s.NatGateway.Name != ""
+		}
+	}
+	return false
+}
+
 // Credentials checks that the cluster's identity may be used from the owner's namespace and names the cluster's
 // credential secret for the owner's ASO objects (aso.Engine.ClusterCredentials); when it may not, they lose
 // credential-from and the owner must wait.
@@ -222,9 +232,11 @@ type BackendPool struct {
 	LoadBalancer, Pool string
 }
 
-// LBPools lists the load balancer backend pools a machine's primary interface joins. A worker with its own
-// public IP goes out through it, not through the node outbound load balancer.
-func (c *Infrastructure) LBPools(controlPlane, publicIP bool) []BackendPool {
+// LBPools lists the load balancer backend pools a machine's primary interface (or a scale set's) joins. A worker
+// goes out through the node outbound load balancer only when it has neither a public IP of its own nor a NAT
+// gateway on its subnet (natGateway), as in CAPZ v1.26.0; a scale set always joins it (publicIP and natGateway
+// false).
+func (c *Infrastructure) LBPools(controlPlane, publicIP, natGateway bool) []BackendPool {
 	var out []BackendPool
 	add := func(lb *infrav1.LoadBalancerSpec) {
 		if lb != nil && lb.Name != "" && lb.BackendPool.Name != "" {
@@ -235,7 +247,7 @@ func (c *Infrastructure) LBPools(controlPlane, publicIP bool) []BackendPool {
 		add(c.Network.APIServerLB)
 		add(network.APIServerInternalLB(c.Network.APIServerLB))
 		add(c.Network.ControlPlaneOutboundLB)
-	} else if !publicIP {
+	} else if !publicIP && !natGateway {
 		add(c.Network.NodeOutboundLB)
 	}
 	return out

@@ -114,3 +114,37 @@ func TestFrom_AvailabilitySets(t *testing.T) {
 		})
 	}
 }
+
+// TestLBPools: control plane machines join the API server's and the control plane outbound load balancers; a worker
+// joins the node outbound load balancer only without a public IP and without a NAT gateway on its subnet, as in CAPZ.
+func TestLBPools(t *testing.T) {
+	lb := func(name string) *infrav1.LoadBalancerSpec {
+		return &infrav1.LoadBalancerSpec{Name: name, BackendPool: infrav1.BackendPool{Name: name + "-pool"}}
+	}
+	infra := &Infrastructure{Network: infrav1.NetworkSpec{
+		APIServerLB: lb("api"), ControlPlaneOutboundLB: lb("cp-out"), NodeOutboundLB: lb("node-out"),
+		Subnets: infrav1.Subnets{
+			{SubnetClassSpec: infrav1.SubnetClassSpec{Name: "with-nat"}, NatGateway: infrav1.NatGateway{NatGatewayClassSpec: infrav1.NatGatewayClassSpec{Name: "natgw"}}},
+			{SubnetClassSpec: infrav1.SubnetClassSpec{Name: "without-nat"}},
+		},
+	}}
+	tests := []struct {
+		name                               string
+		controlPlane, publicIP, natGateway bool
+		want                               []BackendPool
+	}{
+		{name: "control plane", controlPlane: true, want: []BackendPool{{"api", "api-pool"}, {"cp-out", "cp-out-pool"}}},
+		{name: "worker", want: []BackendPool{{"node-out", "node-out-pool"}}},
+		{name: "worker with a public IP", publicIP: true},
+		{name: "worker on a subnet with a NAT gateway", natGateway: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			NewWithT(t).Expect(infra.LBPools(tt.controlPlane, tt.publicIP, tt.natGateway)).To(Equal(tt.want))
+		})
+	}
+	g := NewWithT(t)
+	g.Expect(infra.SubnetHasNATGateway("with-nat")).To(BeTrue())
+	g.Expect(infra.SubnetHasNATGateway("without-nat")).To(BeFalse())
+	g.Expect(infra.SubnetHasNATGateway("unknown")).To(BeFalse())
+}

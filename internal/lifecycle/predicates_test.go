@@ -34,16 +34,36 @@ func TestIgnoreStatusOnlyUpdates(t *testing.T) {
 		Name: "m", ResourceVersion: "1", Generation: 1,
 		Labels: map[string]string{"a": "b"}, Finalizers: []string{infrav1.MachineFinalizer},
 	}}
+	withReady := func(status metav1.ConditionStatus) *infrav1.AzureMachine {
+		m := old.DeepCopy()
+		conditions.Set(m, metav1.Condition{Type: clusterv1.ReadyCondition, Status: status, Reason: "Reason"})
+		return m
+	}
+	ready, notReady := withReady(metav1.ConditionTrue), withReady(metav1.ConditionFalse)
 	tests := []struct {
 		name   string
 		change func(m *infrav1.AzureMachine)
-		want   bool
+		// old is the object before, when not the plain one.
+		old  *infrav1.AzureMachine
+		want bool
 	}{
 		{name: "a resync (same resourceVersion)", change: func(*infrav1.AzureMachine) {}, want: true},
 		{name: "status only", change: func(m *infrav1.AzureMachine) {
 			m.ResourceVersion = "2"
 			conditions.Set(m, metav1.Condition{Type: clusterv1.ReadyCondition, Status: metav1.ConditionTrue, Reason: "Ready"})
 		}, want: false},
+		{name: "status only, Ready stays True", change: func(m *infrav1.AzureMachine) {
+			m.ResourceVersion = "2"
+			conditions.Set(m, metav1.Condition{Type: infrav1.ResourcesReadyCondition, Status: metav1.ConditionTrue, Reason: "Ready"})
+		}, old: ready, want: false},
+		{name: "status only, Ready True to False (a status the cache missed)", change: func(m *infrav1.AzureMachine) {
+			m.ResourceVersion = "2"
+			conditions.Set(m, metav1.Condition{Type: clusterv1.ReadyCondition, Status: metav1.ConditionFalse, Reason: "Provisioning"})
+		}, old: ready, want: true},
+		{name: "status only, Ready False to True", change: func(m *infrav1.AzureMachine) {
+			m.ResourceVersion = "2"
+			conditions.Set(m, metav1.Condition{Type: clusterv1.ReadyCondition, Status: metav1.ConditionTrue, Reason: "Ready"})
+		}, old: notReady, want: false},
 		{name: "spec (the generation moves)", change: func(m *infrav1.AzureMachine) {
 			m.ResourceVersion, m.Generation = "2", 2
 		}, want: true},
@@ -63,9 +83,13 @@ func TestIgnoreStatusOnlyUpdates(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := NewWithT(t)
-			changed := old.DeepCopy()
+			before := old
+			if tt.old != nil {
+				before = tt.old
+			}
+			changed := before.DeepCopy()
 			tt.change(changed)
-			g.Expect(IgnoreStatusOnlyUpdates().Update(event.UpdateEvent{ObjectOld: old, ObjectNew: changed})).To(Equal(tt.want))
+			g.Expect(IgnoreStatusOnlyUpdates().Update(event.UpdateEvent{ObjectOld: before, ObjectNew: changed})).To(Equal(tt.want))
 		})
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -102,7 +103,16 @@ func (o Options) controllerOptions(name string) controller.Options {
 	if n <= 0 {
 		n = DefaultConcurrency
 	}
-	return controller.Options{MaxConcurrentReconciles: n}
+	return workQueueOptions(n)
+}
+
+// workQueueOptions are the options of every controller of the provider, with n workers. They use client-go's
+// rate-limited work queue, not controller-runtime v0.24's priority queue (its default): that queue can deadlock
+// when the manager stops, a worker waiting in Done for a lock held while an item is handed to a worker that has
+// already returned (controller-runtime issue #3538, fixed after v0.24.1), so that a SIGTERM never ends the
+// process. The crash suite (test/chaos) caught it.
+func workQueueOptions(n int) controller.Options {
+	return controller.Options{MaxConcurrentReconciles: n, UsePriorityQueue: ptr.To(false)}
 }
 
 // Webhooks registers the defaulting and validating webhooks of every kind, and the one that keeps reconcile-policy
@@ -149,7 +159,7 @@ func NewClusterCache(ctx context.Context, mgr ctrl.Manager, watchFilter string) 
 		WatchFilterValue: watchFilter,
 		Client:           clustercache.ClientOptions{UserAgent: "cluster-api-provider-azure-aso-clustercache"},
 		Cache:            clustercache.CacheOptions{},
-	}, controller.Options{MaxConcurrentReconciles: DefaultConcurrency})
+	}, workQueueOptions(DefaultConcurrency))
 	if err != nil {
 		return nil, fmt.Errorf("failed to set up the cluster cache: %w", err)
 	}
@@ -241,7 +251,7 @@ func Controllers(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		}
 	}
 	// The ASO CRDs change rarely (ASO installs or upgrades them): one worker, and no concurrency flag.
-	if err := (&asocrd.Reconciler{Client: c}).SetupWithManager(ctx, mgr, controller.Options{MaxConcurrentReconciles: 1}); err != nil {
+	if err := (&asocrd.Reconciler{Client: c}).SetupWithManager(ctx, mgr, workQueueOptions(1)); err != nil {
 		return fmt.Errorf("failed to set up the asocrd controller: %w", err)
 	}
 	return nil

@@ -141,6 +141,9 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		// ASO only reads the resource.
 	case !exists:
 		az.record("Create", r.gvk.Kind, id)
+		if s.opts.RecordCreates {
+			az.created = append(az.created, Created{ID: id, Object: obj.DeepCopyObject().(genruntime.ARMMetaObject)})
+		}
 		exists = true
 	case current.spec != spec:
 		az.record("Update", r.gvk.Kind, id)

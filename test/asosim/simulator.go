@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/selection"
@@ -58,6 +59,9 @@ type Options struct {
 	// IgnoreLabel, when set, hides objects carrying this label key from the simulator: ASO never sees them (the
 	// copies test/bench applies to measure the API server's own rate).
 	IgnoreLabel string
+	// RecordCreates keeps a copy of every ASO object as it was when the simulator created its resource in Azure,
+	// the moment ASO sends its first PUT (see Simulator.Created).
+	RecordCreates bool
 }
 
 // Azure is a fake Azure: its resources and the log of the operations on them.
@@ -65,6 +69,16 @@ type Azure struct {
 	mu        sync.Mutex
 	resources map[string]resource // ARM ID (lower case) → the fake Azure resource
 	events    []Event
+	created   []Created
+}
+
+// Created is an ASO object as it was when the simulator created its resource in Azure: its references resolved,
+// its owner Ready, what ASO's first PUT of the resource is made from.
+type Created struct {
+	// ID is the resource's ARM ID.
+	ID string
+	// Object is a copy of the ASO object.
+	Object genruntime.ARMMetaObject
 }
 
 // NewAzure returns an empty fake Azure, to share between simulators.
@@ -284,6 +298,20 @@ func (s *Simulator) Events() []Event {
 	s.azure.mu.Lock()
 	defer s.azure.mu.Unlock()
 	return append([]Event(nil), s.azure.events...)
+}
+
+// Created returns the objects of a namespace as the simulator created their resources in Azure, in order
+// (Options.RecordCreates); a resource deleted and created again is there twice.
+func (s *Simulator) Created(namespace string) []Created {
+	s.azure.mu.Lock()
+	defer s.azure.mu.Unlock()
+	var out []Created
+	for _, c := range s.azure.created {
+		if c.Object.GetNamespace() == namespace {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Deleted returns the ARM IDs deleted in Azure so far, sorted.

@@ -17,36 +17,21 @@ limitations under the License.
 package bench
 
 import (
-	"bufio"
 	"context"
-	"errors"
-	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/plane/process"
 )
 
-// managerStartTimeout bounds the wait for the manager's webhook server; on two busy cores the manager's first
-// cache sync of every kind takes a while.
-const managerStartTimeout = 3 * time.Minute
+// managerStopGrace is how long the manager may take to stop on SIGTERM.
+const managerStopGrace = 45 * time.Second
 
 // buildManager builds the provider's manager (main.go at the repository root) into dir.
 func buildManager(ctx context.Context, root, dir string) (string, error) {
-	out := filepath.Join(dir, "manager")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, ".")
-	cmd.Dir = root
-	if data, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("failed to build the manager: %w: %s", err, data)
-	}
-	return out, nil
+	return process.Build(ctx, root, dir)
 }
 
 // managerOptions say how to run the provider's manager.
@@ -60,13 +45,11 @@ type managerOptions struct {
 	log         string
 }
 
-// managerProcess is the provider's manager running as its own process, so that its memory and CPU are its own.
+// managerProcess is the provider's manager running as its own process (test/plane/process), so that its memory
+// and CPU are its own, and the heap sizes its garbage collector reports.
 type managerProcess struct {
-	cmd         *exec.Cmd
+	*process.Process
 	metricsAddr string
-	log         *os.File
-	done        chan struct{}
-	waitErr     error
 
 	mu sync.Mutex
 	// gcs are the heap sizes the Go runtime reported after each collection (GODEBUG=gctrace=1).
@@ -84,15 +67,7 @@ type gcSample struct {
 var gcLine = regexp.MustCompile(`^gc \d+ @.* (\d+)->(\d+)->(\d+) MB, (\d+) MB goal`)
 
 func startManager(ctx context.Context, o managerOptions) (*managerProcess, error) {
-	metricsAddr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	healthAddr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	logFile, err := os.Create(o.log)
+	metricsAddr, err := process.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
@@ -101,84 +76,36 @@ func startManager(ctx context.Context, o managerOptions) (*managerProcess, error
 		// the provider's requests in the audit log.
 		"--diagnostics-address=" + metricsAddr,
 		"--insecure-diagnostics",
-		"--health-addr=" + healthAddr,
 		"--webhook-port=" + strconv.Itoa(o.webhookPort),
 		"--webhook-cert-dir=" + o.certDir,
 		"--leader-elect=false",
 	}
-	args = append(args, o.args...)
-	cmd := exec.Command(o.binary, args...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+o.kubeconfig, "GODEBUG=gctrace=1")
-	// The manager dies with the benchmark, even if the benchmark is killed.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	stderr, err := cmd.StderrPipe()
+	m := &managerProcess{metricsAddr: metricsAddr}
+	m.Process, err = process.Start(ctx, process.Options{
+		Binary: o.binary, Kubeconfig: o.kubeconfig, Args: append(args, o.args...), Log: o.log,
+		Env: []string{"GODEBUG=gctrace=1"}, Line: m.recordGC,
+	})
 	if err != nil {
 		return nil, err
-	}
-	cmd.Stdout = logFile
-	if err := cmd.Start(); err != nil {
-		logFile.Close()
-		return nil, fmt.Errorf("failed to start the manager: %w", err)
-	}
-	m := &managerProcess{cmd: cmd, metricsAddr: metricsAddr, log: logFile, done: make(chan struct{})}
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		m.readStderr(stderr)
-	}()
-	go func() {
-		<-copied
-		m.waitErr = cmd.Wait()
-		close(m.done)
-	}()
-	if err := m.waitReady(ctx, healthAddr); err != nil {
-		return nil, errors.Join(err, m.stop())
 	}
 	return m, nil
 }
 
-// readStderr copies the manager's logs to its log file and records the garbage collector's reports.
-func (m *managerProcess) readStderr(r io.Reader) {
-	s := bufio.NewScanner(r)
-	s.Buffer(make([]byte, 1<<20), 1<<20)
-	for s.Scan() {
-		line := s.Text()
-		if match := gcLine.FindStringSubmatch(line); match != nil {
-			live, _ := strconv.ParseFloat(match[3], 64)
-			m.mu.Lock()
-			m.gcs = append(m.gcs, gcSample{at: time.Now(), liveMB: live})
-			m.mu.Unlock()
-			continue
-		}
-		fmt.Fprintln(m.log, line)
+// recordGC records the garbage collector's reports, and keeps them out of the log.
+func (m *managerProcess) recordGC(line string) bool {
+	match := gcLine.FindStringSubmatch(line)
+	if match == nil {
+		return true
 	}
-}
-
-// waitReady waits until the manager's readiness probe (its webhook server) answers.
-func (m *managerProcess) waitReady(ctx context.Context, healthAddr string) error {
-	ctx, cancel := context.WithTimeout(ctx, managerStartTimeout)
-	defer cancel()
-	client := &http.Client{Timeout: 2 * time.Second}
-	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+healthAddr+"/readyz", nil)
-		if resp, err := client.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		select {
-		case <-m.done:
-			return fmt.Errorf("the manager exited while starting (%v); see %s", m.waitErr, m.log.Name())
-		case <-ctx.Done():
-			return fmt.Errorf("the manager was not ready within %s; see %s", managerStartTimeout, m.log.Name())
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
+	live, _ := strconv.ParseFloat(match[3], 64)
+	m.mu.Lock()
+	m.gcs = append(m.gcs, gcSample{at: time.Now(), liveMB: live})
+	m.mu.Unlock()
+	return false
 }
 
 // pid is the manager's process ID.
-func (m *managerProcess) pid() int { return m.cmd.Process.Pid }
+func (m *managerProcess) pid() int { return m.PID() }
 
 // heap returns the live heap after the last collection before to, and the highest one in [from, to] (that last
 // one when no collection ran in between).
@@ -198,38 +125,8 @@ func (m *managerProcess) heap(from, to time.Time) (last, peak float64) {
 }
 
 // exited reports whether the manager has stopped, and why.
-func (m *managerProcess) exited() (bool, error) {
-	select {
-	case <-m.done:
-		return true, m.waitErr
-	default:
-		return false, nil
-	}
-}
+func (m *managerProcess) exited() (bool, error) { return m.Exited() }
 
-// stop asks the manager to stop and kills it if it does not within its graceful shutdown time.
-func (m *managerProcess) stop() error {
-	defer m.log.Close()
-	if exited, _ := m.exited(); exited {
-		return nil
-	}
-	_ = m.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-m.done:
-		return nil
-	case <-time.After(45 * time.Second):
-		_ = m.cmd.Process.Kill()
-		<-m.done
-		return errors.New("the manager did not stop within 45s and was killed")
-	}
-}
-
-// freeAddr returns a loopback address with a port nothing listens on now.
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
+// stop stops the manager (SIGTERM); one that is still running after managerStopGrace fails, named by the
+// goroutines of the provider's code it still ran.
+func (m *managerProcess) stop() error { return m.Stop(managerStopGrace) }

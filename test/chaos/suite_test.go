@@ -29,8 +29,10 @@ import (
 var (
 	// injector fails the provider's requests (and only the provider's) as a step asks.
 	injector = faults.New()
-	// p is the management cluster of the package; the provider's requests pass through the injector.
-	p = plane.New(plane.Options{ProviderConfig: injector.Config})
+	// p is the management cluster of the package; the requests of the provider in the test's process pass through
+	// the injector, and the crash suite runs the provider as processes of its own too (Replicas), whose writes the
+	// API server's audit webhook shows (Writes).
+	p = plane.New(plane.Options{ProviderConfig: injector.Config, ProviderReplicas: true})
 )
 
 func TestMain(m *testing.M) {

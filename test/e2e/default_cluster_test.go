@@ -65,7 +65,7 @@ func TestE2E_DefaultCluster(t *testing.T) {
 		g.Expect(cluster.Spec.ControlPlaneEndpoint).To(Equal(azureCluster.Spec.ControlPlaneEndpoint))
 		g.Expect(cluster.Status.FailureDomains).To(Equal(azureCluster.Status.FailureDomains))
 	}, plane.Timeout, plane.Interval).Should(Succeed())
-	g.Expect(cluster.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(f.Namespace, f.ClusterName, plane.Location, infrav1.DefaultAzureCloud)))
+	g.Expect(cluster.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(azureCluster.Spec.SubscriptionID, azureCluster.Spec.ResourceGroup, infrav1.APIServerPublicIPName(f.ClusterName), f.ClusterName, plane.Location, infrav1.DefaultAzureCloud)))
 	g.Expect(cluster.Spec.ControlPlaneEndpoint.Port).To(BeEquivalentTo(6443))
 	g.Expect(cluster.Status.FailureDomains).To(ConsistOf(
 		clusterv1.FailureDomain{Name: "1", ControlPlane: ptr.To(true)},

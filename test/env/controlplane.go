@@ -56,10 +56,15 @@ type ControlPlaneOptions struct {
 	InstallWebhooks bool
 
 	// ClusterAPIWebhooks installs Cluster API's webhook configurations and the conversion of its CRDs, pointing at
-	// the local webhook server, which must then serve Cluster API's webhooks too (test/capiplane.Webhooks): v1beta1
+	// the local webhook server, which must then serve Cluster API's webhooks (test/capiplane.Webhooks): v1beta1
 	// manifests are converted, and every Cluster API object is defaulted and validated, as on a real management
-	// cluster. It needs InstallWebhooks.
+	// cluster. With InstallWebhooks, the server serves ours too.
 	ClusterAPIWebhooks bool
+
+	// ProviderCRDDirs, when set, are the directories of the infrastructure provider's CRDs to install in place of
+	// ours (config/crd/bases, exp/config/crd/bases): upstream CAPZ's, for a management cluster that runs CAPZ
+	// (test/parity). Such a control plane does not install our webhooks (leave InstallWebhooks unset).
+	ProviderCRDDirs []string
 
 	// ControllerManager runs kube-controller-manager's garbage collector and namespace controller, as a real
 	// management cluster does: objects whose owners are gone are deleted, and so are a deleted namespace's.
@@ -127,7 +132,7 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 	if err != nil {
 		return nil, err
 	}
-	crdDirs, err := crdDirectories(ctx, root)
+	crdDirs, err := crdDirectories(ctx, root, opts.ProviderCRDDirs)
 	if err != nil {
 		return nil, err
 	}

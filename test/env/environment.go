@@ -73,6 +73,10 @@ type Options struct {
 
 	// ASOAzure runs ASO's controllers against this Azure (see ControlPlaneOptions).
 	ASOAzure *ASOAzure
+
+	// APIServerFlags are extra kube-apiserver flags (see ControlPlaneOptions), e.g. an audit webhook that tells a
+	// suite when the provider writes (test/plane).
+	APIServerFlags map[string]string
 }
 
 // Environment is a running control plane with a started manager.
@@ -112,6 +116,7 @@ func Start(ctx context.Context, opts Options) (*Environment, error) {
 		ControllerManager:  opts.ControllerManager,
 		ClusterAPIWebhooks: opts.ClusterAPIWebhooks,
 		ASOAzure:           opts.ASOAzure,
+		APIServerFlags:     opts.APIServerFlags,
 	})
 	if err != nil {
 		return nil, err

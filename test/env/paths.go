@@ -180,8 +180,9 @@ func downloadModule(ctx context.Context, module, version string) (string, error)
 }
 
 // crdDirectories returns the CRD directories to install: Cluster API's, which must
-// exist, then ours, which are skipped while missing (the ASO CRDs are installASO's).
-func crdDirectories(ctx context.Context, root string) ([]string, error) {
+// exist, then the provider's: providerDirs when set (another provider's, which must exist), else ours, which are
+// skipped while missing (the ASO CRDs are installASO's).
+func crdDirectories(ctx context.Context, root string, providerDirs []string) ([]string, error) {
 	capiDir, err := clusterAPIDir(ctx, root)
 	if err != nil {
 		return nil, err
@@ -195,6 +196,14 @@ func crdDirectories(ctx context.Context, root string) ([]string, error) {
 		dirs = append(dirs, dir)
 	}
 
+	if len(providerDirs) > 0 {
+		for _, dir := range providerDirs {
+			if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+				return nil, fmt.Errorf("failed to find the provider's CRDs in %s: not a directory", dir)
+			}
+		}
+		return append(dirs, providerDirs...), nil
+	}
 	for _, d := range ownCRDDirs {
 		dir := filepath.Join(root, d)
 		if info, err := os.Stat(dir); err == nil && info.IsDir() {

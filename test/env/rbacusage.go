@@ -65,8 +65,12 @@ type RBACRequestCount struct {
 	Count int `json:"count"`
 }
 
-// rbacAuditPolicy logs the provider's resource requests at Metadata level (who, which verb, which object, the
-// response code): when a response completes, and when a watch starts.
+// ProviderAuditPolicy is an audit policy that logs the provider's resource requests at Metadata level (who, which
+// verb, which object, the response code): when a response completes, and when a watch starts. The RBAC usage
+// record uses it; a suite that sends the API server's audit events elsewhere too (an audit webhook) uses it as well,
+// since both backends share the API server's one policy.
+const ProviderAuditPolicy = rbacAuditPolicy
+
 const rbacAuditPolicy = `apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: ["RequestReceived"]

@@ -46,7 +46,9 @@ var Env *Environment
 
 // Run is for TestMain: it starts the environment once for the package, runs
 // the tests, stops the environment and returns the exit code. The run fails
-// when a reconciler or webhook panicked, even if every test passed.
+// when a reconciler or webhook panicked, or when a stop of the provider's
+// manager outlived its grace period (ProviderStopFailed), even if every test
+// passed.
 //
 // The control plane is also stopped on SIGINT/SIGTERM and shortly before go
 // test's -timeout fires. A test that panics ends the process without running
@@ -91,6 +93,11 @@ func Run(ctx context.Context, m *testing.M, opts Options) int {
 	}
 	if err := e.Stop(); err != nil {
 		fmt.Fprintf(os.Stderr, "test/env: failed to stop the test environment: %v\n", err)
+		code = max(code, 1)
+	}
+	// A provider that did not stop within its grace period fails the package, wherever the stop happened.
+	if err := providerStopFailures(); err != nil {
+		fmt.Fprintf(os.Stderr, "test/env: the provider did not stop in time: %v\n", err)
 		code = max(code, 1)
 	}
 	return code

@@ -75,6 +75,9 @@ func (s *Server) handleARM(r *http.Request, body []byte) answer {
 		return a
 	}
 	id := parseID(r.URL.Path)
+	if isTagsAtScope(id) {
+		return s.tagsAtScope(r.Method, id, body)
+	}
 	switch id.kind {
 	case kindSubscription:
 		return s.subscription(r, id, tenant)
@@ -82,6 +85,8 @@ func (s *Server) handleARM(r *http.Request, body []byte) answer {
 		switch {
 		case r.Method == http.MethodGet && isRoleDefinitions(id):
 			return listRoleDefinitions(id, r.URL.Query().Get("$filter"))
+		case r.Method == http.MethodGet && isResourceSKUs(id):
+			return listResourceSKUs(r.URL.Query().Get("$filter"))
 		case r.Method == http.MethodGet:
 			return s.list(id)
 		}
@@ -89,13 +94,13 @@ func (s *Server) handleARM(r *http.Request, body []byte) answer {
 	case kindResourceGroup, kindResource:
 		switch r.Method {
 		case http.MethodPut:
-			return s.put(id, apiVersion, body, tenant)
+			return s.put(id, apiVersion, body, tenant, s.baseURL(r), preconditionsOf(r))
 		case http.MethodGet, http.MethodHead:
 			return s.get(id, r.Method == http.MethodHead)
 		case http.MethodPatch:
-			return s.patch(id, body)
+			return s.patch(id, body, preconditionsOf(r))
 		case http.MethodDelete:
-			return s.delete(id, apiVersion)
+			return s.delete(id, apiVersion, s.baseURL(r))
 		}
 		return methodNotAllowed(r)
 	}
@@ -155,8 +160,9 @@ func (s *Server) list(id armID) answer {
 	return answer{status: http.StatusOK, body: map[string]any{"value": value}}
 }
 
-// put creates (201) or replaces (200) a resource, at once or as a long-running operation.
-func (s *Server) put(id armID, apiVersion string, raw []byte, tenant string) answer {
+// put creates (201) or replaces (200) a resource, at once or as a long-running operation polled on base, when the
+// resource meets the request's preconditions.
+func (s *Server) put(id armID, apiVersion string, raw []byte, tenant, base string, cond preconditions) answer {
 	body, err := decodeObject(raw)
 	if err != nil {
 		return errorAnswer(&armError{http.StatusBadRequest, "InvalidRequestContent",
@@ -166,6 +172,9 @@ func (s *Server) put(id armID, apiVersion string, raw []byte, tenant string) ans
 	defer s.mu.Unlock()
 	if missing := s.missingParent(id); missing != nil {
 		return errorAnswer(missing)
+	}
+	if failed := cond.check(s.resources[id.key()]); failed != nil {
+		return errorAnswer(failed)
 	}
 	r, created := s.upsert(id, body, tenant)
 	status := http.StatusOK
@@ -183,7 +192,7 @@ func (s *Server) put(id armID, apiVersion string, raw []byte, tenant string) ans
 	case r.state != stateCreating: // a PUT during the create goes on creating
 		r.state = stateUpdating
 	}
-	header := http.Header{"Azure-AsyncOperation": {s.startOperation(r, false, apiVersion)}, "Retry-After": {"1"}}
+	header := http.Header{"Azure-AsyncOperation": {s.startOperation(r, false, base, apiVersion)}, "Retry-After": {"1"}}
 	return answer{status: status, header: header, body: s.render(r)}
 }
 
@@ -219,8 +228,8 @@ func (s *Server) get(id armID, head bool) answer {
 	return errorAnswer(s.notFound(id))
 }
 
-// patch merges a JSON merge patch into a resource, at once.
-func (s *Server) patch(id armID, raw []byte) answer {
+// patch merges a JSON merge patch into a resource, at once, when the resource meets the request's preconditions.
+func (s *Server) patch(id armID, raw []byte, cond preconditions) answer {
 	invalid := func(err error) answer {
 		return errorAnswer(&armError{http.StatusBadRequest, "InvalidRequestContent",
 			"The request content was invalid and could not be deserialized: " + err.Error()})
@@ -233,6 +242,9 @@ func (s *Server) patch(id armID, raw []byte) answer {
 	r, ok := s.resources[id.key()]
 	if !ok {
 		return errorAnswer(s.notFound(id))
+	}
+	if failed := cond.check(r); failed != nil {
+		return errorAnswer(failed)
 	}
 	current, err := json.Marshal(r.body)
 	if err != nil {
@@ -251,8 +263,8 @@ func (s *Server) patch(id armID, raw []byte) answer {
 }
 
 // delete deletes a resource and everything under it: at once (200), or as a long-running operation (202 and a
-// Location). A resource already gone answers 204.
-func (s *Server) delete(id armID, apiVersion string) answer {
+// Location on base). A resource already gone answers 204.
+func (s *Server) delete(id armID, apiVersion, base string) answer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.resources[id.key()]
@@ -273,6 +285,6 @@ func (s *Server) delete(id armID, apiVersion string) answer {
 		return answer{status: http.StatusAccepted, header: http.Header{"Location": {s.operationURL(op)}, "Retry-After": {"1"}}}
 	}
 	r.state = stateDeleting
-	header := http.Header{"Location": {s.startOperation(r, true, apiVersion)}, "Retry-After": {"1"}}
+	header := http.Header{"Location": {s.startOperation(r, true, base, apiVersion)}, "Retry-After": {"1"}}
 	return answer{status: http.StatusAccepted, header: header}
 }

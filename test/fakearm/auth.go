@@ -154,8 +154,8 @@ func (s *Server) issueToken(r *http.Request, tenant string) answer {
 	}}
 }
 
-// authorize checks an ARM request's bearer token: one this fake issued, for its audience. It returns the token's
-// tenant.
+// authorize checks an ARM request's bearer token: one this fake issued, for its audience (the public cloud's on a
+// request sent to management.azure.com). It returns the token's tenant.
 func (s *Server) authorize(r *http.Request) (string, *armError) {
 	presented, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok || presented == "" {
@@ -167,10 +167,16 @@ func (s *Server) authorize(r *http.Request) (string, *armError) {
 	if !ok {
 		return "", &armError{http.StatusUnauthorized, "InvalidAuthenticationToken", "The access token is invalid."}
 	}
-	if !strings.EqualFold(strings.TrimRight(t.resource, "/"), strings.TrimRight(audience, "/")) {
-		return "", &armError{http.StatusUnauthorized, "InvalidAuthenticationTokenAudience", fmt.Sprintf(
-			"The access token has been obtained for wrong audience or resource '%s'. It should exactly match with one of the allowed audiences '%s'.",
-			t.resource, audience)}
+	allowed := []string{audience}
+	if isHost(r.Host, armHost) {
+		allowed = publicAudiences
 	}
-	return t.tenant, nil
+	for _, a := range allowed {
+		if strings.EqualFold(strings.TrimRight(t.resource, "/"), strings.TrimRight(a, "/")) {
+			return t.tenant, nil
+		}
+	}
+	return "", &armError{http.StatusUnauthorized, "InvalidAuthenticationTokenAudience", fmt.Sprintf(
+		"The access token has been obtained for wrong audience or resource '%s'. It should exactly match with one of the allowed audiences '%s'.",
+		t.resource, strings.Join(allowed, "', '"))}
 }

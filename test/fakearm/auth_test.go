@@ -43,7 +43,11 @@ import (
 const childEnv = "FAKEARM_TEST_CHILD"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) != "" {
+	switch os.Getenv(childEnv) {
+	case "":
+	case publicChildMode:
+		os.Exit(publicChild())
+	default:
 		os.Exit(child())
 	}
 	os.Exit(m.Run())
@@ -286,7 +290,8 @@ func TestARM_Authorization(t *testing.T) {
 	}
 }
 
-// TestProxy: the proxy tunnels only to Entra's discovery host and refuses the rest, so nothing leaves the machine.
+// TestProxy: the proxy tunnels only to the public cloud's Entra ID and Resource Manager and refuses the rest, so
+// nothing leaves the machine.
 func TestProxy(t *testing.T) {
 	s := start(t, Options{})
 	tests := []struct {
@@ -295,6 +300,7 @@ func TestProxy(t *testing.T) {
 		wantStatus int
 	}{
 		{name: "discovery host", request: "CONNECT login.microsoftonline.com:443 HTTP/1.1\r\nHost: login.microsoftonline.com:443\r\n\r\n", wantStatus: http.StatusOK},
+		{name: "public Resource Manager", request: "CONNECT management.azure.com:443 HTTP/1.1\r\nHost: management.azure.com:443\r\n\r\n", wantStatus: http.StatusOK},
 		{name: "another host", request: "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", wantStatus: http.StatusForbidden},
 		{name: "another port", request: "CONNECT login.microsoftonline.com:80 HTTP/1.1\r\nHost: login.microsoftonline.com:80\r\n\r\n", wantStatus: http.StatusForbidden},
 		{name: "plain HTTP", request: "GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\n\r\n", wantStatus: http.StatusMethodNotAllowed},

@@ -117,9 +117,11 @@ func (s *Server) listChildren(out map[string]any, r *resource) {
 				list = append(list, entry)
 				continue
 			}
-			list = append(list, map[string]any{
-				"id": child.id.raw, "name": child.id.name, "type": child.id.fullType(), "properties": props,
-			})
+			entry := map[string]any{"id": child.id.raw, "name": child.id.name, "type": child.id.fullType(), "properties": props}
+			if etag, ok := rendered["etag"]; ok {
+				entry["etag"] = etag
+			}
+			list = append(list, entry)
 		}
 		container[c.path[len(c.path)-1]] = list
 	}

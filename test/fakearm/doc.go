@@ -24,6 +24,10 @@ limitations under the License.
 // certificate of the same authority), and refuses every other host. Go never proxies loopback addresses, so ASO's
 // calls to the fake and to the API server go direct.
 //
+// A client that knows only Azure's public cloud (CAPZ, whose clouds are set in code) needs only SSL_CERT_FILE and
+// HTTPS_PROXY: the proxy answers login.microsoftonline.com (Entra ID) and management.azure.com (ARM) too, where ARM
+// accepts the public cloud's token audiences and polls its long-running operations on the same host.
+//
 // Entra ID: instance discovery, OpenID configuration and client-credentials tokens for any tenant and any client;
 // tokens are opaque and ARM accepts only tokens it issued for its audience.
 //
@@ -31,7 +35,10 @@ limitations under the License.
 // DELETE and HEAD, Azure's parent rules (a resource group, a parent resource, the scope of an extension resource),
 // cascading deletes, the child collections that Azure lists on a parent (subnets on a virtual network, agent pool
 // profiles on a managed cluster, ...), the fields Azure computes (identities' principals, addresses, FQDNs, versions)
-// and long-running operations answered the way azcore's pollers expect (Options.Polls). Managed clusters answer
+// and long-running operations answered the way azcore's pollers expect (Options.Polls); network resources report
+// etags, and a PUT or PATCH with If-Match or If-None-Match is refused (412) unless the resource meets it. The
+// resource SKU list (Microsoft.Compute/skus) names a few virtual machine sizes, the disk types and the aligned
+// availability set of the regions of SKULocations, with their zones and capabilities. Managed clusters answer
 // listClusterUserCredential and listClusterAdminCredential; the built-in role definitions are listed for ASO's
 // role assignments. Faults can be injected by method and ID, and every ARM request is logged with its body exactly
 // as received.

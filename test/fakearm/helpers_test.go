@@ -121,6 +121,8 @@ type armClient struct {
 	t  *testing.T
 	s  *Server
 	pl runtime.Pipeline
+	// endpoint is where requests go; empty is the fake's own URL.
+	endpoint string
 }
 
 func newARMClient(t *testing.T, s *Server) armClient {
@@ -139,7 +141,26 @@ func newARMClient(t *testing.T, s *Server) armClient {
 // do sends a request with a JSON body (raw bytes as they are) and api-version (none if empty).
 func (c armClient) do(method, path string, body any, version string) *http.Response {
 	c.t.Helper()
-	req, err := runtime.NewRequest(context.Background(), method, runtime.JoinPaths(c.s.URL(), path))
+	resp, err := c.pl.Do(c.requestVersion(method, path, body, version))
+	if err != nil {
+		c.t.Fatalf("%s %s failed: %v", method, path, err)
+	}
+	return resp
+}
+
+// request is a request with a JSON body and the test's api-version, for do's caller to change before sending.
+func (c armClient) request(method, path string, body any) *policy.Request {
+	c.t.Helper()
+	return c.requestVersion(method, path, body, apiVersion)
+}
+
+func (c armClient) requestVersion(method, path string, body any, version string) *policy.Request {
+	c.t.Helper()
+	endpoint := c.endpoint
+	if endpoint == "" {
+		endpoint = c.s.URL()
+	}
+	req, err := runtime.NewRequest(context.Background(), method, runtime.JoinPaths(endpoint, path))
 	if err != nil {
 		c.t.Fatalf("failed to create the request: %v", err)
 	}
@@ -160,11 +181,7 @@ func (c armClient) do(method, path string, body any, version string) *http.Respo
 			c.t.Fatalf("failed to set the body: %v", err)
 		}
 	}
-	resp, err := c.pl.Do(req)
-	if err != nil {
-		c.t.Fatalf("%s %s failed: %v", method, path, err)
-	}
-	return resp
+	return req
 }
 
 // object reads a response's JSON object.

@@ -31,9 +31,10 @@ type operation struct {
 	// key is the resource's.
 	key      string
 	deleting bool
-	// path is the operation's URL path; apiVersion the version it was started with, which its URL carries.
-	path, apiVersion string
-	remaining        int
+	// base is the URL the operation's request was sent to (see baseURL); path is the operation's URL path; apiVersion
+	// the version it was started with, which its URL carries.
+	base, path, apiVersion string
+	remaining              int
 	// done is set once the operation completed, or ended without effect: a later operation on the same resource
 	// replaced it, or the resource went away.
 	done bool
@@ -52,15 +53,16 @@ func (s *Server) synchronous(id armID, deleting bool) bool {
 	return s.opts.Polls == 0 || synchronousTypes[strings.ToLower(id.fullType())] || (id.kind == kindResourceGroup && !deleting)
 }
 
-// startOperation starts a long-running operation on a resource, ending the one in progress, and returns its URL. The
-// lock is held.
-func (s *Server) startOperation(r *resource, deleting bool, apiVersion string) string {
+// startOperation starts a long-running operation on a resource, ending the one in progress, and returns its URL on
+// base. The lock is held.
+func (s *Server) startOperation(r *resource, deleting bool, base, apiVersion string) string {
 	s.endOperation(r)
 	s.opSeq++
 	op := &operation{
 		id:         fmt.Sprintf("00000000-0000-0000-0000-%012x", s.opSeq),
 		key:        r.id.key(),
 		deleting:   deleting,
+		base:       base,
 		apiVersion: apiVersion,
 		remaining:  s.opts.Polls,
 	}
@@ -87,7 +89,7 @@ func (s *Server) startOperation(r *resource, deleting bool, apiVersion string) s
 
 // operationURL is where an operation is polled.
 func (s *Server) operationURL(op *operation) string {
-	return s.url + op.path + "?api-version=" + url.QueryEscape(op.apiVersion)
+	return op.base + op.path + "?api-version=" + url.QueryEscape(op.apiVersion)
 }
 
 // endOperation ends the operation in progress on a resource without effect. The lock is held.

@@ -24,17 +24,30 @@ import (
 	"sync"
 )
 
-// interceptedHosts are the hosts whose HTTPS connections the proxy answers itself: where MSAL sends instance
-// discovery for an authority host it does not know.
-var interceptedHosts = []string{"login.microsoftonline.com"}
+// Azure's public cloud, whose hosts the proxy answers itself.
+const (
+	// entraHost is Entra ID's public authority host: where MSAL sends instance discovery for an authority host it
+	// does not know, and where a client of the public cloud (CAPZ, whose clouds are set in code) gets its tokens.
+	entraHost = "login.microsoftonline.com"
+	// armHost is the public cloud's Resource Manager, which a client of the public cloud calls.
+	armHost = "management.azure.com"
+)
+
+// interceptedHosts are the hosts whose HTTPS connections the proxy answers itself.
+var interceptedHosts = []string{entraHost, armHost}
+
+// isHost tells whether a request's host (with or without its port) is host.
+func isHost(hostport, host string) bool {
+	h := hostport
+	if name, _, err := net.SplitHostPort(hostport); err == nil {
+		h = name
+	}
+	return strings.EqualFold(h, host)
+}
 
 func isInterceptedHost(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
 	for _, h := range interceptedHosts {
-		if strings.EqualFold(host, h) {
+		if isHost(hostport, h) {
 			return true
 		}
 	}

@@ -99,3 +99,13 @@ func listRoleDefinitions(id armID, filter string) answer {
 	}
 	return answer{status: http.StatusOK, body: map[string]any{"value": value}}
 }
+
+// BuiltInRoleIDs are the GUIDs of the built-in role definitions the fake knows, sorted.
+func BuiltInRoleIDs() []string {
+	out := make([]string, 0, len(builtInRoles))
+	for _, guid := range builtInRoles {
+		out = append(out, guid)
+	}
+	sort.Strings(out)
+	return out
+}

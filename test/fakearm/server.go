@@ -35,6 +35,10 @@ import (
 // audience is the ARM token audience: not the endpoint's URL, so that a client that confuses the two fails.
 const audience = "https://management.fakearm.test/"
 
+// publicAudiences are the audiences the public cloud's Resource Manager accepts (azcore's cloud.AzurePublic asks
+// for the first); a token for them is good only on requests sent to management.azure.com.
+var publicAudiences = []string{"https://management.core.windows.net/", "https://management.azure.com/"}
+
 // Options configure a Server.
 type Options struct {
 	// Kubeconfig returns the kubeconfig that listClusterUserCredential / listClusterAdminCredential return for the
@@ -74,6 +78,7 @@ type Server struct {
 	tokens     map[string]token
 	faults     []*fault
 	requestSeq int
+	etagSeq    int
 }
 
 // Start serves a new fake on 127.0.0.1, on random ports, with a certificate authority of its own.
@@ -135,8 +140,9 @@ func (s *Server) Audience() string { return audience }
 // CAFile is the path of a PEM file holding only the fake's certificate authority (SSL_CERT_FILE).
 func (s *Server) CAFile() string { return s.caFile }
 
-// ProxyURL is an HTTP proxy (HTTPS_PROXY) that answers MSAL's instance discovery, which MSAL sends to
-// login.microsoftonline.com whatever the authority host, and refuses every other host.
+// ProxyURL is an HTTP proxy (HTTPS_PROXY) that answers the public cloud's Entra ID (login.microsoftonline.com,
+// where MSAL sends instance discovery whatever the authority host) and Resource Manager (management.azure.com)
+// itself, and refuses every other host.
 func (s *Server) ProxyURL() string { return s.proxyURL }
 
 // Close stops serving and removes the CA file.
@@ -156,14 +162,27 @@ func (s *Server) Requests() []Request {
 	return out
 }
 
-// serve tells ARM's paths (subscriptions, providers) from Entra's.
+// serve tells ARM's requests from Entra's: on the fake's own address by path (ARM's start with subscriptions or
+// providers), on the public cloud's hosts by host.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	first, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
-	if !isInterceptedHost(r.Host) && (strings.EqualFold(first, "subscriptions") || strings.EqualFold(first, "providers")) {
+	switch {
+	case isHost(r.Host, armHost):
 		s.serveARM(w, r)
-		return
+	case !isInterceptedHost(r.Host) && (strings.EqualFold(first, "subscriptions") || strings.EqualFold(first, "providers")):
+		s.serveARM(w, r)
+	default:
+		s.serveEntra(w, r)
 	}
-	s.serveEntra(w, r)
+}
+
+// baseURL is where a request's follow-ups (operation URLs) go: the host it was sent to, the public cloud's
+// Resource Manager or the fake's own address, so that the client's token is good there too.
+func (s *Server) baseURL(r *http.Request) string {
+	if isHost(r.Host, armHost) {
+		return "https://" + armHost
+	}
+	return s.url
 }
 
 // answer is a response, written once the lock is released.

@@ -46,6 +46,8 @@ type resource struct {
 	op string
 	// tenant is the tenant of the token that created the resource, for the tenant IDs Azure reports.
 	tenant string
+	// etag changes with every write.
+	etag string
 }
 
 // armError is an answer in ARM's error shape.
@@ -113,10 +115,11 @@ func (s *Server) upsert(id armID, body map[string]any, tenant string) (*resource
 		r = &resource{id: id, tenant: tenant}
 		s.resources[id.key()] = r
 	}
-	delete(body, "id")
-	delete(body, "name")
-	delete(body, "type")
+	for _, k := range []string{"id", "name", "type", "etag"} {
+		delete(body, k)
+	}
 	r.body = body
+	r.etag = s.newETag()
 	for _, c := range children {
 		child, _ := s.upsert(parseID(r.id.raw+"/"+c.childType+"/"+c.name), c.body, r.tenant)
 		if child.state == "" {
@@ -158,6 +161,9 @@ func (s *Server) render(r *resource) map[string]any {
 	out["id"] = r.id.raw
 	out["name"] = r.id.name
 	out["type"] = r.id.fullType()
+	if reportsETag(r.id) {
+		out["etag"] = r.etag
+	}
 	props, ok := out["properties"].(map[string]any)
 	if !ok {
 		props = map[string]any{}

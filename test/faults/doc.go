@@ -19,7 +19,10 @@ limitations under the License.
 //
 // An Injector wraps a rest.Config's transport, so that every request of every client built from it (a manager's
 // cached client, its informers, its API reader) passes through it. A Rule matches requests by verb, group and
-// resource, namespace and name, and answers them the way the API server would have failed: with a Status of code
-// 403 (how an admission webhook's denial comes back), 404, 409, 429 (with Retry-After, as API priority and
-// fairness sends it), 500, or a timeout. A rule fires once, N times, or until it is removed, and counts its hits.
+// resource (and subresource, e.g. status writes), namespace and name, and answers them the way the API server would
+// have failed: with a Status of code 403 (how an admission webhook's denial comes back), 404 (NotFound, also for an
+// object that exists, as a lagging API server may answer a get), 409, 429 (with Retry-After, as API priority and
+// fairness sends it), 500, or a timeout. Lists and watches fail like any request; a rule that matches watches in
+// progress also cuts them when it is added, as a dropped connection does, so that the client's informers watch (and
+// list) again and meet the rule. A rule fires once, N times, or until it is removed, and counts its hits.
 package faults

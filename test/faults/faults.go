@@ -82,6 +82,8 @@ type Injector struct {
 	next   int
 	rules  map[int]*activeRule
 	parser *request.RequestInfoFactory
+	// watches are the watches in progress, which a rule that matches them cuts (Add).
+	watches map[*watchBody]struct{}
 }
 
 type activeRule struct {
@@ -92,7 +94,8 @@ type activeRule struct {
 // New returns an injector with no rules: every request passes.
 func New() *Injector {
 	return &Injector{
-		rules: map[int]*activeRule{},
+		rules:   map[int]*activeRule{},
+		watches: map[*watchBody]struct{}{},
 		parser: &request.RequestInfoFactory{
 			APIPrefixes:          sets.NewString("api", "apis"),
 			GrouplessAPIPrefixes: sets.NewString("api"),
@@ -113,13 +116,28 @@ func (i *Injector) Config(cfg *rest.Config) *rest.Config {
 	return out
 }
 
-// Add adds a rule and returns its ID, for Hits and Remove.
+// Add adds a rule and returns its ID, for Hits and Remove. A rule that matches watches in progress cuts them, as a
+// dropped connection or a restarted API server does, and counts a hit for each: the client watches again (or lists
+// and watches), and those requests meet the rule.
 func (i *Injector) Add(r Rule) int {
 	i.mu.Lock()
-	defer i.mu.Unlock()
 	i.next++
-	i.rules[i.next] = &activeRule{Rule: r}
-	return i.next
+	rule := &activeRule{Rule: r}
+	i.rules[i.next] = rule
+	var cut []*watchBody
+	for w := range i.watches {
+		if rule.matches(w.info) && (r.Times == 0 || rule.hits < r.Times) {
+			rule.hits++
+			cut = append(cut, w)
+			delete(i.watches, w)
+		}
+	}
+	id := i.next
+	i.mu.Unlock()
+	for _, w := range cut {
+		w.cut()
+	}
+	return id
 }
 
 // Remove removes a rule; the requests it matched pass again.
@@ -146,11 +164,11 @@ func (i *Injector) Hits(id int) int {
 	return 0
 }
 
-// match returns the fault for a request, counting the hit, or nil.
-func (i *Injector) match(req *http.Request) *Fault {
+// match returns the request's information, and the fault for it, counting the hit, or nil.
+func (i *Injector) match(req *http.Request) (*request.RequestInfo, *Fault) {
 	info, err := i.parser.NewRequestInfo(req)
 	if err != nil || !info.IsResourceRequest {
-		return nil
+		return nil, nil
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
@@ -161,9 +179,9 @@ func (i *Injector) match(req *http.Request) *Fault {
 		}
 		r.hits++
 		f := r.Fault
-		return &f
+		return info, &f
 	}
-	return nil
+	return info, nil
 }
 
 func (r *activeRule) matches(info *request.RequestInfo) bool {
@@ -189,9 +207,13 @@ type transport struct {
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	f := t.injector.match(req)
+	info, f := t.injector.match(req)
 	if f == nil {
-		return t.next.RoundTrip(req)
+		resp, err := t.next.RoundTrip(req)
+		if err == nil && info != nil && info.Verb == "watch" && resp.StatusCode == http.StatusOK {
+			resp.Body = t.injector.track(info, resp.Body)
+		}
+		return resp, err
 	}
 	if req.Body != nil {
 		_ = req.Body.Close()
@@ -200,6 +222,37 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, &url.Error{Op: req.Method, URL: req.URL.String(), Err: timeoutError{}}
 	}
 	return f.response(req), nil
+}
+
+// watchBody is the stream of a watch in progress.
+type watchBody struct {
+	io.ReadCloser
+	injector *Injector
+	info     *request.RequestInfo
+	once     sync.Once
+}
+
+// track records a watch in progress until its stream is closed.
+func (i *Injector) track(info *request.RequestInfo, body io.ReadCloser) io.ReadCloser {
+	w := &watchBody{ReadCloser: body, injector: i, info: info}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	i.watches[w] = struct{}{}
+	return w
+}
+
+// cut ends the watch: its reader gets an error, as when the connection drops.
+func (w *watchBody) cut() {
+	w.once.Do(func() { _ = w.ReadCloser.Close() })
+}
+
+func (w *watchBody) Close() error {
+	w.injector.mu.Lock()
+	delete(w.injector.watches, w)
+	w.injector.mu.Unlock()
+	var err error
+	w.once.Do(func() { err = w.ReadCloser.Close() })
+	return err
 }
 
 // response is the Status the API server answers a failed request with.

@@ -82,6 +82,8 @@ type Simulator struct {
 	machineNodes, poolMachineNodes, poolNodes sets.Set[string]
 	// kubeadmInitialized is set once kubeadm's ConfigMap exists in the workload cluster.
 	kubeadmInitialized bool
+	// kubeadmInitCreated is set when this simulator wrote kubeadm's ConfigMap (DeleteNodes removes it).
+	kubeadmInitCreated bool
 	// kubelet is the endpoint every Node of the simulator reports; nil if it could not start.
 	kubelet *kubeletServer
 	// etcd plays the etcd members of the control plane Nodes.
@@ -130,6 +132,14 @@ func (s *Simulator) DeleteNodes(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("failed to delete Node %s: %w", name, err))
 		}
 		errs = append(errs, deleteStaticPods(ctx, s.opts.Workload, name)...)
+	}
+	// What this simulator's kubeadm init wrote goes with the cluster, so that the next cluster on the workload
+	// cluster starts uninitialized; what was there before it (a plane's KubeadmInitialized) stays.
+	if s.kubeadmInitCreated {
+		if err := s.opts.Workload.Delete(ctx, KubeadmConfigMap()); err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, fmt.Errorf("failed to delete kubeadm's ConfigMap: %w", err))
+		}
+		s.kubeadmInitCreated = false
 	}
 	s.machineNodes.Clear()
 	s.poolMachineNodes.Clear()
@@ -235,7 +245,11 @@ func (s *Simulator) initKubeadm(ctx context.Context) error {
 	if s.kubeadmInitialized {
 		return nil
 	}
-	if err := s.opts.Workload.Create(ctx, KubeadmConfigMap()); err != nil && !apierrors.IsAlreadyExists(err) {
+	err := s.opts.Workload.Create(ctx, KubeadmConfigMap())
+	switch {
+	case err == nil:
+		s.kubeadmInitCreated = true
+	case !apierrors.IsAlreadyExists(err):
 		return err
 	}
 	s.kubeadmInitialized = true

@@ -40,11 +40,11 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilrand "k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
-	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/cluster-api/util/secret"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
@@ -79,7 +79,7 @@ func (p *Plane) NewFixture(t *testing.T, g *WithT, prefix string) *Fixture {
 	cp, workloadClient := p.Workload.Get(t)
 	ns, err := env.Env.CreateNamespace(ctx, prefix)
 	g.Expect(err).NotTo(HaveOccurred())
-	f := &Fixture{Namespace: ns.Name, ClusterName: prefix + "-" + util.RandomString(5)}
+	f := &Fixture{Namespace: ns.Name, ClusterName: prefix + "-" + utilrand.String(5)}
 	f.Vars = map[string]string{
 		"NAMESPACE":             f.Namespace,
 		"CLUSTER_NAME":          f.ClusterName,
@@ -105,7 +105,7 @@ func (p *Plane) NewAKSFixture(t *testing.T, g *WithT, prefix string) *Fixture {
 	_, workloadClient := p.Workload.Get(t)
 	ns, err := env.Env.CreateNamespace(ctx, prefix)
 	g.Expect(err).NotTo(HaveOccurred())
-	f := &Fixture{Namespace: ns.Name, ClusterName: prefix + "-" + util.RandomString(5)}
+	f := &Fixture{Namespace: ns.Name, ClusterName: prefix + "-" + utilrand.String(5)}
 	f.Vars = map[string]string{
 		"NAMESPACE":             f.Namespace,
 		"CLUSTER_NAME":          f.ClusterName,
@@ -179,7 +179,9 @@ func ReadManifests(g *WithT, file string, vars map[string]string) []*unstructure
 // WriteKubeconfig writes the <cluster>-kubeconfig Secret through which Cluster API reaches the workload cluster,
 // as a control plane provider would. Written before the Cluster exists, it is there for the ClusterCache's first
 // connection, and the Cluster controller, which generates one for clusters without a control plane provider
-// (pointing at the Azure load balancer, unreachable here), leaves it alone.
+// (pointing at the Azure load balancer, unreachable here), leaves it alone. It is a user-provided kubeconfig (not of
+// Cluster API's Secret type), so that a KubeadmControlPlane neither adopts nor rotates it either: its cluster entry
+// is the test workload cluster's, not the Cluster's.
 func WriteKubeconfig(ctx context.Context, g *WithT, namespace, clusterName string, kubeconfig []byte) {
 	s := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{
@@ -187,7 +189,6 @@ func WriteKubeconfig(ctx context.Context, g *WithT, namespace, clusterName strin
 			Namespace: namespace,
 			Labels:    map[string]string{clusterv1.ClusterNameLabel: clusterName},
 		},
-		Type: clusterv1.ClusterSecretType,
 		Data: map[string][]byte{secret.KubeconfigDataName: kubeconfig},
 	}
 	g.Expect(env.Env.Create(ctx, s)).To(Succeed())

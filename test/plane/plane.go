@@ -20,6 +20,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -61,6 +63,11 @@ type Options struct {
 	// RealASO runs ASO's own controllers, against a fake Azure Resource Manager (test/fakearm), in place of the
 	// ASO simulator.
 	RealASO bool
+	// RecordASOCreates makes the ASO simulator keep every ASO object as it created its resource (asosim.Created).
+	RecordASOCreates bool
+	// ProviderReplicas lets the suite run the provider as processes of its own too (Plane.Replicas), and turns on
+	// the API server's audit webhook through which Plane.Writes sees every write of the provider's user.
+	ProviderReplicas bool
 }
 
 // Plane is the management cluster of a test package; see the package documentation.
@@ -74,8 +81,15 @@ type Plane struct {
 	ARM      *fakearm.Server
 	Workload *Workload
 	Provider *Provider
+	// Writes sees the provider's writes (with ProviderReplicas).
+	Writes *WriteWatcher
 
-	armErr error
+	// setupErr fails the environment's setup: a fake Azure Resource Manager or a write watcher that did not start.
+	setupErr error
+	// auditDir holds the audit webhook's files; binaryDir the manager Replicas built, once, as binary (or buildErr).
+	auditDir, binaryDir, binary string
+	buildOnce                   sync.Once
+	buildErr                    error
 }
 
 // fakeSubscription is the subscription of the fake Azure Resource Manager (with RealASO).
@@ -103,12 +117,26 @@ func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 	var azure *env.ASOAzure
 	if p.opts.RealASO {
 		// Every AKS cluster's kubeconfig reaches the workload cluster. A failure fails the environment (setup).
-		p.ARM, p.armErr = fakearm.Start(fakearm.Options{Kubeconfig: func(string) ([]byte, error) { return p.Workload.Kubeconfig() }, Polls: 1})
-		if p.armErr == nil {
+		p.ARM, p.setupErr = fakearm.Start(fakearm.Options{Kubeconfig: func(string) ([]byte, error) { return p.Workload.Kubeconfig() }, Polls: 1})
+		if p.setupErr != nil {
+			p.setupErr = fmt.Errorf("failed to start the fake Azure Resource Manager: %w", p.setupErr)
+		} else {
 			azure = env.FakeAzure(p.ARM, fakeSubscription)
 		}
 	}
+	var apiServerFlags map[string]string
+	if p.opts.ProviderReplicas {
+		var err error
+		if p.auditDir, err = os.MkdirTemp("", "capzaso-audit-"); err == nil {
+			p.Writes, apiServerFlags, err = startWriteWatcher(p.auditDir)
+		}
+		if err != nil {
+			// The environment fails to start (setup).
+			p.setupErr = errors.Join(p.setupErr, fmt.Errorf("failed to start the watcher of the provider's writes: %w", err))
+		}
+	}
 	return env.Options{
+		APIServerFlags:   apiServerFlags,
 		ASOAzure:         azure,
 		Scheme:           capiplane.Scheme(),
 		SetupWebhooks:    setup.Webhooks,
@@ -125,13 +153,13 @@ func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 // setup starts the ASO simulator (unless RealASO), registers Cluster API's reconcilers, and ties the provider, the
 // workload cluster and the fake Azure Resource Manager to the manager's life.
 func (p *Plane) setup(ctx context.Context, mgr ctrl.Manager) error {
-	if p.armErr != nil {
-		return fmt.Errorf("failed to start the fake Azure Resource Manager: %w", p.armErr)
+	if p.setupErr != nil {
+		return p.setupErr
 	}
 	if !p.opts.RealASO {
 		var err error
 		p.Sim, err = asosim.Start(ctx, mgr.GetConfig(), asosim.Options{
-			Scheme: scheme.New(), DeleteDelay: asoDeleteDelay,
+			Scheme: scheme.New(), DeleteDelay: asoDeleteDelay, RecordCreates: p.opts.RecordASOCreates,
 			// Every AKS cluster's kubeconfig reaches the workload cluster.
 			Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) { return p.Workload.Kubeconfig() },
 		})
@@ -153,6 +181,14 @@ func (p *Plane) setup(ctx context.Context, mgr ctrl.Manager) error {
 		errs := []error{p.Workload.Stop()}
 		if p.ARM != nil {
 			errs = append(errs, p.ARM.Close())
+		}
+		if p.Writes != nil {
+			errs = append(errs, p.Writes.close())
+		}
+		for _, dir := range []string{p.auditDir, p.binaryDir} {
+			if dir != "" {
+				errs = append(errs, os.RemoveAll(dir))
+			}
 		}
 		return errors.Join(errs...)
 	})

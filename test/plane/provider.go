@@ -58,6 +58,8 @@ type Provider struct {
 	cancel context.CancelFunc
 	done   chan error
 	cc     clustercache.ClusterCache
+	// held keeps the provider stopped (Hold): Start does nothing until Release.
+	held bool
 }
 
 // NewProvider returns a stopped provider that talks to the API server of cfg.
@@ -93,10 +95,14 @@ func RunWith(mgr ctrl.Manager, logger logr.Logger, configure func(*rest.Config) 
 	}))
 }
 
-// Start starts the provider's manager and waits until its caches have synced.
+// Start starts the provider's manager and waits until its caches have synced; while the provider is held, it does
+// nothing.
 func (p *Provider) Start(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.held {
+		return nil
+	}
 	if p.cancel != nil {
 		return errors.New("the provider is running")
 	}
@@ -137,7 +143,8 @@ func (p *Provider) Start(ctx context.Context) error {
 	return nil
 }
 
-// Stop stops the provider's manager, as a killed process stops: every reconcile in flight is cancelled.
+// Stop stops the provider's manager, as a terminated process stops: every reconcile in flight is cancelled, and
+// the manager has its grace period to end them. A stop that outlives it fails the package (env.JudgeProviderStop).
 func (p *Provider) Stop() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -145,7 +152,9 @@ func (p *Provider) Stop() error {
 		return nil
 	}
 	p.cancel()
-	err := env.AwaitStop("the provider", p.done)
+	// A stop past the grace period is the provider's failure, whatever held it up: it fails the package even when
+	// it happens as the test environment stops, where a runnable's error is only logged.
+	err := env.JudgeProviderStop("the provider", env.AwaitStop("the provider", p.done))
 	// The cluster cache's connections to workload clusters outlive the manager otherwise.
 	if s, ok := p.cc.(interface{ Shutdown() }); ok {
 		s.Shutdown()
@@ -153,6 +162,23 @@ func (p *Provider) Stop() error {
 	// Stopped either way, as a killed process is: a failed stop leaves nothing for the next Start to trip over.
 	p.cancel, p.done, p.cc = nil, nil, nil
 	return err
+}
+
+// Hold stops the provider and keeps it stopped, even if it has not started yet (RunWith starts it once the
+// environment runs), until Release: a suite that runs the provider otherwise (test/chaos's replicas) holds it.
+func (p *Provider) Hold() error {
+	p.mu.Lock()
+	p.held = true
+	p.mu.Unlock()
+	return p.Stop()
+}
+
+// Release ends a Hold and starts the provider.
+func (p *Provider) Release(ctx context.Context) error {
+	p.mu.Lock()
+	p.held = false
+	p.mu.Unlock()
+	return p.Start(ctx)
 }
 
 // Restart stops the provider and starts it again; it starts it even when the stop failed, so that a failed stop

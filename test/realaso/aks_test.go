@@ -36,16 +36,18 @@ import (
 // upgradeVersion is the Kubernetes version the AKS test upgrades to.
 const upgradeVersion = "v1.35.0"
 
-// TestRealASO_AKSCluster creates an AKS cluster of the AzureASOManaged kinds on ASO's own controllers: ASO creates
-// the managed cluster and its agent pools in Azure and writes the kubeconfig it lists from Azure, Cluster API sees the
-// control plane initialized and every pool's nodes; the pool scales, the cluster upgrades, and deleting it deletes
-// its resource group in Azure. The ARM requests for the managed cluster and an agent pool are golden files.
+// TestRealASO_AKSCluster creates an AKS cluster of the aks-aso flavor (templates/cluster-template-aks-aso.yaml)
+// on ASO's own controllers: ASO creates the managed cluster and its agent pools in Azure and writes the kubeconfig
+// it lists from Azure, Cluster API sees the control plane initialized and every pool's nodes, and the ARM requests
+// Azure receives equal the flavor's golden files; the pool scales, the cluster upgrades, and deleting it deletes
+// its resource group in Azure.
 func TestRealASO_AKSCluster(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	ctx := t.Context()
 	start := time.Now()
-	f := p.NewAKSFixture(t, g, "aks")
-	f.Apply(ctx, g, "aks-aso-cluster.yaml")
+	f := p.NewAKSFixture(t, g, "aso")
+	f.ApplyFlavor(ctx, g, plane.TemplateFile("aks-aso", false))
 	pool := f.ClusterName + "-pool0"
 
 	g.Eventually(func(g Gomega) {
@@ -60,7 +62,8 @@ func TestRealASO_AKSCluster(t *testing.T) {
 	for _, o := range plane.ListASOObjects(ctx, g, f.Namespace) {
 		g.Expect(readyInAzure(o.Object)).To(BeTrue(), "%s is Ready, and its resource exists in Azure", o)
 	}
-	assertAKSRequests(t, f.Namespace, f.ClusterName, pool)
+	expectPoolNodes(ctx, g, f, f.ClusterName+"-pool1", 1)
+	assertARMGoldens(t, f, "aks-aso")
 
 	// Scale the pool up and down, then upgrade the control plane and the pool: Azure receives each change.
 	for _, replicas := range []int{3, 1} {
@@ -78,7 +81,7 @@ func TestRealASO_AKSCluster(t *testing.T) {
 		g.Expect(cp.Status.Version).To(Equal(upgradeVersion))
 	}, timeout, plane.Interval).Should(Succeed())
 
-	rg := strings.ToLower("/subscriptions/" + p.SubscriptionID() + "/resourceGroups/" + f.Vars["RESOURCE_GROUP"])
+	rg := strings.ToLower("/subscriptions/" + p.SubscriptionID() + "/resourceGroups/" + f.ClusterName) // the flavor's default resource group
 	plane.DeleteCluster(ctx, g, f.Key(f.ClusterName))
 	g.Eventually(func(g Gomega) {
 		g.Expect(plane.ListASOObjects(ctx, g, f.Namespace)).To(BeEmpty())

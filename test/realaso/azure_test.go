@@ -17,16 +17,18 @@ limitations under the License.
 package realaso
 
 import (
-	"encoding/json"
-	"sort"
-	"strings"
+	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
+	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/capzaso/cluster-api-provider-azure/test/golden"
+	"github.com/capzaso/cluster-api-provider-azure/test/armgolden"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/plane"
 )
 
 // readyInAzure tells whether ASO reports obj Ready for its current generation, and the Azure resource ASO recorded
@@ -41,98 +43,23 @@ func readyInAzure(obj client.Object) bool {
 	return id != "" && exists
 }
 
-// armGolden is a resource whose first PUT body is a golden file.
-type armGolden struct{ resourceType, name, golden string }
-
-// armGoldens are the resources whose first PUT body (what Azure receives when ASO creates them) is a golden file:
-// the ARM resource type, the name of a resource of a cluster (CLUSTER stands for the cluster's name), and the
-// golden file's name.
-var armGoldens = []armGolden{
-	{"Microsoft.Network/virtualNetworks", "CLUSTER-vnet", "virtual-network"},
-	{"Microsoft.Network/virtualNetworks/subnets", "node-subnet", "subnet"},
-	{"Microsoft.Network/networkSecurityGroups", "CLUSTER-controlplane-nsg", "network-security-group"},
-	{"Microsoft.Network/loadBalancers", "CLUSTER-public-lb", "load-balancer"},
-	{"Microsoft.Network/loadBalancers/inboundNatRules", "CLUSTER-control-plane-0", "inbound-nat-rule"},
-	{"Microsoft.Network/networkInterfaces", "CLUSTER-control-plane-0-nic", "network-interface"},
-	{"Microsoft.Compute/virtualMachines", "CLUSTER-control-plane-0", "virtual-machine"},
-	{"Microsoft.Compute/virtualMachineScaleSets", "CLUSTER-mp-0", "virtual-machine-scale-set"},
-}
-
-// assertAKSRequests compares the first PUT of an AKS cluster's managed cluster and of one of its agent pools with
-// their golden files.
-func assertAKSRequests(t *testing.T, namespace, clusterName, pool string) {
+// assertARMGoldens compares the first PUT fakearm received for each ASO object of a flavor's cluster with the
+// flavor's ARM golden files (templates/testdata/arm/<flavor>, test/armgolden): the templates tests render the same
+// files in process with ASO's own conversion, so this keeps that rendering equal to what ASO's controller sends.
+// The files are written by make goldens UPDATE_GOLDENS=1, never here.
+func assertARMGoldens(t *testing.T, f *plane.Fixture, flavor string) {
 	t.Helper()
-	assertFirstPuts(t, namespace, clusterName, []armGolden{
-		{"Microsoft.ContainerService/managedClusters", clusterName, "managed-cluster"},
-		{"Microsoft.ContainerService/managedClusters/agentPools", strings.TrimPrefix(pool, clusterName+"-"), "agent-pool"},
-	})
-}
-
-// assertFirstPuts compares the body of the first PUT of each resource with its golden file
-// (testdata/arm-<golden>.golden.yaml), with the cluster's name and namespace replaced.
-func assertFirstPuts(t *testing.T, namespace, clusterName string, goldens []armGolden) {
-	t.Helper()
-	first := map[string][]byte{}
-	for _, r := range p.ARM.Requests() {
-		if r.Method == "PUT" {
-			if _, seen := first[strings.ToLower(r.Path)]; !seen {
-				first[strings.ToLower(r.Path)] = r.Body
-			}
-		}
+	ctx := context.Background()
+	var objects []client.Object
+	for _, o := range plane.ListASOObjects(ctx, NewWithT(t), f.Namespace) {
+		objects = append(objects, o.Object)
 	}
-	for _, want := range goldens {
-		name := strings.ReplaceAll(want.name, "CLUSTER", clusterName)
-		types := strings.Split(want.resourceType, "/")
-		suffix := strings.ToLower("/" + types[len(types)-1] + "/" + name)
-		var paths []string
-		for path := range first {
-			if strings.HasSuffix(path, suffix) {
-				paths = append(paths, path)
-			}
-		}
-		sort.Strings(paths)
-		if len(paths) != 1 {
-			t.Errorf("want one PUT of %s %s, got %v", want.resourceType, name, paths)
-			continue
-		}
-		body := strings.NewReplacer(clusterName, "CLUSTER", namespace, "NAMESPACE").Replace(string(first[paths[0]]))
-		var doc map[string]any
-		if err := json.Unmarshal([]byte(body), &doc); err != nil {
-			t.Errorf("the PUT of %s %s is not JSON: %v", want.resourceType, name, err)
-			continue
-		}
-		golden.Assert(t, "arm-"+want.golden, normalized(doc))
+	names := armgolden.Names{Subscription: p.SubscriptionID(), Cluster: f.ClusterName, Namespace: f.Namespace}
+	set, err := armgolden.FromFakeARM(ctx, env.Env.GetAPIReader(), p.ARM.Requests(), objects, names)
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-// normalized replaces what must never be in a golden file, and changes from run to run, in a request body:
-// bootstrap data, passwords and SSH keys; and sorts the agent pool profiles of a managed cluster by name (ASO adds
-// the cluster's agent pools in no fixed order).
-func normalized(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, child := range v {
-			switch k {
-			case "customData", "adminPassword", "keyData":
-				v[k] = "<redacted>"
-			default:
-				v[k] = normalized(child)
-			}
-		}
-		if pools, ok := v["agentPoolProfiles"].([]any); ok {
-			sort.SliceStable(pools, func(i, j int) bool { return nameOf(pools[i]) < nameOf(pools[j]) })
-		}
-	case []any:
-		for i := range v {
-			v[i] = normalized(v[i])
-		}
+	if err := armgolden.Compare(filepath.Join(plane.TemplatesDir(), "testdata", "arm", flavor), set); err != nil {
+		t.Error(err)
 	}
-	return v
-}
-
-// nameOf is the name of a JSON object, or "".
-func nameOf(v any) string {
-	m, _ := v.(map[string]any)
-	name, _ := m["name"].(string)
-	return name
 }

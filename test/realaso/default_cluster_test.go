@@ -39,19 +39,21 @@ import (
 // four owners deep (resource group, virtual network, subnet, network interface).
 const timeout = 5 * time.Minute
 
-// TestRealASO_DefaultCluster creates a cluster of CAPZ's default flavor (a control plane Machine and a
-// MachineDeployment of two workers) with a Flexible machine pool, on ASO's own controllers: every ASO object
-// Ready, Cluster API Ready, the ARM requests Azure would receive as golden files; then an Azure error reaches the
-// AzureCluster's conditions with ASO's reason, pausing the cluster stops every write to Azure, and deleting it
-// leaves nothing of it in Azure.
+// TestRealASO_DefaultCluster creates a cluster of the default flavor (templates/cluster-template.yaml: a
+// KubeadmControlPlane of one machine and a MachineDeployment of one worker) on ASO's own controllers: every ASO
+// object Ready, Cluster API Ready, the ARM requests Azure receives equal to the flavor's golden files; then an
+// Azure error reaches the AzureCluster's conditions with ASO's reason, pausing the cluster stops every write to
+// Azure, and deleting it leaves nothing of it in Azure.
 func TestRealASO_DefaultCluster(t *testing.T) {
+	t.Parallel()
 	g := NewWithT(t)
 	ctx := t.Context()
 	start := time.Now()
-	f := p.NewFixture(t, g, "default")
+	kubeadmInit.Lock()
+	t.Cleanup(kubeadmInit.Unlock) // after the fixture's cleanup, which ends its kubeadm init
+	f := p.NewFixture(t, g, "dflt")
 	clusterKey := f.Key(f.ClusterName)
-	f.Apply(ctx, g, "default-cluster.yaml")
-	f.Apply(ctx, g, "machinepool.yaml")
+	f.ApplyFlavor(ctx, g, plane.TemplateFile("default", false))
 
 	g.Eventually(func(g Gomega) {
 		cluster := &clusterv1.Cluster{}
@@ -59,17 +61,14 @@ func TestRealASO_DefaultCluster(t *testing.T) {
 		g.Expect(conditions.IsTrue(cluster, clusterv1.ClusterInfrastructureReadyCondition)).To(BeTrue(),
 			"InfrastructureReady: %+v", conditions.Get(cluster, clusterv1.ClusterInfrastructureReadyCondition))
 		g.Expect(conditions.IsTrue(cluster, clusterv1.ClusterControlPlaneInitializedCondition)).To(BeTrue())
-		// One control plane machine, two workers and the machine pool's instance.
+		// One control plane machine and one worker.
 		machines := plane.MachinesOf(ctx, g, f.Namespace, f.ClusterName)
-		g.Expect(machines).To(HaveLen(4))
+		g.Expect(machines).To(HaveLen(2))
 		for _, m := range machines {
 			g.Expect(m.Spec.ProviderID).To(HavePrefix("azure:///subscriptions/"+p.SubscriptionID()+"/resourceGroups/"+f.ClusterName+"/providers/Microsoft.Compute/virtualMachines/"), "Machine %s", m.Name)
 			g.Expect(conditions.IsTrue(&m, clusterv1.MachineInfrastructureReadyCondition)).To(BeTrue(), "Machine %s", m.Name)
 			g.Expect(m.Status.NodeRef.IsDefined()).To(BeTrue(), "Machine %s has a Node", m.Name)
 		}
-		pool := &clusterv1.MachinePool{}
-		g.Expect(env.Env.Get(ctx, f.Key(f.ClusterName+"-mp-0"), pool)).To(Succeed())
-		g.Expect(pool.Status.NodeRefs).To(HaveLen(1))
 	}, timeout, plane.Interval).Should(Succeed())
 	t.Logf("Cluster %s provisioned by ASO after %s", f.ClusterName, time.Since(start).Round(time.Second))
 
@@ -78,7 +77,7 @@ func TestRealASO_DefaultCluster(t *testing.T) {
 	for _, o := range objects {
 		g.Expect(readyInAzure(o.Object)).To(BeTrue(), "%s is Ready, and its resource exists in Azure", o)
 	}
-	assertFirstPuts(t, f.Namespace, f.ClusterName, armGoldens)
+	assertARMGoldens(t, f, "default")
 
 	// An Azure error on a write reaches the AzureCluster's conditions with ASO's reason and Azure's message, and
 	// clears once Azure accepts the write.

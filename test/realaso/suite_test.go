@@ -19,14 +19,23 @@ package realaso
 import (
 	"context"
 	"os"
+	"sync"
 	"testing"
 
+	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/plane"
 )
 
-// p is the management cluster of every test of the package, with ASO's real controllers.
-var p = plane.New(plane.Options{RealASO: true})
+// p is the management cluster of every test of the package, with ASO's real controllers and the kubeadm control
+// plane the flavors use. Its workload cluster is initialized by the first control plane Node of a cluster, as
+// kubeadm init does (test/kubeletsim), not beforehand: a KubeadmControlPlane that saw it initialized before its
+// first machine's bootstrap data was written would roll that machine out again.
+var p = plane.New(plane.Options{RealASO: true, CAPI: capiplane.Options{KubeadmControlPlane: true}})
+
+// kubeadmInit serializes the tests of self-managed clusters: the workload cluster they share holds one kubeadm
+// init at a time (a cluster's kubelets write it, and remove it when the cluster's test ends).
+var kubeadmInit sync.Mutex
 
 func TestMain(m *testing.M) {
 	ctx := context.Background()

@@ -156,7 +156,8 @@ type AzureMachinePoolMachineTemplate struct {
 	// +optional
 	VMExtensions []infrav1.VMExtension `json:"vmExtensions,omitempty"`
 
-	// disableVMBootstrapExtension skips the extension that reports bootstrap success.
+	// disableVMBootstrapExtension skips the extension that reports bootstrap success. As in CAPZ since v1.25, the
+	// extension is installed only when this is false: unset means true.
 	// +optional
 	DisableVMBootstrapExtension *bool `json:"disableVMBootstrapExtension,omitempty"`
 

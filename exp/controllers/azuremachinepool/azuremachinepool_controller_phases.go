@@ -138,7 +138,7 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		DefaultSubnet:     s.infra.SubnetFor(infrav1.SubnetNode),
 		KubernetesVersion: mp.Spec.Template.Spec.Version,
 	}
-	for _, p := range s.infra.LBPools(false, false) {
+	for _, p := range s.infra.LBPools(false, false, false) {
 		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: p.LoadBalancer, Pool: p.Pool})
 	}
 	obj, err := r.Engine.Read(ctx, pool.Namespace, compute.ScaleSetRef(pool.Name))

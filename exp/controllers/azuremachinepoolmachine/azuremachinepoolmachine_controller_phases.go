@@ -132,7 +132,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		DefaultSubnet: s.infra.SubnetFor(infrav1.SubnetNode),
 		BootstrapData: s.bootstrapData,
 	}
-	for _, p := range s.infra.LBPools(false, false) {
+	for _, p := range s.infra.LBPools(false, false, false) {
 		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: p.LoadBalancer, Pool: p.Pool})
 	}
 	if m.Spec.Model.Template.OSDisk.OSType == "Windows" {

@@ -1,0 +1,156 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command parity runs make parity: upstream CAPZ and the provider side by side on the same flavors against fake
+// Azure Resource Managers, and a report of their ARM requests resource by resource (test/parity). It exits 1 when a
+// difference is not documented in docs/capz-parity.md or a flavor did not settle, 2 when it could not run.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+	"k8s.io/klog/v2"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/parity"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	var o parity.Options
+	var flavors, logDir string
+	flag.StringVar(&o.CAPZ.Src, "capz-src", os.Getenv("CAPZ_SRC"), "CAPZ's source tree at "+parity.CAPZVersion+" (default $CAPZ_SRC).")
+	flag.StringVar(&o.CAPZ.Manager, "capz-manager", os.Getenv("CAPZ_MANAGER"), "CAPZ's "+parity.CAPZVersion+" manager binary (default $CAPZ_MANAGER).")
+	var names []string
+	for _, f := range parity.Flavors {
+		names = append(names, f.Name)
+	}
+	flag.StringVar(&flavors, "flavors", strings.Join(names, ","), "Comma-separated flavors to compare.")
+	flag.StringVar(&o.Docs, "docs", "", "The document of deliberate differences (default docs/capz-parity.md of the repository).")
+	flag.StringVar(&logDir, "log-dir", "", "Where the logs and ARM requests of both sides go (default out/parity/<time>).")
+	flag.DurationVar(&o.Timeout, "timeout", 30*time.Minute, "How long to wait for the flavors to settle on both sides.")
+	flag.DurationVar(&o.Quiet, "quiet", 45*time.Second, "How long Azure must receive no write of a flavor for it to have settled.")
+	var side, sideName, sideResult string
+	flag.StringVar(&side, "side", "", "Run one side only ("+parity.SideCAPZ+" or "+parity.SideOurs+") and write its result to --side-result; the comparison runs each side so.")
+	flag.StringVar(&sideName, "side-name", "", "The name of --side's logs (default the side).")
+	flag.StringVar(&sideResult, "side-result", "", "Where --side writes its result.")
+	flag.StringVar(&o.CAPZ.FeatureGates, "capz-feature-gates", "", "Feature gates of CAPZ's manager besides MachinePool=true (with --side; the comparison sets each flavor's).")
+	flag.Parse()
+
+	if err := o.CAPZ.Check(); err != nil {
+		fmt.Fprintf(os.Stderr, "make parity: %v\n", err)
+		return 2
+	}
+	root, err := env.RepoRoot()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "make parity: %v\n", err)
+		return 2
+	}
+	if o.Docs == "" {
+		o.Docs = filepath.Join(root, "docs", "capz-parity.md")
+	}
+	for _, name := range strings.Split(flavors, ",") {
+		f, ok := parity.FlavorNamed(strings.TrimSpace(name))
+		if !ok {
+			fmt.Fprintf(os.Stderr, "make parity: no flavor %q (known: %s)\n", name, strings.Join(names, ", "))
+			return 2
+		}
+		o.Flavors = append(o.Flavors, f)
+	}
+	if logDir == "" {
+		logDir = filepath.Join(root, "out", "parity", time.Now().Format("20060102-150405"))
+	}
+	if err := os.MkdirAll(logDir, 0o755); err != nil {
+		fmt.Fprintf(os.Stderr, "make parity: %v\n", err)
+		return 2
+	}
+	o.LogDir = logDir
+	start := time.Now()
+	o.Logf = func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "parity [%6s] %s\n", time.Since(start).Round(time.Second), fmt.Sprintf(format, args...))
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	if side != "" {
+		if sideName == "" {
+			sideName = side
+		}
+		return runSide(ctx, o, side, sideName, sideResult)
+	}
+
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "make parity: %v\n", err)
+		return 2
+	}
+	o.SideCommand = func(p parity.SideProcess, resultFile string) *exec.Cmd {
+		var flavors []string
+		for _, f := range p.Flavors {
+			flavors = append(flavors, f.Name)
+		}
+		return exec.CommandContext(ctx, self, "--capz-src="+o.CAPZ.Src, "--capz-manager="+o.CAPZ.Manager, "--flavors="+strings.Join(flavors, ","),
+			"--docs="+o.Docs, "--log-dir="+logDir, "--timeout="+o.Timeout.String(), "--quiet="+o.Quiet.String(),
+			"--side="+p.Side, "--side-name="+p.Name, "--capz-feature-gates="+p.CAPZFeatureGates, "--side-result="+resultFile)
+	}
+	o.Out = os.Stdout
+	o.Logf("Logs and ARM requests go to %s", logDir)
+	result, err := parity.Run(ctx, o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "make parity: %v\n(logs: %s)\n", err, logDir)
+		return 2
+	}
+	fmt.Printf("make parity: %d flavors in %s; %d undocumented differences, %d problems (logs: %s)\n",
+		len(o.Flavors), time.Since(start).Round(time.Second), len(result.Undocumented), len(result.Problems), logDir)
+	if len(result.Undocumented) > 0 || len(result.Problems) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// runSide runs one side; the in-process controllers (Cluster API's, the provider's) and client-go log to
+// <side>-controllers.log.
+func runSide(ctx context.Context, o parity.Options, side, name, resultFile string) int {
+	logFile, err := os.Create(filepath.Join(o.LogDir, name+"-controllers.log"))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "make parity: %v\n", err)
+		return 2
+	}
+	defer logFile.Close()
+	logger := zap.New(zap.WriteTo(logFile), zap.Level(zapcore.InfoLevel))
+	ctrl.SetLogger(logger)
+	klog.SetLogger(logger)
+	o.Logger = logger
+	if err := parity.RunSide(ctx, o, side, name, resultFile); err != nil {
+		o.Logf("%s: %v", name, err)
+		return 2
+	}
+	return 0
+}

@@ -1,0 +1,189 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package parity
+
+import (
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/cluster-api/cmd/clusterctl/client/yamlprocessor"
+)
+
+// Flavor is a cluster template of CAPZ's that make parity applies to both sides.
+type Flavor struct {
+	// Name is the template's flavor: templates/cluster-template-<Name>.yaml ("default" is cluster-template.yaml).
+	Name string
+	// Cluster is the cluster's name; Subscription its Azure subscription, one per flavor, so that every ARM request
+	// belongs to one flavor.
+	Cluster, Subscription string
+	// SelfManaged flavors have a KubeadmControlPlane (their Machines get Nodes); the others are AKS.
+	SelfManaged bool
+	// Vars are the flavor's own variables, on top of Variables'.
+	Vars map[string]string
+	// CAPZFeatureGates are the gates CAPZ's manager needs for the flavor besides MachinePool: a CAPZ user of the
+	// flavor turns them on. They change CAPZ's defaults for every cluster (APIServerILB gives every public API
+	// server load balancer an internal twin), so such a flavor runs on a CAPZ management plane of its own.
+	CAPZFeatureGates string
+}
+
+// Flavors are the flavors make parity compares by default.
+var Flavors = []Flavor{
+	{Name: "default", Cluster: "pdef", SelfManaged: true},
+	{Name: "apiserver-ilb", Cluster: "pilb", SelfManaged: true, Vars: map[string]string{"APISERVER_LB_DNS_SUFFIX": "parity"},
+		CAPZFeatureGates: "APIServerILB=true"},
+	{Name: "private", Cluster: "ppriv", SelfManaged: true},
+	{Name: "dual-stack", Cluster: "pdual", SelfManaged: true},
+	{Name: "machinepool", Cluster: "pmp", SelfManaged: true},
+	{Name: "windows", Cluster: "pwin", SelfManaged: true},
+	{Name: "aks-aso", Cluster: "paks"},
+}
+
+func init() {
+	for i := range Flavors {
+		Flavors[i].Subscription = fmt.Sprintf("00000000-0000-0000-0000-0000000f%04d", i+1)
+	}
+}
+
+// FlavorNamed finds a flavor of Flavors.
+func FlavorNamed(name string) (Flavor, bool) {
+	for _, f := range Flavors {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Flavor{}, false
+}
+
+// Namespace is where the flavor's objects go on both sides.
+func (f Flavor) Namespace() string { return "parity-" + f.Name }
+
+// identity, tenant and the rest are the flavors' credentials: a service principal (AzureClusterIdentity type
+// ServicePrincipal with a Secret; CAPZ's templates default to WorkloadIdentity, whose token file ASO reads from a
+// fixed path) that the fake ARM accepts with any secret.
+const (
+	TenantID            = "00000000-0000-0000-0000-00000000000a"
+	ClientID            = "00000000-0000-0000-0000-00000000000c"
+	clientSecret        = "parity-client-secret"
+	identitySecretName  = "cluster-identity-secret"
+	asoCredentialSecret = "aso-credential"
+	// KubernetesVersion is every flavor's version.
+	KubernetesVersion = "v1.34.1"
+	// Location is every flavor's Azure region.
+	Location = "eastus"
+)
+
+// sshPublicKey is the machines' SSH key (a public key made for make parity), so that neither side generates one.
+const sshPublicKey = "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQDOye1c5lhZuMsRpjCaVBK+zGMNBGLoOa4PQCdtv5KS7uQiZNIfAWthp/p5Uq/oZDyMF8/jWQL179wc+fmuMlAc5tIwJm9zj8v3PHVnMGmctN+dOcK/lC5T/4oRsxSZHmsC2azH37Tnz+LICJDottxsYwMBJ9WyNY44OZeXD/D+pC8Iwnl9CcX213ZnyC/OLX33ski1s0AJEfiecX89Uk+B5rgA/LIIUgtv9eQGzcTAt6xXP4GVq2PF/7qEwT93dnFy7fUZnLnvII9Dil5CD64WA1SiD3Fkeck8wSKgG+Qwb7UDDEVati1n0xohD990OsiR0SeHjvGNOjukfUzvKIqB parity"
+
+// Variables are the clusterctl variables of a flavor: the common ones, then the flavor's own.
+func (f Flavor) Variables() map[string]string {
+	vars := map[string]string{
+		"CLUSTER_NAME":                            f.Cluster,
+		"NAMESPACE":                               f.Namespace(),
+		"KUBERNETES_VERSION":                      KubernetesVersion,
+		"AZURE_LOCATION":                          Location,
+		"AZURE_SUBSCRIPTION_ID":                   f.Subscription,
+		"AZURE_TENANT_ID":                         TenantID,
+		"AZURE_CLIENT_ID":                         ClientID,
+		"AZURE_CLIENT_ID_USER_ASSIGNED_IDENTITY":  ClientID,
+		"CLUSTER_IDENTITY_NAME":                   f.Cluster + "-identity",
+		"CLUSTER_IDENTITY_TYPE":                   "ServicePrincipal",
+		"AZURE_CLUSTER_IDENTITY_SECRET_NAME":      identitySecretName,
+		"AZURE_CLUSTER_IDENTITY_SECRET_NAMESPACE": f.Namespace(),
+		"AZURE_CONTROL_PLANE_MACHINE_TYPE":        "Standard_D2s_v3",
+		"AZURE_NODE_MACHINE_TYPE":                 "Standard_D2s_v3",
+		"CONTROL_PLANE_MACHINE_COUNT":             "1",
+		"WORKER_MACHINE_COUNT":                    "1",
+		"AZURE_SSH_PUBLIC_KEY":                    sshPublicKey,
+		"AZURE_SSH_PUBLIC_KEY_B64":                base64.StdEncoding.EncodeToString([]byte(sshPublicKey)),
+		"ASO_CREDENTIAL_SECRET_NAME":              asoCredentialSecret,
+	}
+	for k, v := range f.Vars {
+		vars[k] = v
+	}
+	return vars
+}
+
+// existing are the Azure resources the flavors use and do not create, which the user's subscription has: the
+// user-assigned identity CAPZ's templates give the machines for cloud-provider-azure (${CI_RG}/${USER_IDENTITY},
+// their defaults).
+func (f Flavor) existing() []string {
+	rg := "/subscriptions/" + f.Subscription + "/resourceGroups/capz-ci"
+	return []string{rg, rg + "/providers/Microsoft.ManagedIdentity/userAssignedIdentities/cloud-provider-user-identity"}
+}
+
+// templateFile is the flavor's template in a templates directory.
+func (f Flavor) templateFile(dir string) string {
+	if f.Name == "default" {
+		return filepath.Join(dir, "cluster-template.yaml")
+	}
+	return filepath.Join(dir, "cluster-template-"+f.Name+".yaml")
+}
+
+// Render renders the flavor's template of a templates directory with clusterctl's variable processor, as
+// clusterctl generate cluster does, and puts every object into the flavor's namespace (clusterctl's
+// --target-namespace). The AzureClusterIdentity gets the Secret of its service principal (ServicePrincipal needs
+// one; the templates leave it out).
+func (f Flavor) Render(templatesDir string) ([]*unstructured.Unstructured, error) {
+	path := f.templateFile(templatesDir)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read flavor %s: %w", f.Name, err)
+	}
+	vars := f.Variables()
+	processed, err := yamlprocessor.NewSimpleProcessor().Process(raw, func(name string) (string, error) {
+		if v, ok := vars[name]; ok {
+			return v, nil
+		}
+		return "", fmt.Errorf("variable %s is not set", name)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("failed to render flavor %s from %s: %w", f.Name, path, err)
+	}
+	objs, err := decodeObjects(processed, path)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range objs {
+		o.SetNamespace(f.Namespace())
+		if o.GetKind() == "AzureClusterIdentity" {
+			if err := unstructured.SetNestedMap(o.Object, map[string]any{"name": identitySecretName, "namespace": f.Namespace()}, "spec", "clientSecret"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return objs, nil
+}
+
+// kinds summarises objects as "Kind×n", sorted.
+func kinds(objs []*unstructured.Unstructured) string {
+	counts := map[string]int{}
+	for _, o := range objs {
+		counts[o.GetKind()]++
+	}
+	var out []string
+	for k, n := range counts {
+		out = append(out, fmt.Sprintf("%s×%d", k, n))
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}

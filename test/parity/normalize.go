@@ -1,0 +1,260 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package parity
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Request is one ARM request as the fake received it.
+type Request struct {
+	Method string
+	// Path is the request's URL path (an ARM ID for a write).
+	Path string
+	Body []byte
+}
+
+// Write is a normalized write: the resource it is to and its body.
+type Write struct {
+	Resource Resource
+	Body     map[string]any
+}
+
+// Redacted replaces the value of a secret.
+const Redacted = "<redacted>"
+
+// GUID replaces a GUID that differs from run to run (a role assignment's name, an identity's principal).
+const GUID = "<guid>"
+
+// secretKeys are body fields whose values are secrets, or bootstrap data that holds them (tokens, certificates),
+// or are derived from them (the capz-custom-data-hash tag of a scale set: the hash of its custom data): only their
+// presence is compared.
+var secretKeys = map[string]bool{
+	"customdata": true, "adminpassword": true, "protectedsettings": true, "clientsecret": true, "secret": true, "password": true,
+	"capz-custom-data-hash": true,
+}
+
+// computedKeys are fields a client may echo from what it read (CAPZ's services start a PUT from the resource they
+// GET) and that ARM ignores in a request, because Azure computes them.
+var computedKeys = map[string]bool{"etag": true, "provisioningstate": true, "resourceguid": true}
+
+// topLevelKeys are the body fields that only repeat the request's URL.
+var topLevelKeys = map[string]bool{"id": true, "name": true, "type": true}
+
+var guidPattern = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// Normalizer makes the writes of two runs comparable.
+type Normalizer struct {
+	// Names are generated names (a Machine's, which ends in random characters) and what replaces them, e.g.
+	// "pdef-control-plane-x7k2p" → "${CLUSTER_NAME}-control-plane-*". Every occurrence in IDs, keys and values is
+	// replaced, the longest name first.
+	Names map[string]string
+	// KeepGUIDs are the GUIDs that mean the same on both sides (the subscription, the tenant, built-in role
+	// definitions); every other GUID becomes GUID.
+	KeepGUIDs []string
+}
+
+// Writes normalizes the PUT and PATCH requests of a run; other requests are left out. A body that is not JSON is an
+// error.
+func (n Normalizer) Writes(requests []Request) ([]Write, error) {
+	r := n.replacer()
+	var out []Write
+	var errs []error
+	for _, req := range requests {
+		if req.Method != "PUT" && req.Method != "PATCH" {
+			continue
+		}
+		path, err := url.PathUnescape(req.Path)
+		if err != nil {
+			path = req.Path
+		}
+		id := r.text(strings.ToLower(strings.TrimRight(path, "/")))
+		w := Write{Resource: Resource{Method: req.Method, Type: resourceType(path), ID: id}, Body: map[string]any{}}
+		if len(bytes.TrimSpace(req.Body)) > 0 {
+			dec := json.NewDecoder(bytes.NewReader(req.Body))
+			dec.UseNumber()
+			var body map[string]any
+			if err := dec.Decode(&body); err != nil {
+				errs = append(errs, fmt.Errorf("the body of %s %s is not a JSON object: %w", req.Method, req.Path, err))
+				continue
+			}
+			for k := range body {
+				if topLevelKeys[strings.ToLower(k)] {
+					delete(body, k)
+				}
+			}
+			w.Body, _ = r.value(body).(map[string]any)
+		}
+		if w.Resource.Method == "PUT" {
+			dropEmpty(w.Body)
+			out = append(out, explodeChildren(&w)...)
+		}
+		out = append(out, w)
+	}
+	return out, errors.Join(errs...)
+}
+
+// inlineChildren are the child collections that a client may write inline in its parent's PUT (CAPZ's services do)
+// or as child resources of their own (ASO does): by parent type (lower case), the child type and the body's list.
+var inlineChildren = map[string]struct{ childType, list string }{
+	"microsoft.network/networksecuritygroups": {"securityRules", "securityRules"},
+	"microsoft.network/routetables":           {"routes", "routes"},
+	"microsoft.network/loadbalancers":         {"inboundNatRules", "inboundNatRules"},
+}
+
+// explodeChildren takes a parent's inline children out of its body and returns them as the PUTs of the child
+// resources they create, so that a rule written inline compares with one written on its own.
+func explodeChildren(w *Write) []Write {
+	c, ok := inlineChildren[strings.ToLower(w.Resource.Type)]
+	if !ok {
+		return nil
+	}
+	props, _ := w.Body["properties"].(map[string]any)
+	items, _ := props[c.list].([]any)
+	if len(items) == 0 {
+		return nil
+	}
+	delete(props, c.list)
+	if len(props) == 0 {
+		delete(w.Body, "properties")
+	}
+	var out []Write
+	for _, item := range items {
+		m, _ := item.(map[string]any)
+		name, _ := m["name"].(string)
+		if name == "" {
+			continue
+		}
+		body := map[string]any{}
+		for k, v := range m {
+			if !topLevelKeys[strings.ToLower(k)] {
+				body[k] = v
+			}
+		}
+		out = append(out, Write{
+			Resource: Resource{Method: "PUT", Type: w.Resource.Type + "/" + c.childType, ID: w.Resource.ID + "/" + strings.ToLower(c.childType) + "/" + strings.ToLower(name)},
+			Body:     body,
+		})
+	}
+	return out
+}
+
+// dropEmpty removes empty objects and lists from a PUT's body, deepest first: a PUT replaces the whole resource, so
+// an empty list or object means what its absence means.
+func dropEmpty(m map[string]any) {
+	for k, v := range m {
+		switch t := v.(type) {
+		case map[string]any:
+			dropEmpty(t)
+			if len(t) == 0 {
+				delete(m, k)
+			}
+		case []any:
+			for _, e := range t {
+				if em, ok := e.(map[string]any); ok {
+					dropEmpty(em)
+				}
+			}
+			if len(t) == 0 {
+				delete(m, k)
+			}
+		}
+	}
+}
+
+// replacer is a Normalizer ready to rewrite values.
+type replacer struct {
+	names *strings.Replacer
+	keep  map[string]bool
+}
+
+func (n Normalizer) replacer() replacer {
+	names := make([]string, 0, len(n.Names))
+	for name := range n.Names {
+		if name != "" {
+			names = append(names, name)
+		}
+	}
+	// Longest first, so that a name that contains another is replaced whole.
+	sort.Slice(names, func(i, j int) bool {
+		if len(names[i]) != len(names[j]) {
+			return len(names[i]) > len(names[j])
+		}
+		return names[i] < names[j]
+	})
+	pairs := make([]string, 0, 2*len(names))
+	for _, name := range names {
+		pairs = append(pairs, name, n.Names[name])
+	}
+	keep := map[string]bool{}
+	for _, g := range n.KeepGUIDs {
+		keep[strings.ToLower(g)] = true
+	}
+	return replacer{names: strings.NewReplacer(pairs...), keep: keep}
+}
+
+// text replaces generated names and GUIDs in a string.
+func (r replacer) text(s string) string {
+	s = r.names.Replace(s)
+	return guidPattern.ReplaceAllStringFunc(s, func(g string) string {
+		if r.keep[strings.ToLower(g)] {
+			return g
+		}
+		return GUID
+	})
+}
+
+// value normalizes a decoded JSON value: computed fields dropped, secrets redacted, IDs in lower case, generated
+// names and GUIDs replaced in keys and strings.
+func (r replacer) value(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, child := range t {
+			lower := strings.ToLower(k)
+			switch {
+			case computedKeys[lower]:
+				continue
+			case secretKeys[lower] && child != nil:
+				out[k] = Redacted
+			default:
+				out[r.text(k)] = r.value(child)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = r.value(e)
+		}
+		return out
+	case string:
+		if strings.HasPrefix(t, "/subscriptions/") {
+			t = strings.ToLower(t)
+		}
+		return r.text(t)
+	default:
+		return v
+	}
+}

@@ -1,0 +1,150 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package parity
+
+import (
+	"encoding/json"
+	"testing"
+
+	. "github.com/onsi/gomega"
+)
+
+const (
+	sub    = "00000000-0000-0000-0000-0000000000aa"
+	rgPath = "/subscriptions/" + sub + "/resourceGroups/pdef"
+)
+
+// TestResourceType: the type of resource groups, resources, children and extension resources at a scope.
+func TestResourceType(t *testing.T) {
+	tests := map[string]string{
+		rgPath: "Microsoft.Resources/resourceGroups",
+		rgPath + "/providers/Microsoft.Network/virtualNetworks/v":                                        "Microsoft.Network/virtualNetworks",
+		rgPath + "/providers/Microsoft.Network/virtualNetworks/v/subnets/s":                              "Microsoft.Network/virtualNetworks/subnets",
+		rgPath + "/providers/Microsoft.Authorization/roleAssignments/r":                                  "Microsoft.Authorization/roleAssignments",
+		rgPath + "/providers/Microsoft.Compute/virtualMachines/vm/providers/Microsoft.Authorization/x/y": "Microsoft.Authorization/x",
+		"/subscriptions/" + sub:                                 "",
+		rgPath + "/providers/Microsoft.Network/virtualNetworks": "",
+	}
+	for id, want := range tests {
+		t.Run(id, func(t *testing.T) {
+			NewWithT(t).Expect(resourceType(id)).To(Equal(want))
+		})
+	}
+}
+
+func body(t *testing.T, v any) []byte {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// TestNormalizer_Writes: only PUTs and PATCHes; IDs in lower case with generated names (the longest first) and GUIDs
+// replaced, except the GUIDs kept; secrets redacted but present; computed fields and the URL's repetition dropped;
+// numbers kept as written.
+func TestNormalizer_Writes(t *testing.T) {
+	g := NewWithT(t)
+	role := "b24988ac-6180-42a0-ab88-20f7382dd24c"
+	n := Normalizer{
+		Names: map[string]string{
+			"pdef":                     "${CLUSTER_NAME}",
+			"pdef-control-plane-x7k2p": "${CLUSTER_NAME}-control-plane-#0",
+			"pdef-md-0-abcde-fghij":    "${CLUSTER_NAME}-md-0-#0",
+			"":                         "ignored",
+		},
+		KeepGUIDs: []string{sub, role},
+	}
+	vm := rgPath + "/providers/Microsoft.Compute/virtualMachines/pdef-control-plane-x7k2p"
+	writes, err := n.Writes([]Request{
+		{Method: "GET", Path: vm},
+		{Method: "PUT", Path: vm, Body: body(t, map[string]any{
+			"id": vm, "name": "pdef-control-plane-x7k2p", "location": "eastus", "etag": `W/"1"`,
+			"tags": map[string]any{"sigs.k8s.io_cluster-api-provider-azure_cluster_pdef": "owned", "Name": "pdef-control-plane-x7k2p", "capz-custom-data-hash": "589c87b2"},
+			"properties": map[string]any{
+				"provisioningState": "Succeeded",
+				"osProfile":         map[string]any{"customData": "c2VjcmV0", "adminPassword": nil, "computerName": "pdef-control-plane-x7k2p"},
+				"networkProfile": map[string]any{"networkInterfaces": []any{map[string]any{
+					"id": "/subscriptions/" + sub + "/resourceGroups/PDEF/providers/Microsoft.Network/networkInterfaces/pdef-control-plane-x7k2p-nic"}}},
+				"diskSizeGB": json.Number("128"),
+			},
+		})},
+		{Method: "PUT", Path: rgPath + "/providers/Microsoft.Authorization/roleAssignments/1b4f0a8e-0000-4000-8000-000000000001", Body: body(t, map[string]any{
+			"properties": map[string]any{
+				"roleDefinitionId": "/subscriptions/" + sub + "/providers/Microsoft.Authorization/roleDefinitions/" + role,
+				"principalId":      "7C9E6679-7425-40DE-944B-E07FC1F90AE7",
+			},
+		})},
+		{Method: "PATCH", Path: rgPath, Body: body(t, map[string]any{"tags": map[string]any{"a": "b"}})},
+		{Method: "DELETE", Path: rgPath},
+	})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(writes).To(HaveLen(3))
+
+	g.Expect(writes[0].Resource).To(Equal(Resource{Method: "PUT", Type: "Microsoft.Compute/virtualMachines",
+		ID: "/subscriptions/" + sub + "/resourcegroups/${CLUSTER_NAME}/providers/microsoft.compute/virtualmachines/${CLUSTER_NAME}-control-plane-#0"}))
+	g.Expect(writes[0].Resource.Name()).To(Equal("${CLUSTER_NAME}-control-plane-#0"))
+	g.Expect(writes[0].Body).To(Equal(map[string]any{
+		"location": "eastus",
+		"tags":     map[string]any{"sigs.k8s.io_cluster-api-provider-azure_cluster_${CLUSTER_NAME}": "owned", "Name": "${CLUSTER_NAME}-control-plane-#0", "capz-custom-data-hash": Redacted},
+		"properties": map[string]any{
+			"osProfile": map[string]any{"customData": Redacted, "adminPassword": nil, "computerName": "${CLUSTER_NAME}-control-plane-#0"},
+			"networkProfile": map[string]any{"networkInterfaces": []any{map[string]any{
+				"id": "/subscriptions/" + sub + "/resourcegroups/${CLUSTER_NAME}/providers/microsoft.network/networkinterfaces/${CLUSTER_NAME}-control-plane-#0-nic"}}},
+			"diskSizeGB": json.Number("128"),
+		},
+	}))
+
+	g.Expect(writes[1].Resource.ID).To(HaveSuffix("/roleassignments/" + GUID))
+	g.Expect(writes[1].Body).To(Equal(map[string]any{"properties": map[string]any{
+		"roleDefinitionId": "/subscriptions/" + sub + "/providers/microsoft.authorization/roledefinitions/" + role,
+		"principalId":      GUID,
+	}}))
+	g.Expect(writes[2].Resource).To(Equal(Resource{Method: "PATCH", Type: "Microsoft.Resources/resourceGroups", ID: "/subscriptions/" + sub + "/resourcegroups/${CLUSTER_NAME}"}))
+	g.Expect(writes[2].Resource.String()).To(Equal("PATCH Microsoft.Resources/resourceGroups ${CLUSTER_NAME}"))
+
+	_, err = n.Writes([]Request{{Method: "PUT", Path: rgPath, Body: []byte("not json")}})
+	g.Expect(err).To(MatchError(ContainSubstring("the body of PUT " + rgPath + " is not a JSON object")))
+}
+
+// TestNormalizer_InlineChildren: the inline inbound NAT rules of a load balancer's PUT (and a route table's routes)
+// become PUTs of the child resources, named by their parents; the parent keeps the rest; empty lists and objects of
+// a PUT go; a PATCH keeps its body whole.
+func TestNormalizer_InlineChildren(t *testing.T) {
+	g := NewWithT(t)
+	lbID := rgPath + "/providers/Microsoft.Network/loadBalancers/lb"
+	rt := rgPath + "/providers/Microsoft.Network/routeTables/rt"
+	writes, err := Normalizer{}.Writes([]Request{
+		{Method: "PUT", Path: lbID, Body: []byte(`{"location":"eastus","properties":{"probes":[],"inboundNatRules":[
+			{"name":"Machine-0","id":"x","etag":"y","properties":{"frontendPort":22}}]}}`)},
+		{Method: "PUT", Path: rt, Body: []byte(`{"properties":{"routes":[{"name":"r","properties":{"nextHopType":"None"}}],"disableBgpRoutePropagation":false,"tags":{}}}`)},
+		{Method: "PATCH", Path: rt, Body: []byte(`{"properties":{"routes":[]}}`)},
+	})
+	g.Expect(err).NotTo(HaveOccurred())
+	got := map[string]map[string]any{}
+	for _, w := range writes {
+		got[w.Resource.String()] = w.Body
+	}
+	g.Expect(got).To(Equal(map[string]map[string]any{
+		"Microsoft.Network/loadBalancers lb":                           {"location": "eastus"},
+		"Microsoft.Network/loadBalancers/inboundNatRules lb/machine-0": {"properties": map[string]any{"frontendPort": json.Number("22")}},
+		"Microsoft.Network/routeTables rt":                             {"properties": map[string]any{"disableBgpRoutePropagation": false}},
+		"Microsoft.Network/routeTables/routes rt/r":                    {"properties": map[string]any{"nextHopType": "None"}},
+		"PATCH Microsoft.Network/routeTables rt":                       {"properties": map[string]any{"routes": []any{}}},
+	}))
+}

@@ -1,0 +1,97 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package parity
+
+import (
+	"testing"
+
+	. "github.com/onsi/gomega"
+)
+
+// TestSideProcesses: ours runs every flavor in one process; CAPZ runs once per set of feature gates, so that a gate
+// one flavor needs does not change CAPZ's defaults for the others.
+func TestSideProcesses(t *testing.T) {
+	g := NewWithT(t)
+	def, _ := FlavorNamed("default")
+	ilb, _ := FlavorNamed("apiserver-ilb")
+	win, _ := FlavorNamed("windows")
+	ps := sideProcesses([]Flavor{def, ilb, win})
+	g.Expect(ps).To(HaveLen(3))
+	g.Expect(ps[0]).To(Equal(SideProcess{Side: SideOurs, Name: SideOurs, Flavors: []Flavor{def, ilb, win}}))
+	g.Expect(ps[1]).To(Equal(SideProcess{Side: SideCAPZ, Name: SideCAPZ, Flavors: []Flavor{def, win}}))
+	g.Expect(ps[2]).To(Equal(SideProcess{Side: SideCAPZ, Name: "CAPZ+APIServerILB", Flavors: []Flavor{ilb}, CAPZFeatureGates: "APIServerILB=true"}))
+}
+
+// TestFlavors: every flavor has its own cluster name and subscription, and renders from a template of CAPZ's shape
+// with every variable set.
+func TestFlavors(t *testing.T) {
+	g := NewWithT(t)
+	clusters, subscriptions := map[string]bool{}, map[string]bool{}
+	for _, f := range Flavors {
+		g.Expect(clusters).NotTo(HaveKey(f.Cluster))
+		g.Expect(subscriptions).NotTo(HaveKey(f.Subscription))
+		clusters[f.Cluster], subscriptions[f.Subscription] = true, true
+		g.Expect(f.Subscription).To(MatchRegexp(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`))
+	}
+	def, _ := FlavorNamed("default")
+	objs, err := def.Render("testdata")
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(kinds(objs)).To(Equal("AzureClusterIdentity×1, AzureCluster×1"))
+	for _, o := range objs {
+		g.Expect(o.GetNamespace()).To(Equal("parity-default"))
+	}
+	g.Expect(objs[0].Object).To(HaveKeyWithValue("spec", HaveKeyWithValue("subscriptionID", def.Subscription)))
+	g.Expect(objs[1].Object["spec"]).To(Equal(map[string]any{
+		"type": "ServicePrincipal", "clientID": ClientID, "tenantID": TenantID,
+		"clientSecret": map[string]any{"name": identitySecretName, "namespace": "parity-default"},
+	}))
+	_, err = Flavor{Name: "missing"}.Render("testdata")
+	g.Expect(err).To(MatchError(ContainSubstring("failed to read flavor missing")))
+}
+
+// TestMachineNames: the machines of a group share its placeholder; a VM CAPZ named after a Machine's suffix (a
+// shortened Windows name) gets the Machine's, a VM of a Machine that is gone its group's; other VMs keep their names.
+func TestMachineNames(t *testing.T) {
+	g := NewWithT(t)
+	vm := func(name string) Request {
+		return Request{Method: "PUT", Path: rgPath + "/providers/Microsoft.Compute/virtualMachines/" + name}
+	}
+	groups := map[string]string{
+		"pdef-control-plane-aaaaa":  "pdef-control-plane",
+		"pdef-md-0-bbbbb-zzzzz":     "pdef-md-0",
+		"pdef-md-0-bbbbb-yyyyy":     "pdef-md-0",
+		"pdef-md-0-win-ccccc-xxxxx": "pdef-md-0-win",
+	}
+	got := machineNames(groups, []Request{
+		vm("pdef-control-plane-qqqqq"), // replaced, its Machine gone
+		vm("pdef-md-0-bbbbb-zzzzz"),
+		vm("pdef-md-0-win-ccccc-wwwww"), // gone, of the longer group
+		vm("pdef-md-0-w-xxxxx"),
+		{Method: "GET", Path: rgPath + "/providers/Microsoft.Compute/virtualMachines/pdef-md-0-bbbbb-ggggg"},
+		{Method: "PUT", Path: rgPath + "/providers/Microsoft.Network/networkInterfaces/pdef-md-0-bbbbb-nnnnn-nic"},
+		vm("unrelated"),
+	}, "pdef")
+	g.Expect(got).To(Equal(map[string]string{
+		"pdef-control-plane-aaaaa":  "${CLUSTER_NAME}-control-plane-*",
+		"pdef-control-plane-qqqqq":  "${CLUSTER_NAME}-control-plane-*",
+		"pdef-md-0-bbbbb-zzzzz":     "${CLUSTER_NAME}-md-0-*",
+		"pdef-md-0-bbbbb-yyyyy":     "${CLUSTER_NAME}-md-0-*",
+		"pdef-md-0-win-ccccc-xxxxx": "${CLUSTER_NAME}-md-0-win-*",
+		"pdef-md-0-win-ccccc-wwwww": "${CLUSTER_NAME}-md-0-win-*",
+		"pdef-md-0-w-xxxxx":         "${CLUSTER_NAME}-md-0-win-*",
+	}))
+}
