@@ -29,6 +29,8 @@ CLUSTERCTL_VERSION := v1.14.2
 CONTROLLER_GEN_VERSION := v0.21.0
 # v5.8.3 needs go >= 1.27; v5.8.2 is the newest v5.8.x that builds with Go 1.26.
 KUSTOMIZE_VERSION := v5.8.2
+# The linter of make verify (.golangci.yml): v2.15.0 builds with Go 1.26.
+GOLANGCI_LINT_VERSION := v2.15.0
 # Only renders ASO's chart (make generate-aso-bundle); v3.19.x installs with go install and builds with Go 1.26.
 HELM_VERSION := v3.19.5
 ASO_VERSION := v2.18.0
@@ -52,6 +54,7 @@ HELM := $(TOOLS_BIN_DIR)/helm-$(HELM_VERSION)
 KUBECTL := $(TOOLS_BIN_DIR)/kubectl-$(KUBECTL_VERSION)
 CLUSTERCTL := $(TOOLS_BIN_DIR)/clusterctl-$(CLUSTERCTL_VERSION)
 ASO_CONTROLLER := $(TOOLS_BIN_DIR)/aso-controller-$(ASO_CONTROLLER_VERSION)
+GOLANGCI_LINT := $(TOOLS_BIN_DIR)/golangci-lint-$(GOLANGCI_LINT_VERSION)
 ENSURE_TOOL := $(ROOT_DIR)/hack/ensure-tool.sh
 
 # kube-apiserver reports this version (tests check it), so stamp it like a release build.
@@ -143,7 +146,11 @@ generate-flavors: $(KUSTOMIZE) ## Render the cluster templates (templates/cluste
 ##@ lint and verify
 
 .PHONY: verify
-verify: verify-boilerplate verify-fmt verify-modules verify-gen verify-release vet ## Run every check CI needs besides tests.
+verify: verify-boilerplate verify-fmt verify-modules verify-gen verify-release vet lint ## Run every check CI needs besides tests.
+
+.PHONY: lint
+lint: $(GOLANGCI_LINT) ## Run golangci-lint (.golangci.yml): correctness linters and the layering rules of DESIGN.md.
+	$(GOLANGCI_LINT) run ./...
 
 .PHONY: verify-gen
 verify-gen: generate ## Check that generated files are up to date and committed.
@@ -198,7 +205,7 @@ run: test-tools ## Run the local management plane (Cluster API and the provider 
 	bin/localplane $(RUN_ARGS)
 
 .PHONY: tools
-tools: kube-apiserver kube-controller-manager etcd controller-gen kustomize helm kubectl clusterctl aso-controller ## Build every pinned tool into hack/tools/bin.
+tools: kube-apiserver kube-controller-manager etcd controller-gen kustomize helm kubectl clusterctl aso-controller golangci-lint ## Build every pinned tool into hack/tools/bin.
 
 .PHONY: test-tools
 test-tools: kube-apiserver kube-controller-manager etcd kubectl kustomize clusterctl aso-controller ## Build the tools the tests need (kube-apiserver, kube-controller-manager, etcd, kustomize, ASO's controller; kubectl for the make run test; clusterctl for test/clusterctl).
@@ -237,6 +244,9 @@ kustomize: $(KUSTOMIZE) ## Build kustomize and point hack/tools/bin/kustomize at
 .PHONY: helm
 helm: $(HELM) ## Build helm.
 
+.PHONY: golangci-lint
+golangci-lint: $(GOLANGCI_LINT) ## Build golangci-lint.
+
 $(KUBE_APISERVER): ## Build kube-apiserver from hack/tools/kube-apiserver.
 	$(ENSURE_TOOL) build kube-apiserver $(KUBE_APISERVER_VERSION) hack/tools/kube-apiserver k8s.io/kubernetes "$(KUBE_APISERVER_LDFLAGS)" . "$(TOOLS_GCFLAGS)"
 
@@ -260,6 +270,9 @@ $(CONTROLLER_GEN): ## Install controller-gen.
 
 $(KUSTOMIZE): ## Install kustomize.
 	$(ENSURE_TOOL) install kustomize $(KUSTOMIZE_VERSION) sigs.k8s.io/kustomize/kustomize/v5
+
+$(GOLANGCI_LINT): ## Install golangci-lint.
+	$(ENSURE_TOOL) install golangci-lint $(GOLANGCI_LINT_VERSION) github.com/golangci/golangci-lint/v2/cmd/golangci-lint
 
 $(HELM): ## Install helm.
 	$(ENSURE_TOOL) install helm $(HELM_VERSION) helm.sh/helm/v3/cmd/helm
