@@ -23,8 +23,6 @@ import (
 	"strings"
 	"time"
 
-	asocontainerservice "github.com/Azure/azure-service-operator/v2/api/containerservice/v1api20250801"
-	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -40,7 +38,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure/resources"
 )
 
 // +kubebuilder:rbac:groups=containerservice.azure.com,resources=managedclusters;managedclustersagentpools,verbs=get;list;watch
@@ -85,25 +85,25 @@ func (r *ManagedClusterReconciler) SetupWithManager(_ context.Context, mgr ctrl.
 	return builder.TypedControllerManagedBy[ctrl.Request](mgr).
 		Named("asomanagedclusteradoption").
 		WithOptions(options).
-		WatchesRawSource(source.Kind(r.Cache, &asocontainerservice.ManagedCluster{},
-			&handler.TypedEnqueueRequestForObject[*asocontainerservice.ManagedCluster]{},
-			predicate.NewTypedPredicateFuncs(func(o *asocontainerservice.ManagedCluster) bool { return handedOver(o) }))).
+		WatchesRawSource(source.Kind(r.Cache, client.Object(aks.ManagedClusterRef("")),
+			&handler.EnqueueRequestForObject{}, predicate.NewPredicateFuncs(handedOver))).
 		Complete(r)
 }
 
 // Reconcile creates what is missing of the Cluster API objects of a handed-over ManagedCluster.
 func (r *ManagedClusterReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	mc := &asocontainerservice.ManagedCluster{}
+	var mc client.Object = aks.ManagedClusterRef(req.Name)
 	if err := r.Cache.Get(ctx, req.NamespacedName, mc); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if !handedOver(mc) || !mc.DeletionTimestamp.IsZero() {
+	st, _ := aks.ReadManagedCluster(mc)
+	if !handedOver(mc) || !mc.GetDeletionTimestamp().IsZero() {
 		return ctrl.Result{}, nil
 	}
 	log := ctrl.LoggerFrom(ctx)
-	name := mc.Name
+	name, namespace := mc.GetName(), mc.GetNamespace()
 	existing := &clusterv1.Cluster{}
-	err := r.Client.Get(ctx, client.ObjectKey{Namespace: mc.Namespace, Name: name}, existing)
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, existing)
 	switch {
 	case err == nil && existing.Spec.ControlPlaneRef.Kind != "AzureASOManagedControlPlane":
 		log.Info("Not adopting the ManagedCluster: a Cluster of its name exists with another control plane", "controlPlane", existing.Spec.ControlPlaneRef.Kind)
@@ -112,7 +112,10 @@ func (r *ManagedClusterReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 		return ctrl.Result{}, err
 	}
 
-	version := ptr.Deref(mc.Spec.KubernetesVersion, ptr.Deref(mc.Status.CurrentKubernetesVersion, ""))
+	version := st.SpecVersion
+	if version == "" {
+		version = st.Version
+	}
 	managedCluster, err := rawResource(r.Client, mc, func(spec map[string]any) {
 		// The agent pools are the machine pools' (AKS only reads inline pools when it creates a cluster).
 		delete(spec, "agentPoolProfiles")
@@ -121,9 +124,9 @@ func (r *ManagedClusterReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 		return ctrl.Result{}, err
 	}
 	var clusterResources []runtime.RawExtension
-	if mc.Spec.Owner != nil && mc.Spec.Owner.Name != "" {
-		rg := &asoresources.ResourceGroup{}
-		err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: mc.Namespace, Name: mc.Spec.Owner.Name}, rg)
+	if st.Owner != "" {
+		var rg client.Object = resources.ResourceGroupRef(st.Owner)
+		err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: st.Owner}, rg)
 		if client.IgnoreNotFound(err) != nil {
 			return ctrl.Result{}, err
 		}
@@ -139,20 +142,20 @@ func (r *ManagedClusterReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	labels := map[string]string{clusterv1.ClusterNameLabel: name}
 	objs := []client.Object{
 		&clusterv1.Cluster{
-			ObjectMeta: metav1.ObjectMeta{Namespace: mc.Namespace, Name: name},
+			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
 			Spec: clusterv1.ClusterSpec{
 				InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureASOManagedCluster", Name: name},
 				ControlPlaneRef:   clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureASOManagedControlPlane", Name: name},
 			},
 		},
 		&infrav1.AzureASOManagedCluster{
-			ObjectMeta: metav1.ObjectMeta{Namespace: mc.Namespace, Name: name, Labels: labels},
+			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels},
 			Spec: infrav1.AzureASOManagedClusterSpec{AzureASOManagedClusterTemplateResourceSpec: infrav1.AzureASOManagedClusterTemplateResourceSpec{
 				Resources: clusterResources,
 			}},
 		},
 		&infrav1.AzureASOManagedControlPlane{
-			ObjectMeta: metav1.ObjectMeta{Namespace: mc.Namespace, Name: name, Labels: labels},
+			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels},
 			Spec: infrav1.AzureASOManagedControlPlaneSpec{AzureASOManagedControlPlaneTemplateResourceSpec: infrav1.AzureASOManagedControlPlaneTemplateResourceSpec{
 				Version:   "v" + strings.TrimPrefix(version, "v"),
 				Resources: []runtime.RawExtension{managedCluster},
@@ -184,29 +187,30 @@ func (r *AgentPoolReconciler) SetupWithManager(_ context.Context, mgr ctrl.Manag
 	return builder.TypedControllerManagedBy[ctrl.Request](mgr).
 		Named("asomanagedagentpooladoption").
 		WithOptions(options).
-		WatchesRawSource(source.Kind(r.Cache, &asocontainerservice.ManagedClustersAgentPool{},
-			&handler.TypedEnqueueRequestForObject[*asocontainerservice.ManagedClustersAgentPool]{},
-			predicate.NewTypedPredicateFuncs(func(o *asocontainerservice.ManagedClustersAgentPool) bool { return handedOver(o) }))).
+		WatchesRawSource(source.Kind(r.Cache, client.Object(aks.AgentPoolRef("")),
+			&handler.EnqueueRequestForObject{}, predicate.NewPredicateFuncs(handedOver))).
 		Complete(r)
 }
 
 // Reconcile creates what is missing of the Cluster API objects of a handed-over agent pool.
 func (r *AgentPoolReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	ap := &asocontainerservice.ManagedClustersAgentPool{}
+	var ap client.Object = aks.AgentPoolRef(req.Name)
 	if err := r.Cache.Get(ctx, req.NamespacedName, ap); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if !handedOver(ap) || !ap.DeletionTimestamp.IsZero() || ap.Spec.Owner == nil {
+	st, _ := aks.ReadAgentPool(ap)
+	if !handedOver(ap) || !ap.GetDeletionTimestamp().IsZero() || st.ManagedCluster == "" {
 		return ctrl.Result{}, nil
 	}
+	name, namespace := ap.GetName(), ap.GetNamespace()
 	// The pool joins the Cluster its ManagedCluster belongs to, once the control plane took the cluster over.
-	mc := &asocontainerservice.ManagedCluster{}
-	if err := r.Cache.Get(ctx, client.ObjectKey{Namespace: ap.Namespace, Name: ap.Spec.Owner.Name}, mc); err != nil {
+	var mc client.Object = aks.ManagedClusterRef(st.ManagedCluster)
+	if err := r.Cache.Get(ctx, client.ObjectKey{Namespace: namespace, Name: st.ManagedCluster}, mc); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	clusterName := mc.Labels[clusterv1.ClusterNameLabel]
+	clusterName := mc.GetLabels()[clusterv1.ClusterNameLabel]
 	if owner := metav1.GetControllerOf(mc); owner == nil || owner.Kind != "AzureASOManagedControlPlane" || clusterName == "" {
-		ctrl.LoggerFrom(ctx).V(4).Info("Waiting for the agent pool's ManagedCluster to be adopted", "managedCluster", mc.Name)
+		ctrl.LoggerFrom(ctx).V(4).Info("Waiting for the agent pool's ManagedCluster to be adopted", "managedCluster", st.ManagedCluster)
 		return ctrl.Result{RequeueAfter: waitForClusterAdoption}, nil
 	}
 
@@ -214,18 +218,28 @@ func (r *AgentPoolReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	version := ptr.Deref(ap.Spec.OrchestratorVersion, ptr.Deref(ap.Status.CurrentOrchestratorVersion, ""))
+	version := st.Version
+	if version == "" {
+		version = st.CurrentVersion
+	}
+	replicas := 1
+	switch {
+	case st.SpecCount != nil:
+		replicas = *st.SpecCount
+	case st.Count != nil:
+		replicas = *st.Count
+	}
 	labels := map[string]string{clusterv1.ClusterNameLabel: clusterName}
 	machinePool := &clusterv1.MachinePool{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ap.Namespace, Name: ap.Name, Labels: labels},
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels},
 		Spec: clusterv1.MachinePoolSpec{
 			ClusterName: clusterName,
-			Replicas:    ptr.To(int32(ptr.Deref(ap.Spec.Count, ptr.Deref(ap.Status.Count, 1)))),
+			Replicas:    ptr.To(int32(replicas)),
 			Template: clusterv1.MachineTemplateSpec{Spec: clusterv1.MachineSpec{
 				ClusterName: clusterName,
 				// AKS bootstraps its nodes itself: no bootstrap data.
 				Bootstrap:         clusterv1.Bootstrap{DataSecretName: ptr.To("")},
-				InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureASOManagedMachinePool", Name: ap.Name},
+				InfrastructureRef: clusterv1.ContractVersionedObjectReference{APIGroup: infrav1.GroupVersion.Group, Kind: "AzureASOManagedMachinePool", Name: name},
 			}},
 		},
 	}
@@ -235,7 +249,7 @@ func (r *AgentPoolReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	objs := []client.Object{
 		machinePool,
 		&infrav1.AzureASOManagedMachinePool{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ap.Namespace, Name: ap.Name, Labels: labels},
+			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: labels},
 			Spec:       infrav1.AzureASOManagedMachinePoolSpec{Resources: []runtime.RawExtension{pool}},
 		},
 	}
@@ -244,7 +258,7 @@ func (r *AgentPoolReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 			return ctrl.Result{}, err
 		}
 	}
-	ctrl.LoggerFrom(ctx).Info("Adopted the agent pool", "cluster", clusterName, "machinePool", ap.Name)
+	ctrl.LoggerFrom(ctx).Info("Adopted the agent pool", "cluster", clusterName, "machinePool", name)
 	return ctrl.Result{}, nil
 }
 
