@@ -77,8 +77,10 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Scope: func(ac *infrav1.AzureCluster, owners *lifecycle.Owners) *scope {
 			return &scope{cluster: owners.Cluster, azureCluster: ac}
 		},
-		WhilePaused:       r.revokeWhilePaused,
-		Phases:            []lifecycle.Phase[*scope]{r.reconcileCredentials, r.reconcileResources, r.reconcileEndpoint, r.reconcileFailureDomains},
+		Identity: func(ac *infrav1.AzureCluster, s *scope) aso.CredentialsInput {
+			return aso.CredentialsInput{ClusterName: s.cluster.Name, SubscriptionID: ac.Spec.SubscriptionID, IdentityRef: ac.Spec.IdentityRef, Cloud: ac.Spec.AzureEnvironment}
+		},
+		Phases:            []lifecycle.Phase[*scope]{r.reconcileResources, r.reconcileEndpoint, r.reconcileFailureDomains},
 		Deletes:           "the cluster's Azure resources",
 		ChooseDeleteOrder: r.deleteOrder,
 		Status:            updateStatus,

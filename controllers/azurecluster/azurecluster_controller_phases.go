@@ -24,7 +24,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -33,38 +32,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/azure/network"
 	"github.com/capzaso/cluster-api-provider-azure/azure/resources"
-	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
-
-// revokeWhilePaused checks, while the Cluster is paused, that the identity may still be used, and revokes the
-// credentials when it may not; it writes no credential secret.
-func (r *Reconciler) revokeWhilePaused(ctx context.Context, s *scope) error {
-	creds, err := r.Engine.ClusterCredentials(ctx, s.azureCluster, aso.CredentialsInput{
-		ClusterName: s.cluster.Name, IdentityRef: s.azureCluster.Spec.IdentityRef, Kinds: s.Kinds,
-	})
-	s.Credentials = &creds
-	return err
-}
-
-// reconcileCredentials resolves the cluster's identity into the ASO credential secret.
-func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
-	creds, err := r.Engine.EnsureCredentials(ctx, s.azureCluster, aso.CredentialsInput{
-		ClusterName:    s.cluster.Name,
-		SubscriptionID: s.azureCluster.Spec.SubscriptionID,
-		IdentityRef:    s.azureCluster.Spec.IdentityRef,
-		Cloud:          s.azureCluster.Spec.AzureEnvironment,
-		Kinds:          s.Kinds,
-	})
-	if err != nil {
-		return err
-	}
-	s.Credentials = &creds
-	if !creds.Ready {
-		ctrl.LoggerFrom(ctx).Info("Not applying the cluster's resources: its identity cannot be used", "reason", creds.Reason)
-		s.Waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
-	}
-	return nil
-}
 
 // reconcileResources translates the AzureCluster and hands the objects to the engine.
 func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {

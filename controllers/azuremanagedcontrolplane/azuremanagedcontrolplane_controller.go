@@ -70,8 +70,10 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Scope: func(cp *infrav1.AzureManagedControlPlane, owners *lifecycle.Owners) *scope {
 			return &scope{cluster: owners.Cluster, controlPlane: cp}
 		},
-		WhilePaused:       r.revokeWhilePaused,
-		Phases:            []lifecycle.Phase[*scope]{r.reconcileCredentials, r.reconcileResources, r.reconcileManagedClusterStatus},
+		Identity: func(cp *infrav1.AzureManagedControlPlane, s *scope) aso.CredentialsInput {
+			return aso.CredentialsInput{ClusterName: s.cluster.Name, SubscriptionID: cp.Spec.SubscriptionID, IdentityRef: cp.Spec.IdentityRef, Cloud: cp.Spec.AzureEnvironment}
+		},
+		Phases:            []lifecycle.Phase[*scope]{r.reconcileResources, r.reconcileManagedClusterStatus},
 		Deletes:           "the control plane's Azure resources",
 		ChooseDeleteOrder: r.deleteOrder,
 		Status:            updateStatus,

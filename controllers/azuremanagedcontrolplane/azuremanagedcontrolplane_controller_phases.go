@@ -27,7 +27,6 @@ import (
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -41,36 +40,6 @@ import (
 
 // kubeconfigRefresh is how often a ready control plane re-reads the kubeconfig ASO writes, which ASO rotates.
 const kubeconfigRefresh = 10 * time.Minute
-
-// revokeWhilePaused checks, while the Cluster is paused, that the identity may still be used, and revokes the
-// credentials when it may not; it writes no credential secret.
-func (r *Reconciler) revokeWhilePaused(ctx context.Context, s *scope) error {
-	creds, err := r.Engine.ClusterCredentials(ctx, s.controlPlane, aso.CredentialsInput{
-		ClusterName: s.cluster.Name, IdentityRef: s.controlPlane.Spec.IdentityRef, Kinds: s.Kinds,
-	})
-	s.Credentials = &creds
-	return err
-}
-
-// reconcileCredentials turns the control plane's identity into ASO's credential secret.
-func (r *Reconciler) reconcileCredentials(ctx context.Context, s *scope) error {
-	creds, err := r.Engine.EnsureCredentials(ctx, s.controlPlane, aso.CredentialsInput{
-		ClusterName:    s.cluster.Name,
-		SubscriptionID: s.controlPlane.Spec.SubscriptionID,
-		IdentityRef:    s.controlPlane.Spec.IdentityRef,
-		Cloud:          s.controlPlane.Spec.AzureEnvironment,
-		Kinds:          s.Kinds,
-	})
-	if err != nil {
-		return err
-	}
-	s.Credentials = &creds
-	if !creds.Ready {
-		ctrl.LoggerFrom(ctx).Info("Not applying the control plane's resources: its identity cannot be used", "reason", creds.Reason)
-		s.Waiting = lifecycle.Wait{Reason: creds.Reason, Message: creds.Message}
-	}
-	return nil
-}
 
 // reconcileResources translates the control plane (with its system pools while AKS has not created the cluster)
 // and hands the objects, with the Cluster API kubeconfig once ASO wrote AKS's, to the engine.

@@ -84,9 +84,15 @@ type Kind[T Object, S Scope] struct {
 	ExternallyManaged bool
 	// Scope returns the scope of one pass.
 	Scope func(obj T, owners *Owners) S
+	// Identity, when set, is the cluster identity the object carries (an AzureCluster's, an AKS control plane's):
+	// before the Phases, a first phase turns it into ASO's credential secret (aso.Engine.EnsureCredentials) and
+	// records the credentials in the scope, or makes the object wait while the identity may not be used; in a
+	// paused pass it is checked (aso.Engine.ClusterCredentials), so that a revoked identity is revoked at once, not
+	// after the pause. The lifecycle sets the input's Kinds.
+	Identity func(obj T, s S) aso.CredentialsInput
 	// WhilePaused, when set, runs in the passes of a paused object before its ASO objects are paused: it resolves
-	// the object's credentials (aso.Engine.ClusterCredentials), so that a revoked identity is revoked at once, not
-	// after the pause, and records them in the scope.
+	// the credentials the object uses (its cluster's), so that a revoked identity is revoked at once, and records
+	// them in the scope.
 	WhilePaused func(ctx context.Context, s S) error
 	// Phases reconcile a live object, in order (see Phase).
 	Phases []Phase[S]
@@ -190,9 +196,16 @@ func (k *Kind[T, S]) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 	}()
 
 	if isPaused {
-		if k.WhilePaused != nil && obj.GetDeletionTimestamp().IsZero() {
-			if err := k.WhilePaused(ctx, s); err != nil {
-				return ctrl.Result{}, err
+		if obj.GetDeletionTimestamp().IsZero() {
+			if k.Identity != nil {
+				if err := k.checkCredentialsWhilePaused(ctx, obj, s); err != nil {
+					return ctrl.Result{}, err
+				}
+			}
+			if k.WhilePaused != nil {
+				if err := k.WhilePaused(ctx, s); err != nil {
+					return ctrl.Result{}, err
+				}
 			}
 		}
 		if !owns {
@@ -213,7 +226,11 @@ func (k *Kind[T, S]) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 		// The ASO objects may change from now on: clusterctl move waits until pause has set them to skip.
 		aso.SetBlockMove(obj, true)
 	}
-	requeueAfter, err := runPhases(ctx, s, k.Phases)
+	phases := k.Phases
+	if k.Identity != nil {
+		phases = append([]Phase[S]{k.ensureCredentials(obj)}, phases...)
+	}
+	requeueAfter, err := runPhases(ctx, s, phases)
 	return ctrl.Result{RequeueAfter: requeueAfter}, err
 }
 
