@@ -18,44 +18,27 @@ package azureasomanagedcontrolplane_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
-	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
-	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/providerenv"
 )
 
 // sim plays ASO for every test of the package.
 var sim *asosim.Simulator
 
-// The tests run the AzureASOManaged controllers (cluster, control plane, machine pool) with
-// every other controller of the provider. The kubeconfig ASO writes for an AKS cluster points at the test API
-// server itself, so the workload cluster's nodes are Nodes of that server.
+// The tests run the AzureASOManaged controllers (cluster, control plane, machine pool) with every other controller
+// of the provider. The kubeconfig ASO writes for an AKS cluster points at the test API server itself, so the
+// workload cluster's nodes are Nodes of that server.
 func TestMain(m *testing.M) {
-	os.Exit(env.Run(context.Background(), m, env.Options{
-		Scheme:        scheme.New(),
-		SetupWebhooks: setup.Webhooks,
-		ManagerOptions: func(o *ctrl.Options) {
-			o.Cache = cache.Options{ByObject: setup.CacheByObject(), DefaultTransform: cache.TransformStripManagedFields()}
+	providerenv.Main(m, providerenv.Options{Sim: &sim,
+		SimOptions: asosim.Options{
+			Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) {
+				return env.Env.ControlPlane.KubeConfig, nil
+			},
 		},
-		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
-			var err error
-			sim, err = asosim.Start(ctx, env.AdminConfig(mgr.GetConfig()), asosim.Options{
-				Scheme: scheme.New(),
-				Kubeconfig: func(context.Context, client.Object, string) ([]byte, error) {
-					return env.Env.ControlPlane.KubeConfig, nil
-				},
-			})
-			if err != nil {
-				return err
-			}
-			return setup.Controllers(ctx, mgr, setup.Options{})
-		},
-	}))
+	})
 }

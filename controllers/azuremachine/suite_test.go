@@ -17,18 +17,13 @@ limitations under the License.
 package azuremachine_test
 
 import (
-	"context"
-	"os"
 	"testing"
 
-	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"k8s.io/utils/ptr"
 
-	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
-	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
-	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
+	"github.com/capzaso/cluster-api-provider-azure/test/providerenv"
 )
 
 var (
@@ -39,19 +34,5 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(env.Run(context.Background(), m, env.Options{
-		Scheme:        scheme.New(),
-		SetupWebhooks: setup.Webhooks,
-		ManagerOptions: func(o *ctrl.Options) {
-			o.Cache = cache.Options{ByObject: setup.CacheByObject(), DefaultTransform: cache.TransformStripManagedFields()}
-			o.Logger = logs.Logger()
-		},
-		SetupReconcilers: func(ctx context.Context, mgr ctrl.Manager) error {
-			var err error
-			if sim, err = asosim.Start(ctx, env.AdminConfig(mgr.GetConfig()), asosim.Options{Scheme: scheme.New()}); err != nil {
-				return err
-			}
-			return setup.Controllers(ctx, mgr, setup.Options{})
-		},
-	}))
+	providerenv.Main(m, providerenv.Options{Sim: &sim, Logger: ptr.To(logs.Logger())})
 }
