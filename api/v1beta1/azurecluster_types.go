@@ -67,12 +67,8 @@ type AzureClusterStatus struct {
 	Initialization AzureClusterInitializationStatus `json:"initialization,omitempty,omitzero"`
 
 	// failureDomains are the failure domains machines can be placed in.
-	// +listType=map
-	// +listMapKey=name
-	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=100
 	// +optional
-	FailureDomains []clusterv1.FailureDomain `json:"failureDomains,omitempty"`
+	FailureDomains FailureDomainList `json:"failureDomains,omitempty"`
 
 	// resources is the state of every ASO object of the cluster.
 	// +optional
