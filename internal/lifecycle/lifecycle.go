@@ -183,6 +183,7 @@ func (k *Kind[T, S]) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 		st.Kinds = k.OwnedKinds(obj)
 	}
 	p := newPatcher(c, obj)
+	dropForeignConditions(obj)
 
 	// One deferred patch writes what the pass changed: metadata and spec, then status, each only when it changed.
 	defer func() {

@@ -149,3 +149,20 @@ func readyCondition(f Facts) (metav1.Condition, bool) {
 func Describe(r *infrav1.ResourceStatus) string {
 	return fmt.Sprintf("%s %s: %s", r.Resource.Kind, r.Resource.Name, r.Message)
 }
+
+// dropForeignConditions removes the conditions this provider did not write: those without observedGeneration,
+// which Cluster API's conditions.Set always sets. They are CAPZ's (Cluster API's v1beta1 conditions have no
+// observedGeneration, and those that are True have no reason, which the v1beta2 schema refuses): an object CAPZ
+// made keeps them until the first status this provider writes, which then holds its own conditions only.
+func dropForeignConditions(obj Object) {
+	conds := obj.GetConditions()
+	kept := conds[:0:0]
+	for _, c := range conds {
+		if c.ObservedGeneration != 0 {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) != len(conds) {
+		obj.SetConditions(kept)
+	}
+}
