@@ -30,8 +30,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
-
-	"github.com/capzaso/cluster-api-provider-azure/azure"
 )
 
 // The manager's role grants the engine's verbs on every kind of Kinds() (config/config_test.go checks that the two
@@ -83,21 +81,9 @@ func AddToScheme(s *runtime.Scheme) error {
 	return nil
 }
 
-// GVKs returns the GroupVersionKinds of typed objects, for DeleteOptions.Kinds and Options.Kinds.
-func GVKs(scheme *runtime.Scheme, objs ...client.Object) ([]schema.GroupVersionKind, error) {
-	out := make([]schema.GroupVersionKind, 0, len(objs))
-	for _, obj := range objs {
-		gvk, err := apiutil.GVKForObject(obj, scheme)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, gvk)
-	}
-	return out, nil
-}
-
-// GVKsOf returns the GroupVersionKinds of the translators' typed objects (e.g. network.ClusterKinds()).
-func GVKsOf(scheme *runtime.Scheme, objs []azure.Object) ([]schema.GroupVersionKind, error) {
+// GVKs returns the GroupVersionKinds of typed objects (aso.Kinds(), or the translators' azure.Objects such as
+// network.ClusterKinds()), for DeleteOptions.Kinds and Options.Kinds.
+func GVKs[O client.Object](scheme *runtime.Scheme, objs ...O) ([]schema.GroupVersionKind, error) {
 	out := make([]schema.GroupVersionKind, 0, len(objs))
 	for _, obj := range objs {
 		gvk, err := apiutil.GVKForObject(obj, scheme)

@@ -47,7 +47,7 @@ func (k *Kind[T, S]) Setup(ctx context.Context, mgr ctrl.Manager, options contro
 		return nil, err
 	}
 	var err error
-	if k.kinds, err = aso.GVKsOf(mgr.GetScheme(), k.Owns); err != nil {
+	if k.kinds, err = aso.GVKs(mgr.GetScheme(), k.Owns...); err != nil {
 		return nil, err
 	}
 	owned := make([]client.Object, 0, len(k.Owns))

@@ -78,7 +78,7 @@ type Reconciler struct {
 func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
 	r.azureJSON = &azurejson.Writer{Client: r.Client, APIReader: r.APIReader, Metadata: mgr.GetCache()}
 	var err error
-	if r.instanceKinds, err = aso.GVKsOf(mgr.GetScheme(), compute.ReplicaKinds()); err != nil {
+	if r.instanceKinds, err = aso.GVKs(mgr.GetScheme(), compute.ReplicaKinds()...); err != nil {
 		return err
 	}
 	if r.poolsOfCluster, err = lifecycle.ClusterToObjects(mgr, infrav1exp.GroupVersion.WithKind("AzureMachinePool")); err != nil {
