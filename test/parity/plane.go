@@ -142,7 +142,8 @@ func startSide(ctx context.Context, name string, capz *CAPZ, logDir string, logg
 		if err != nil {
 			return s, err
 		}
-		defer os.RemoveAll(crdDir)
+		// Best-effort: a leftover temporary directory of CRD files is harmless.
+		defer func() { _ = os.RemoveAll(crdDir) }()
 		if err := capz.writeCRDs(crdDir); err != nil {
 			return s, fmt.Errorf("failed to read CAPZ's CRDs: %w", err)
 		}
