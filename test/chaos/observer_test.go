@@ -245,7 +245,7 @@ func lostSkip(before, after client.Object) bool {
 	if _, paused := before.GetAnnotations()[aso.PrePauseAnnotation]; paused {
 		return false
 	}
-	return !(before.GetAnnotations()[aso.AdoptionAnnotation] == "probing" && after.GetAnnotations()[aso.AdoptionAnnotation] == "created")
+	return before.GetAnnotations()[aso.AdoptionAnnotation] != "probing" || after.GetAnnotations()[aso.AdoptionAnnotation] != "created"
 }
 
 // asoAnnotations are the annotations ASO itself writes on the objects it reconciles (and the simulator's poke).

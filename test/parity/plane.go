@@ -249,12 +249,13 @@ func (s *side) apply(ctx context.Context, f Flavor, objs []*unstructured.Unstruc
 			},
 		},
 	}
-	workload, workloadClient := s.workload, s.workloadClient
+	workloadClient := s.workloadClient
 	if f.SelfManaged {
-		var err error
-		if workload, workloadClient, err = s.startClusterWorkload(ctx, f); err != nil {
+		workload, c, err := s.startClusterWorkload(ctx, f)
+		if err != nil {
 			return err
 		}
+		workloadClient = c
 		user = append(user, &corev1.Secret{
 			ObjectMeta: metav1.ObjectMeta{
 				Namespace: f.Namespace(), Name: secret.Name(f.Cluster, secret.Kubeconfig),
