@@ -51,6 +51,7 @@ type AzureASOManagedControlPlaneStatus struct {
 	ExternalManagedControlPlane *bool `json:"externalManagedControlPlane,omitempty"`
 
 	// version is the Kubernetes version of the control plane as AKS reports it.
+	//
 	// Deprecated: Cluster API v1.14 reads versions; version is kept as its fallback.
 	// +optional
 	Version string `json:"version,omitempty"`

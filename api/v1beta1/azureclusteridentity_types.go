@@ -51,6 +51,7 @@ type AzureClusterIdentitySpec struct {
 	Type IdentityType `json:"type"`
 
 	// resourceID is not used; kept for compatibility.
+	//
 	// Deprecated: has no effect.
 	// +optional
 	ResourceID string `json:"resourceID,omitempty"`

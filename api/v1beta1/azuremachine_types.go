@@ -38,6 +38,7 @@ type AzureMachineSpec struct {
 	VMSize string `json:"vmSize,omitempty"`
 
 	// failureDomain is the availability zone of the VM.
+	//
 	// Deprecated: use the Machine's failureDomain, which takes precedence.
 	// +optional
 	FailureDomain *string `json:"failureDomain,omitempty"`
@@ -60,6 +61,7 @@ type AzureMachineSpec struct {
 	SystemAssignedIdentityRole *SystemAssignedIdentityRole `json:"systemAssignedIdentityRole,omitempty"`
 
 	// roleAssignmentName is the name of the system-assigned identity's role assignment.
+	//
 	// Deprecated: use systemAssignedIdentityRole.name.
 	// +optional
 	RoleAssignmentName string `json:"roleAssignmentName,omitempty"`
@@ -93,6 +95,7 @@ type AzureMachineSpec struct {
 	EnableIPForwarding bool `json:"enableIPForwarding,omitempty"`
 
 	// acceleratedNetworking turns on accelerated networking.
+	//
 	// Deprecated: use networkInterfaces[].acceleratedNetworking.
 	// +optional
 	AcceleratedNetworking *bool `json:"acceleratedNetworking,omitempty"`
@@ -110,6 +113,7 @@ type AzureMachineSpec struct {
 	SecurityProfile *SecurityProfile `json:"securityProfile,omitempty"`
 
 	// subnetName is the subnet of the VM's network interface.
+	//
 	// Deprecated: use networkInterfaces[].subnetName.
 	// +optional
 	SubnetName string `json:"subnetName,omitempty"`

@@ -167,7 +167,7 @@ func ValidateImage(path *field.Path, image *Image) field.ErrorList {
 	}
 	if g := image.SharedGallery; g != nil {
 		plan := []bool{g.Publisher != nil, g.Offer != nil, g.SKU != nil}
-		if !(plan[0] == plan[1] && plan[1] == plan[2]) {
+		if plan[0] != plan[1] || plan[1] != plan[2] {
 			errs = append(errs, field.Invalid(path.Child("sharedGallery"), "", "set publisher, offer and sku together for a third-party image"))
 		}
 	}

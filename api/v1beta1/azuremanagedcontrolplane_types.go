@@ -73,6 +73,7 @@ type AzureManagedControlPlaneStatus struct {
 	ExternalManagedControlPlane *bool `json:"externalManagedControlPlane,omitempty"`
 
 	// version is the Kubernetes version of the control plane as AKS reports it.
+	//
 	// Deprecated: Cluster API v1.14 reads versions; version is kept as its fallback.
 	// +optional
 	Version string `json:"version,omitempty"`

@@ -293,8 +293,7 @@ func specLeaves(t reflect.Type) []specLeaf {
 
 // walkLeaves descends a type; at reaches the value of the current field in a spec, allocating on the way.
 func walkLeaves(t reflect.Type, path, pattern string, at func(reflect.Value) reflect.Value, out *[]specLeaf) {
-	switch {
-	case t == quantityType || t == intOrStringType || t == rawType:
+	if t == quantityType || t == intOrStringType || t == rawType {
 		*out = append(*out, specLeaf{path: path, pattern: pattern, set: func(spec reflect.Value) { fill(at(spec)) }})
 		return
 	}

@@ -352,6 +352,7 @@ const (
 	// FreeManagedControlPlaneTier is the Free tier.
 	FreeManagedControlPlaneTier AzureManagedControlPlaneSkuTier = "Free"
 	// PaidManagedControlPlaneTier is the former name of the Standard tier.
+	//
 	// Deprecated: use StandardManagedControlPlaneTier.
 	PaidManagedControlPlaneTier AzureManagedControlPlaneSkuTier = "Paid"
 	// StandardManagedControlPlaneTier is the Standard tier, with an uptime SLA.

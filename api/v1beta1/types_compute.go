@@ -28,6 +28,7 @@ type Image struct {
 	ID *string `json:"id,omitempty"`
 
 	// sharedGallery is an image in a shared image gallery.
+	//
 	// Deprecated: use computeGallery.
 	// +optional
 	SharedGallery *AzureSharedGalleryImage `json:"sharedGallery,omitempty"`

@@ -46,9 +46,7 @@ var (
 	vnetNameRule = nameRule{2, 64, regexp.MustCompile(`^[a-zA-Z0-9]([a-zA-Z0-9._-]*[a-zA-Z0-9_])?$`),
 		"letters, digits, underscores, periods and hyphens, starting with a letter or digit and ending with a letter, digit or underscore"}
 	networkResourceNameRule = nameRule{1, 80, vnetNameRule.pattern, vnetNameRule.describe}
-	vmNameRule              = nameRule{1, 64, regexp.MustCompile(`^[^_\s\\/"'\[\]:|<>+=;,?*@&]([^\s\\/"'\[\]:|<>+=;,?*@&]*[^\s\\/"'\[\]:|<>+=;,?*@&.-])?$`),
-		"no spaces or any of \\/\"'[]:|<>+=;,?*@&, not starting with an underscore, not ending with a period or hyphen"}
-	dnsLabelRule = nameRule{1, 63, regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`),
+	dnsLabelRule            = nameRule{1, 63, regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`),
 		"lowercase letters, digits and hyphens, starting with a letter and ending with a letter or digit"}
 )
 

@@ -387,7 +387,7 @@ func TestCredentials_Revocation(t *testing.T) {
 	opts := options("revoked")
 	opts.CredentialSecret = creds.SecretName
 	reconcileUntilReady(ctx, g, e, cluster, func() []aso.Resource { return []aso.Resource{resourceGroup("rg")} }, opts)
-	reconcileUntilReady(ctx, g, e, machine, func() []aso.Resource { return []aso.Resource{securityGroup("nsg", "rg")} }, opts)
+	reconcileUntilReady(ctx, g, e, machine, func() []aso.Resource { return []aso.Resource{securityGroup("nsg")} }, opts)
 
 	identity.Spec.AllowedNamespaces = &infrav1.AllowedNamespaces{NamespaceList: []string{"elsewhere"}}
 	g.Expect(env.Env.Update(ctx, identity)).To(Succeed())

@@ -75,12 +75,13 @@ func resourceGroup(name string) aso.Resource {
 	}}
 }
 
-func securityGroup(name, rg string) aso.Resource {
+// securityGroup is a network security group in the resource group "rg" (resourceGroup("rg")).
+func securityGroup(name string) aso.Resource {
 	return aso.Resource{Family: "SecurityGroups", Object: &asonetwork.NetworkSecurityGroup{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: asonetwork.NetworkSecurityGroup_Spec{
 			AzureName: name, Location: ptr.To("eastus"),
-			Owner: &genruntime.KnownResourceReference{Name: rg},
+			Owner: &genruntime.KnownResourceReference{Name: "rg"},
 		},
 	}}
 }
@@ -104,7 +105,7 @@ func TestReconcile_NoOpPassWritesNothing(t *testing.T) {
 	desired := func() []aso.Resource {
 		out := []aso.Resource{resourceGroup("rg")}
 		for i := range 49 {
-			out = append(out, securityGroup(fmt.Sprintf("nsg-%d", i), "rg"))
+			out = append(out, securityGroup(fmt.Sprintf("nsg-%d", i)))
 		}
 		return out
 	}
@@ -264,7 +265,7 @@ func TestReconcile_NeverTouchesObjectsOfOthers(t *testing.T) {
 	rgID := fmt.Sprintf("/subscriptions/%s/resourceGroups/rg", sim.SubscriptionID())
 	g.Eventually(func() bool { return sim.ExistsInAzure(rgID) }, timeout).Should(BeTrue())
 
-	desired := func() []aso.Resource { return []aso.Resource{resourceGroup("rg"), securityGroup("nsg", "rg")} }
+	desired := func() []aso.Resource { return []aso.Resource{resourceGroup("rg"), securityGroup("nsg")} }
 	result := reconcileUntilReady(ctx, g, e, owner, desired, options("c4"))
 	g.Expect(result.Resource("ResourceGroup", "rg")).To(HaveField("Management", infrav1.ResourceExternallyManaged))
 	g.Expect(result.Resource("NetworkSecurityGroup", "nsg")).To(HaveField("Management", infrav1.ResourceManaged))
@@ -353,7 +354,7 @@ func TestReconcile_DeletesObjectsNoLongerDesired(t *testing.T) {
 	g := NewWithT(t)
 	ctx, owner := setup(t, g)
 	e := newEngine(t)
-	both := func() []aso.Resource { return []aso.Resource{resourceGroup("rg"), securityGroup("nsg", "rg")} }
+	both := func() []aso.Resource { return []aso.Resource{resourceGroup("rg"), securityGroup("nsg")} }
 	reconcileUntilReady(ctx, g, e, owner, both, options("c7"))
 
 	result, err := e.Reconcile(ctx, owner, []aso.Resource{resourceGroup("rg")}, options("c7"))
@@ -369,7 +370,7 @@ func TestPause_SkipsEveryOwnedObjectAndRestores(t *testing.T) {
 	g := NewWithT(t)
 	ctx, owner := setup(t, g)
 	e := newEngine(t)
-	desired := func() []aso.Resource { return []aso.Resource{resourceGroup("rg"), securityGroup("nsg", "rg")} }
+	desired := func() []aso.Resource { return []aso.Resource{resourceGroup("rg"), securityGroup("nsg")} }
 	reconcileUntilReady(ctx, g, e, owner, desired, options("c8"))
 
 	// The user chose detach-on-delete for the security group (with their own field manager).
@@ -426,7 +427,7 @@ func TestReconcile_StatusMirror(t *testing.T) {
 	ctx, owner := setup(t, g)
 	e := newEngine(t)
 	desired := func() []aso.Resource {
-		return []aso.Resource{resourceGroup("rg"), securityGroup("nsg-a", "rg"), securityGroup("nsg-b", "rg")}
+		return []aso.Resource{resourceGroup("rg"), securityGroup("nsg-a"), securityGroup("nsg-b")}
 	}
 	reconcileUntilReady(ctx, g, e, owner, desired, options("c9"))
 

@@ -73,7 +73,7 @@ func TestReconcile_FailureNeverDeletes(t *testing.T) {
 			e := newFaultyEngine(t, injector)
 			opts := options("failure")
 			before := func() []aso.Resource {
-				return []aso.Resource{resourceGroup("rg"), securityGroup("nsg", "rg"), securityGroup("nsg-old", "rg")}
+				return []aso.Resource{resourceGroup("rg"), securityGroup("nsg"), securityGroup("nsg-old")}
 			}
 			reconcileUntilReady(ctx, g, e, owner, before, opts)
 
@@ -86,10 +86,10 @@ func TestReconcile_FailureNeverDeletes(t *testing.T) {
 				rule.Name = "nsg-new"
 			}
 			id := injector.Add(rule)
-			changed := securityGroup("nsg", "rg")
+			changed := securityGroup("nsg")
 			changed.Object.(*asonetwork.NetworkSecurityGroup).Spec.Tags = map[string]string{"pass": string(rune('a' + i))}
 			after := func() []aso.Resource {
-				return []aso.Resource{resourceGroup("rg"), changed, securityGroup("nsg-new", "rg")}
+				return []aso.Resource{resourceGroup("rg"), changed, securityGroup("nsg-new")}
 			}
 			failing := rule.Name
 
@@ -132,7 +132,7 @@ func TestReconcile_ASODeniesRename(t *testing.T) {
 	opts := options("rename")
 	desired := func(azureName string) func() []aso.Resource {
 		return func() []aso.Resource {
-			nsg := securityGroup("nsg", "rg")
+			nsg := securityGroup("nsg")
 			if azureName != "" {
 				nsg.Object.(*asonetwork.NetworkSecurityGroup).Spec.AzureName = azureName
 			}

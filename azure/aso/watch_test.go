@@ -87,15 +87,17 @@ func newMirroredOwner(ctx context.Context, t testing.TB, g *WithT, name string) 
 	}
 	g.Expect(env.Env.Create(ctx, owner)).To(Succeed())
 	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), owner, ns) })
-	waitForCondition(ctx, g, owner, "ResourceGroupReady", metav1.ConditionTrue, "")
+	waitForResourceGroupReady(ctx, g, owner, metav1.ConditionTrue, "")
 	return owner
 }
 
-func waitForCondition(ctx context.Context, g *WithT, owner *infrav1.AzureCluster, conditionType string, status metav1.ConditionStatus, message string) {
+// waitForResourceGroupReady waits until the owner's ResourceGroupReady condition has status and, if message is not
+// empty, a message containing it.
+func waitForResourceGroupReady(ctx context.Context, g *WithT, owner *infrav1.AzureCluster, status metav1.ConditionStatus, message string) {
 	g.Eventually(func(g Gomega) {
 		live := &infrav1.AzureCluster{}
 		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(owner), live)).To(Succeed())
-		c := conditions.Get(live, conditionType)
+		c := conditions.Get(live, "ResourceGroupReady")
 		g.Expect(c).NotTo(BeNil())
 		g.Expect(c.Status).To(Equal(status))
 		if message != "" {
@@ -110,9 +112,9 @@ func TestWatch_ASOStatusReachesTheOwner(t *testing.T) {
 	owner := newMirroredOwner(ctx, t, g, "watched")
 
 	sim.Fail("ResourceGroup", owner.Namespace, "watched-rg", "AuthorizationFailed", "the credential may not create resource groups")
-	waitForCondition(ctx, g, owner, "ResourceGroupReady", metav1.ConditionFalse, "the credential may not create resource groups")
+	waitForResourceGroupReady(ctx, g, owner, metav1.ConditionFalse, "the credential may not create resource groups")
 	g.Expect(sim.Heal(ctx, "ResourceGroup", owner.Namespace, "watched-rg")).To(Succeed())
-	waitForCondition(ctx, g, owner, "ResourceGroupReady", metav1.ConditionTrue, "")
+	waitForResourceGroupReady(ctx, g, owner, metav1.ConditionTrue, "")
 }
 
 // BenchmarkWatchLatency measures how long an ASO status change takes to reach the owner's conditions through
@@ -125,9 +127,9 @@ func BenchmarkWatchLatency(b *testing.B) {
 	for i := range b.N {
 		message := fmt.Sprintf("failure %d", i)
 		sim.Fail("ResourceGroup", owner.Namespace, "latency-rg", "Throttled", message)
-		waitForCondition(ctx, g, owner, "ResourceGroupReady", metav1.ConditionFalse, message)
+		waitForResourceGroupReady(ctx, g, owner, metav1.ConditionFalse, message)
 		g.Expect(sim.Heal(ctx, "ResourceGroup", owner.Namespace, "latency-rg")).To(Succeed())
-		waitForCondition(ctx, g, owner, "ResourceGroupReady", metav1.ConditionTrue, "")
+		waitForResourceGroupReady(ctx, g, owner, metav1.ConditionTrue, "")
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(2*b.N), "ms/status-change")
 }
@@ -147,7 +149,7 @@ func BenchmarkReconcile_NoOp(b *testing.B) {
 	desired := func() []aso.Resource {
 		out := []aso.Resource{resourceGroup("rg")}
 		for i := range 49 {
-			out = append(out, securityGroup(fmt.Sprintf("nsg-%d", i), "rg"))
+			out = append(out, securityGroup(fmt.Sprintf("nsg-%d", i)))
 		}
 		return out
 	}

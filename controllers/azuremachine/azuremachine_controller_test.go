@@ -97,7 +97,7 @@ func newFixture(t *testing.T, g *WithT, infra *unstructured.Unstructured) *fixtu
 }
 
 // newMachine creates a Machine with bootstrap data and its AzureMachine, as Cluster API would.
-func (f *fixture) newMachine(t *testing.T, g *WithT, name string, controlPlane bool, spec infrav1.AzureMachineSpec) (*clusterv1.Machine, *infrav1.AzureMachine) {
+func (f *fixture) newMachine(t *testing.T, g *WithT, name string, controlPlane bool, spec infrav1.AzureMachineSpec) *infrav1.AzureMachine {
 	t.Helper()
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: name + "-bootstrap", Namespace: f.namespace, Labels: map[string]string{clusterv1.ClusterNameLabel: f.cluster.Name}},
@@ -131,7 +131,7 @@ func (f *fixture) newMachine(t *testing.T, g *WithT, name string, controlPlane b
 	}
 	g.Expect(env.Env.Create(f.ctx, am)).To(Succeed())
 	t.Cleanup(func() { _ = env.Env.Delete(context.Background(), am) })
-	return machine, am
+	return am
 }
 
 func waitProvisioned(ctx context.Context, g *WithT, am *infrav1.AzureMachine) *infrav1.AzureMachine {
@@ -147,7 +147,7 @@ func waitProvisioned(ctx context.Context, g *WithT, am *infrav1.AzureMachine) *i
 func TestReconcile_ControlPlaneMachine(t *testing.T) {
 	g := NewWithT(t)
 	f := newFixture(t, g, nil)
-	_, am := f.newMachine(t, g, "cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", AllocatePublicIP: true, DisableVMBootstrapExtension: ptr.To(false)})
+	am := f.newMachine(t, g, "cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", AllocatePublicIP: true, DisableVMBootstrapExtension: ptr.To(false)})
 	live := waitProvisioned(f.ctx, g, am)
 
 	vmID := fmt.Sprintf("/subscriptions/%s/resourceGroups/workload/providers/Microsoft.Compute/virtualMachines/cp-0", sim.SubscriptionID())
@@ -188,8 +188,8 @@ func TestReconcile_ControlPlaneMachine(t *testing.T) {
 func TestReconcile_BootstrapExtensionOnlyWhenEnabled(t *testing.T) {
 	g := NewWithT(t)
 	f := newFixture(t, g, nil)
-	_, plain := f.newMachine(t, g, "worker-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
-	_, enabled := f.newMachine(t, g, "worker-1", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", DisableVMBootstrapExtension: ptr.To(false)})
+	plain := f.newMachine(t, g, "worker-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	enabled := f.newMachine(t, g, "worker-1", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", DisableVMBootstrapExtension: ptr.To(false)})
 	live := waitProvisioned(f.ctx, g, plain)
 	g.Expect(conditions.Has(live, "VMExtensionsReady")).To(BeFalse())
 	live = waitProvisioned(f.ctx, g, enabled)
@@ -212,7 +212,7 @@ func TestReconcile_BootstrapDataOnlyUntilTheVMExists(t *testing.T) {
 	g := NewWithT(t)
 	f := newFixture(t, g, nil)
 	sim.Lag("VirtualMachine", f.namespace, "worker-0", time.Hour)
-	_, am := f.newMachine(t, g, "worker-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	am := f.newMachine(t, g, "worker-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	vm := &asocompute.VirtualMachine{}
 	g.Eventually(func(g Gomega) {
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "worker-0"}, vm)).To(Succeed())
@@ -234,7 +234,7 @@ func TestReconcile_FailingVMSurfacesOnReady(t *testing.T) {
 	g := NewWithT(t)
 	f := newFixture(t, g, nil)
 	sim.Fail("VirtualMachine", f.namespace, "quota", "OperationNotAllowed", "Operation could not be completed as it results in exceeding approved standardDSv3Family Cores quota")
-	_, am := f.newMachine(t, g, "quota", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	am := f.newMachine(t, g, "quota", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	g.Eventually(func(g Gomega) {
 		live := &infrav1.AzureMachine{}
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(am), live)).To(Succeed())
@@ -295,7 +295,7 @@ func TestReconcile_AnyAzureClusterShapedInfrastructure(t *testing.T) {
 		}
 	}
 	f := newFixture(t, g, infra)
-	_, am := f.newMachine(t, g, "example-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	am := f.newMachine(t, g, "example-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	waitProvisioned(f.ctx, g, am)
 
 	vm := &asocompute.VirtualMachine{}
@@ -311,7 +311,7 @@ func TestReconcile_AnyAzureClusterShapedInfrastructure(t *testing.T) {
 func TestReconcile_DeleteReleasesEverything(t *testing.T) {
 	g := NewWithT(t)
 	f := newFixture(t, g, nil)
-	_, am := f.newMachine(t, g, "gone", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", AllocatePublicIP: true})
+	am := f.newMachine(t, g, "gone", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", AllocatePublicIP: true})
 	waitProvisioned(f.ctx, g, am)
 
 	g.Expect(env.Env.Delete(f.ctx, am)).To(Succeed())
@@ -341,8 +341,8 @@ func TestReconcile_SecretsNeverLogged(t *testing.T) {
 	logs.Watch(marker)
 	logs.Watch(f.bootstrapData)
 
-	_, linux := f.newMachine(t, g, "linux-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
-	_, windows := f.newMachine(t, g, "windows-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", OSDisk: infrav1.OSDisk{OSType: "Windows"}})
+	linux := f.newMachine(t, g, "linux-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	windows := f.newMachine(t, g, "windows-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", OSDisk: infrav1.OSDisk{OSType: "Windows"}})
 	waitProvisioned(f.ctx, g, linux)
 	waitProvisioned(f.ctx, g, windows)
 	// The VMs were made with the bootstrap data, and it left their specs once ASO created them.
@@ -386,7 +386,7 @@ func TestReconcile_AvailabilitySet(t *testing.T) {
 	ac.OwnerReferences = []metav1.OwnerReference{{APIVersion: clusterv1.GroupVersion.String(), Kind: "Cluster", Name: f.cluster.Name, UID: f.cluster.UID}}
 	g.Expect(env.Env.Update(f.ctx, ac)).To(Succeed())
 
-	_, am := f.newMachine(t, g, "workload-cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	am := f.newMachine(t, g, "workload-cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	waitProvisioned(f.ctx, g, am)
 
 	set := &asocomputeavset.AvailabilitySet{}
@@ -410,7 +410,7 @@ func TestReconcile_ControlPlaneSSHRules(t *testing.T) {
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload-public-lb-" + machine}, r)).To(Succeed())
 		return r
 	}
-	_, first := f.newMachine(t, g, "ssh-cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	first := f.newMachine(t, g, "ssh-cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	live := waitProvisioned(f.ctx, g, first)
 	g.Expect(conditions.IsTrue(live, "InboundNATRulesReady")).To(BeTrue())
 	g.Expect(rule("ssh-cp-0").Spec.FrontendPort).To(HaveValue(Equal(22)))
@@ -421,12 +421,12 @@ func TestReconcile_ControlPlaneSSHRules(t *testing.T) {
 	g.Expect(nic.Spec.IpConfigurations[0].LoadBalancerInboundNatRules).To(ConsistOf(
 		HaveField("Reference", HaveValue(HaveField("Name", "workload-public-lb-ssh-cp-0")))))
 
-	_, second := f.newMachine(t, g, "ssh-cp-1", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	second := f.newMachine(t, g, "ssh-cp-1", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	waitProvisioned(f.ctx, g, second)
 	g.Expect(rule("ssh-cp-1").Spec.FrontendPort).To(HaveValue(Equal(2201)))
 
 	// A worker gets none.
-	_, worker := f.newMachine(t, g, "ssh-md-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	worker := f.newMachine(t, g, "ssh-md-0", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	waitProvisioned(f.ctx, g, worker)
 	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload-public-lb-ssh-md-0"}, &asonetwork.LoadBalancersInboundNatRule{})).
 		To(Satisfy(apierrors.IsNotFound))
@@ -437,7 +437,7 @@ func TestReconcile_ControlPlaneSSHRules(t *testing.T) {
 		err := env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload-public-lb-ssh-cp-0"}, &asonetwork.LoadBalancersInboundNatRule{})
 		return apierrors.IsNotFound(err)
 	}, timeout).Should(BeTrue())
-	_, third := f.newMachine(t, g, "ssh-cp-2", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	third := f.newMachine(t, g, "ssh-cp-2", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	waitProvisioned(f.ctx, g, third)
 	g.Expect(rule("ssh-cp-2").Spec.FrontendPort).To(HaveValue(Equal(22)))
 	g.Expect(rule("ssh-cp-1").Spec.FrontendPort).To(HaveValue(Equal(2201)))
@@ -456,7 +456,7 @@ func TestReconcile_SSHRuleOnInternalLoadBalancer(t *testing.T) {
 	raw, err := runtime.DefaultUnstructuredConverter.ToUnstructured(ac)
 	g.Expect(err).NotTo(HaveOccurred())
 	f := newFixture(t, g, &unstructured.Unstructured{Object: raw})
-	_, am := f.newMachine(t, g, "private-cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	am := f.newMachine(t, g, "private-cp-0", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
 	waitProvisioned(f.ctx, g, am)
 	rule := &asonetwork.LoadBalancersInboundNatRule{}
 	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload-internal-lb-private-cp-0"}, rule)).To(Succeed())
@@ -474,7 +474,7 @@ func TestReconcile_WindowsVMName(t *testing.T) {
 	f := newFixture(t, g, nil)
 	spec := infrav1.AzureMachineSpec{VMSize: "Standard_D4s_v3"}
 	spec.OSDisk.OSType = "Windows"
-	_, am := f.newMachine(t, g, "win-md-0-abcde-xyz12", false, spec)
+	am := f.newMachine(t, g, "win-md-0-abcde-xyz12", false, spec)
 	live := waitProvisioned(f.ctx, g, am)
 	g.Expect(live.Spec.ProviderID).To(HaveValue(HaveSuffix("/virtualMachines/win-md-0-xyz12")))
 	g.Expect(live.Status.Addresses).To(ContainElement(clusterv1.MachineAddress{Type: clusterv1.MachineHostName, Address: "win-md-0-xyz12"}))

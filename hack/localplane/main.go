@@ -116,14 +116,18 @@ func main() {
 		}
 	}
 
-	// SIGHUP too: closing the terminal must not leave the API servers and etcds (in process groups of their own)
-	// behind.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	if err := run(ctx, o); err != nil {
+	if err := runUntilSignalled(o); err != nil {
 		fmt.Fprintf(os.Stderr, "localplane: %v\n", err)
 		os.Exit(1)
 	}
+}
+
+// runUntilSignalled runs until an interrupt, SIGTERM or SIGHUP. SIGHUP too: closing the terminal must not leave the
+// API servers and etcds (in process groups of their own) behind.
+func runUntilSignalled(o options) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	return run(ctx, o)
 }
 
 func run(ctx context.Context, o options) (reterr error) {

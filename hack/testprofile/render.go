@@ -43,7 +43,7 @@ type event struct {
 // package that fails (without the === RUN/PAUSE/CONT lines that -json's verbose mode adds). It keeps the events in
 // the profile directory for the report. It exits 1 when a package failed.
 func render(dir string, in io.Reader, out io.Writer) int {
-	var keep io.Writer = io.Discard
+	keep := io.Discard // an io.Writer: the events file replaces it when there is a profile directory
 	if dir != "" {
 		f, err := os.OpenFile(filepath.Join(dir, eventsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
@@ -51,7 +51,12 @@ func render(dir string, in io.Reader, out io.Writer) int {
 		} else {
 			defer f.Close()
 			buffered := bufio.NewWriter(f)
-			defer buffered.Flush()
+			defer func() {
+				// Keeping the events is best-effort (render's result is go test's), but say when some were lost.
+				if err := buffered.Flush(); err != nil {
+					warnf("keeping go test's events: %v", err)
+				}
+			}()
 			keep = buffered
 		}
 	}

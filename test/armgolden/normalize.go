@@ -60,7 +60,7 @@ var redactedKeys = map[string]bool{
 // (ASO adds them in no fixed order). resourceType is the ARM type of the body's resource; a role assignment's name
 // is a GUID of the run and is redacted, and a VM's zone is the failure domain Cluster API chose for its machine.
 func Normalize(body map[string]any, names Names, instance, resourceType string) map[string]any {
-	out := normalizeValue(body, names.replacer(instance), "").(map[string]any)
+	out := normalizeValue(body, names.replacer(instance)).(map[string]any)
 	switch {
 	case strings.EqualFold(resourceType, roleAssignmentType):
 		if _, ok := out["name"]; ok {
@@ -135,7 +135,7 @@ func (n Names) replacer(instance string) *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 }
 
-func normalizeValue(v any, r *strings.Replacer, key string) any {
+func normalizeValue(v any, r *strings.Replacer) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
@@ -146,7 +146,7 @@ func normalizeValue(v any, r *strings.Replacer, key string) any {
 			case k == "protectedSettings":
 				out[k] = redactValues(child)
 			default:
-				out[r.Replace(k)] = normalizeValue(child, r, k)
+				out[r.Replace(k)] = normalizeValue(child, r)
 			}
 		}
 		if pools, ok := out["agentPoolProfiles"].([]any); ok {
@@ -156,7 +156,7 @@ func normalizeValue(v any, r *strings.Replacer, key string) any {
 	case []any:
 		out := make([]any, len(v))
 		for i := range v {
-			out[i] = normalizeValue(v[i], r, key)
+			out[i] = normalizeValue(v[i], r)
 		}
 		return out
 	case string:

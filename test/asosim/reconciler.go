@@ -185,7 +185,7 @@ func (r *reconciler) reconcileDelete(ctx context.Context, obj genruntime.ARMMeta
 // retryLater turns the conflicts of a stale cache into a quiet retry, as a busy operator sees them.
 func retryLater(err error) (ctrl.Result, error) {
 	if apierrors.IsConflict(err) {
-		return ctrl.Result{Requeue: true}, nil
+		return ctrl.Result{Requeue: true}, nil //nolint:staticcheck // the rate limiter's backoff, as ASO's own reconcilers requeue; RequeueAfter would be a fixed delay
 	}
 	return ctrl.Result{}, client.IgnoreNotFound(err)
 }

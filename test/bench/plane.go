@@ -278,7 +278,7 @@ func (p *plane) startCAPI(ctx context.Context, cfg *rest.Config) error {
 		errs <- mgr.Start(ctx)
 	}()
 	if !mgr.GetCache().WaitForCacheSync(ctx) {
-		return fmt.Errorf("Cluster API's cache did not sync: %v", <-errs)
+		return fmt.Errorf("the cache of Cluster API's manager did not sync: %v", <-errs)
 	}
 	return nil
 }

@@ -65,7 +65,6 @@ var (
 	azureClusters                = resource(infrav1.GroupVersion.Group, "azureclusters")
 	azureMachines                = resource(infrav1.GroupVersion.Group, "azuremachines")
 	azureMachineTemplates        = resource(infrav1.GroupVersion.Group, "azuremachinetemplates")
-	azureMachinePools            = resource(infrav1exp.GroupVersion.Group, "azuremachinepools")
 	poolMachines                 = resource(infrav1exp.GroupVersion.Group, "azuremachinepoolmachines")
 	azureManagedControlPlanes    = resource(infrav1.GroupVersion.Group, "azuremanagedcontrolplanes")
 	azureManagedClusters         = resource(infrav1.GroupVersion.Group, "azuremanagedclusters")

@@ -245,7 +245,7 @@ func lostSkip(before, after client.Object) bool {
 	if _, paused := before.GetAnnotations()[aso.PrePauseAnnotation]; paused {
 		return false
 	}
-	return !(before.GetAnnotations()[aso.AdoptionAnnotation] == "probing" && after.GetAnnotations()[aso.AdoptionAnnotation] == "created")
+	return before.GetAnnotations()[aso.AdoptionAnnotation] != "probing" || after.GetAnnotations()[aso.AdoptionAnnotation] != "created"
 }
 
 // asoAnnotations are the annotations ASO itself writes on the objects it reconciles (and the simulator's poke).
@@ -357,12 +357,11 @@ func (o *observer) duplicates() []string {
 }
 
 // expectNoViolations checks that neither the invariants were broken nor anything was duplicated since the last
-// check, and returns how many of each were found.
-func (o *observer) expectNoViolations(ctx context.Context, g Gomega, when string) (violations, duplicates int) {
+// check.
+func (o *observer) expectNoViolations(ctx context.Context, g Gomega, when string) {
 	v, d := o.violations(ctx), o.duplicates()
 	g.Expect(v).To(BeEmpty(), "invariant violations %s", when)
 	g.Expect(d).To(BeEmpty(), "duplicates %s", when)
-	return len(v), len(d)
 }
 
 // ownerGoing reports whether an owner is deleted or being deleted. object is "Kind namespace/name".

@@ -132,7 +132,8 @@ func processEnvironment() []string {
 type asoWebhooks struct {
 	cmd     *exec.Cmd
 	dir     string
-	done    chan error
+	done    chan struct{} // closed when the process has exited; waitErr is then its exit
+	waitErr error
 	install envtest.WebhookInstallOptions
 }
 
@@ -159,7 +160,7 @@ func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig [
 		return nil, fmt.Errorf("no ASO CRDs in %s: run 'make generate-aso-crds'", asoCRDDir)
 	}
 	a := &asoWebhooks{
-		done: make(chan error, 1),
+		done: make(chan struct{}),
 		install: envtest.WebhookInstallOptions{
 			LocalServingHost:   "127.0.0.1",
 			MutatingWebhooks:   mutating,
@@ -206,7 +207,10 @@ func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig [
 	if err := a.cmd.Start(); err != nil {
 		return nil, kerrors.NewAggregate([]error{fmt.Errorf("failed to start ASO's controller: %w", err), a.cleanup()})
 	}
-	go func() { a.done <- a.cmd.Wait() }()
+	go func() {
+		a.waitErr = a.cmd.Wait()
+		close(a.done)
+	}()
 
 	fail := func(err error) (*asoWebhooks, error) {
 		return nil, kerrors.NewAggregate([]error{err, a.stop(context.Background())})
@@ -230,9 +234,8 @@ func (a *asoWebhooks) waitServing(ctx context.Context, url string) error {
 	}
 	return wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, startTimeout, true, func(ctx context.Context) (bool, error) {
 		select {
-		case err := <-a.done:
-			a.done <- err
-			return false, fmt.Errorf("ASO's controller exited while starting: %v", err)
+		case <-a.done:
+			return false, fmt.Errorf("ASO's controller exited while starting: %v", a.waitErr)
 		default:
 		}
 		resp, err := c.Get(url)
@@ -250,6 +253,7 @@ func (a *asoWebhooks) stop(ctx context.Context) error {
 	_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGTERM)
 	select {
 	case <-a.done:
+		// Its exit status is the answer to our SIGTERM, not a failure of the test plane.
 	case <-time.After(stopTimeout):
 		_ = syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL)
 		<-a.done

@@ -37,7 +37,7 @@ const controllerManagerControllers = "garbagecollector,namespace"
 type controllerManager struct {
 	cmd  *exec.Cmd
 	dir  string
-	done chan error
+	done chan struct{} // closed when the process has exited
 }
 
 // startControllerManager runs kube-controller-manager from hack/tools/bin against the API server of kubeconfig,
@@ -75,8 +75,12 @@ func startControllerManager(root string, kubeconfig []byte, out io.Writer) (*con
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("failed to start kube-controller-manager: %w", err)
 	}
-	m := &controllerManager{cmd: cmd, dir: dir, done: make(chan error, 1)}
-	go func() { m.done <- cmd.Wait() }()
+	m := &controllerManager{cmd: cmd, dir: dir, done: make(chan struct{})}
+	go func() {
+		// Its exit status is the answer to stop's SIGTERM (it runs until stop), so only the exit itself counts.
+		_ = cmd.Wait()
+		close(m.done)
+	}()
 	return m, nil
 }
 

@@ -23,8 +23,8 @@ import (
 	"testing"
 	"time"
 
-	networkv1 "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
-	resourcesv1 "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	asoconditions "github.com/Azure/azure-service-operator/v2/pkg/genruntime/conditions"
 	. "github.com/onsi/gomega"
@@ -48,8 +48,8 @@ func newScheme() *runtime.Scheme {
 	s := runtime.NewScheme()
 	utilruntime.Must(clientgoscheme.AddToScheme(s))
 	utilruntime.Must(clusterv1.AddToScheme(s))
-	utilruntime.Must(resourcesv1.AddToScheme(s))
-	utilruntime.Must(networkv1.AddToScheme(s))
+	utilruntime.Must(asoresources.AddToScheme(s))
+	utilruntime.Must(asonetwork.AddToScheme(s))
 	return s
 }
 
@@ -131,9 +131,9 @@ func TestEnvironment_ApplyResourceGroup(t *testing.T) {
 	defer func() { g.Expect(env.Env.Cleanup(context.Background(), ns)).To(Succeed()) }()
 
 	const fieldOwner = "capzaso-test"
-	rg := &resourcesv1.ResourceGroup{
+	rg := &asoresources.ResourceGroup{
 		TypeMeta: metav1.TypeMeta{
-			APIVersion: resourcesv1.GroupVersion.String(),
+			APIVersion: asoresources.GroupVersion.String(),
 			Kind:       "ResourceGroup",
 		},
 		ObjectMeta: metav1.ObjectMeta{
@@ -141,7 +141,7 @@ func TestEnvironment_ApplyResourceGroup(t *testing.T) {
 			Namespace: ns.Name,
 			Labels:    map[string]string{"cluster.x-k8s.io/cluster-name": "test"},
 		},
-		Spec: resourcesv1.ResourceGroup_Spec{
+		Spec: asoresources.ResourceGroup_Spec{
 			AzureName: "my-rg",
 			Location:  ptr.To("westeurope"),
 			Tags:      map[string]string{"sigs.k8s.io_cluster-api-provider-azure_cluster_test": "owned"},
@@ -150,7 +150,7 @@ func TestEnvironment_ApplyResourceGroup(t *testing.T) {
 	g.Expect(apply(ctx, rg, fieldOwner)).To(Succeed())
 	defer func() { g.Expect(env.Env.Cleanup(context.Background(), rg)).To(Succeed()) }()
 
-	got := &resourcesv1.ResourceGroup{}
+	got := &asoresources.ResourceGroup{}
 	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(rg), got)).To(Succeed())
 	g.Expect(got.Spec).To(Equal(rg.Spec))
 	g.Expect(got.Labels).To(Equal(rg.Labels))
@@ -175,7 +175,7 @@ func TestEnvironment_ApplyResourceGroup(t *testing.T) {
 	g.Expect(apply(ctx, rg, fieldOwner)).To(Succeed())
 
 	g.Eventually(func(g Gomega) {
-		got := &resourcesv1.ResourceGroup{}
+		got := &asoresources.ResourceGroup{}
 		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(rg), got)).To(Succeed())
 		g.Expect(got.Spec.Tags).To(HaveKeyWithValue("extra", "tag"))
 		g.Expect(got.Status.Id).To(HaveValue(HaveSuffix("/resourceGroups/my-rg")))
@@ -197,11 +197,11 @@ func TestEnvironment_ASOWebhooks(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	defer func() { g.Expect(env.Env.Cleanup(context.Background(), ns)).To(Succeed()) }()
 
-	vnet := &networkv1.VirtualNetwork{
+	vnet := &asonetwork.VirtualNetwork{
 		ObjectMeta: metav1.ObjectMeta{Name: "vnet", Namespace: ns.Name},
-		Spec: networkv1.VirtualNetwork_Spec{
+		Spec: asonetwork.VirtualNetwork_Spec{
 			Location:     ptr.To("westeurope"),
-			AddressSpace: &networkv1.AddressSpace{AddressPrefixes: []string{"10.0.0.0/16"}},
+			AddressSpace: &asonetwork.AddressSpace{AddressPrefixes: []string{"10.0.0.0/16"}},
 			// A virtual network belongs to a resource group, not to a subscription.
 			Owner: &genruntime.KnownResourceReference{ARMID: "/subscriptions/00000000-0000-0000-0000-000000000000"},
 		},
@@ -216,7 +216,7 @@ func TestEnvironment_ASOWebhooks(t *testing.T) {
 
 	// The API server keeps it in ASO's storage version, and ASO converts it to any other version it serves.
 	old := &unstructured.Unstructured{}
-	old.SetGroupVersionKind(networkv1.GroupVersion.WithKind("VirtualNetwork"))
+	old.SetGroupVersionKind(asonetwork.GroupVersion.WithKind("VirtualNetwork"))
 	old.SetAPIVersion("network.azure.com/v1api20201101")
 	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(vnet), old)).To(Succeed())
 	g.Expect(old.GetAPIVersion()).To(Equal("network.azure.com/v1api20201101"))

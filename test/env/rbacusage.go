@@ -123,11 +123,11 @@ func (r *usageRecorder) discard() error {
 
 // finish reads the audit log (the API server has stopped), writes the usage file and removes the log; a nil
 // recorder does nothing.
-func (r *usageRecorder) finish() error {
+func (r *usageRecorder) finish() (err error) {
 	if r == nil {
 		return nil
 	}
-	defer os.RemoveAll(r.tmpDir)
+	defer func() { err = errors.Join(err, os.RemoveAll(r.tmpDir)) }()
 	f, err := os.Open(r.logPath)
 	if errors.Is(err, os.ErrNotExist) {
 		return r.write(nil) // the provider made no request

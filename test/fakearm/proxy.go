@@ -78,7 +78,7 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 		_ = conn.Close()
 		return
 	}
-	var c net.Conn = conn
+	c := conn
 	if buffered.Reader.Buffered() > 0 {
 		c = &prereadConn{Conn: conn, reader: buffered.Reader}
 	}

@@ -30,7 +30,7 @@ func TestResourceSKUs(t *testing.T) {
 	s := start(t, Options{})
 	c := newARMClient(t, s)
 	skus := "/subscriptions/" + testSubscription + "/providers/Microsoft.Compute/skus"
-	list := func(g Gomega, filter string) (int, []any) {
+	list := func(filter string) (int, []any) {
 		path := skus
 		if filter != "" {
 			path += "?$filter=" + url.QueryEscape(filter)
@@ -42,7 +42,7 @@ func TestResourceSKUs(t *testing.T) {
 	}
 	t.Run("a location", func(t *testing.T) {
 		g := NewWithT(t)
-		status, value := list(g, "location eq 'eastus'")
+		status, value := list("location eq 'eastus'")
 		g.Expect(status).To(Equal(http.StatusOK))
 		g.Expect(value).To(HaveEach(HaveKeyWithValue("locations", ConsistOf("eastus"))))
 		var d2s map[string]any
@@ -65,14 +65,14 @@ func TestResourceSKUs(t *testing.T) {
 	})
 	t.Run("every location", func(t *testing.T) {
 		g := NewWithT(t)
-		status, all := list(g, "")
+		status, all := list("")
 		g.Expect(status).To(Equal(http.StatusOK))
-		_, one := list(g, "location eq 'westeurope'")
+		_, one := list("location eq 'westeurope'")
 		g.Expect(all).To(HaveLen(len(one) * len(SKULocations)))
 	})
 	t.Run("a location without SKUs", func(t *testing.T) {
 		g := NewWithT(t)
-		status, value := list(g, "location eq 'mars'")
+		status, value := list("location eq 'mars'")
 		g.Expect(status).To(Equal(http.StatusOK))
 		g.Expect(value).To(BeEmpty())
 	})

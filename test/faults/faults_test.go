@@ -92,7 +92,7 @@ func TestInjector_NotFound(t *testing.T) {
 	cfg := server(t)
 	i := New()
 	cfg = i.Config(cfg)
-	cfg.ContentConfig.GroupVersion = &schema.GroupVersion{Version: "v1"}
+	cfg.GroupVersion = &schema.GroupVersion{Version: "v1"}
 	cfg.APIPath = "/api"
 	cfg.NegotiatedSerializer = statusCodecs()
 	rc, err := rest.RESTClientFor(cfg)

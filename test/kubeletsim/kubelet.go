@@ -107,7 +107,8 @@ func (k *kubeletServer) servePortForward(w http.ResponseWriter, req *http.Reques
 	if conn == nil {
 		return // UpgradeResponse answered.
 	}
-	defer conn.Close()
+	// The handler ends when the client has gone or the stream idled out: a failed close has no one to report to.
+	defer func() { _ = conn.Close() }()
 	conn.SetIdleTimeout(streamIdleTimeout)
 
 	pairs := map[string]*streamPair{}

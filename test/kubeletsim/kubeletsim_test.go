@@ -50,8 +50,8 @@ func TestSimulator(t *testing.T) {
 		azureMachine("cp-0", "azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/cp-0", true),
 		azureMachine("md-0", "azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/md-0", false),
 		azureMachine("md-1", "", false), // its VM is not created yet
-		managedCluster("ns", "aks", "MC_rg_aks_eastus"),
-		agentPool("ns", "aks-pool0", "aks", "pool0", 2),
+		managedCluster("aks", "MC_rg_aks_eastus"),
+		agentPool("aks-pool0", "aks", "pool0", 2),
 	).WithStatusSubresource(&asocontainerservice.ManagedClustersAgentPool{}).Build()
 	workload := fake.NewClientBuilder().WithScheme(clientgoscheme.Scheme).WithStatusSubresource(&corev1.Node{}, &corev1.Pod{}).Build()
 
@@ -134,9 +134,9 @@ func TestSimulator_PoolMachines(t *testing.T) {
 func TestAgentPoolNodes(t *testing.T) {
 	g := NewWithT(t)
 	management := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(
-		managedCluster("ns", "one", "MC_one_one_eastus"), agentPool("ns", "one-pool0", "one", "pool0", 2),
-		managedCluster("ns", "two", "MC_two_two_eastus"), agentPool("ns", "two-pool0", "two", "pool0", 1),
-		agentPool("ns", "unknown-count", "two", "pool1", -1),
+		managedCluster("one", "MC_one_one_eastus"), agentPool("one-pool0", "one", "pool0", 2),
+		managedCluster("two", "MC_two_two_eastus"), agentPool("two-pool0", "two", "pool0", 1),
+		agentPool("unknown-count", "two", "pool1", -1),
 	).Build()
 	nodes := AgentPoolNodes(t.Context(), management, "", subscription)
 	g.Expect(nodes).To(HaveLen(3), "no Node for a pool without a count; names unique across clusters: %v", nodes)
@@ -166,17 +166,18 @@ func azureMachine(name, providerID string, controlPlane bool) *infrav1.AzureMach
 	return am
 }
 
-func managedCluster(namespace, name, nodeResourceGroup string) *asocontainerservice.ManagedCluster {
+// managedCluster is a managed cluster in the namespace ns, as ASO reports it.
+func managedCluster(name, nodeResourceGroup string) *asocontainerservice.ManagedCluster {
 	return &asocontainerservice.ManagedCluster{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name},
 		Status:     asocontainerservice.ManagedCluster_STATUS{NodeResourceGroup: ptr.To(nodeResourceGroup)},
 	}
 }
 
-// agentPool is an agent pool of a managed cluster with ASO's count; a negative count is none reported yet.
-func agentPool(namespace, name, cluster, azureName string, count int) *asocontainerservice.ManagedClustersAgentPool {
+// agentPool is an agent pool in the namespace ns of a managed cluster with ASO's count; a negative count is none reported yet.
+func agentPool(name, cluster, azureName string, count int) *asocontainerservice.ManagedClustersAgentPool {
 	pool := &asocontainerservice.ManagedClustersAgentPool{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name},
 		Spec: asocontainerservice.ManagedClustersAgentPool_Spec{
 			AzureName: azureName, Owner: &genruntime.KnownResourceReference{Name: cluster},
 		},

@@ -166,7 +166,8 @@ func decodeObjects(raw []byte, name string) ([]*unstructured.Unstructured, error
 // capzManager is CAPZ's manager running against a management cluster, with its webhooks registered there.
 type capzManager struct {
 	cmd      *exec.Cmd
-	done     chan error
+	done     chan struct{} // closed when the process has exited; waitErr is then its exit
+	waitErr  error
 	dir      string
 	webhooks envtest.WebhookInstallOptions
 	log      *os.File
@@ -181,7 +182,7 @@ const capzFeatureGates = "MachinePool=true"
 // output goes to logPath.
 func (c CAPZ) startManager(ctx context.Context, cfg *rest.Config, kubeconfig []byte, arm *fakearm.Server, logPath string) (*capzManager, error) {
 	m := &capzManager{
-		done:     make(chan error, 1),
+		done:     make(chan struct{}),
 		webhooks: envtest.WebhookInstallOptions{Paths: []string{filepath.Join(c.Src, "config", "webhook", "manifests.yaml")}, LocalServingHost: "127.0.0.1"},
 	}
 	if err := m.webhooks.PrepWithoutInstalling(); err != nil {
@@ -213,7 +214,10 @@ func (c CAPZ) startManager(ctx context.Context, cfg *rest.Config, kubeconfig []b
 	if err := m.cmd.Start(); err != nil {
 		return nil, errors.Join(fmt.Errorf("failed to start CAPZ's manager %s: %w", c.Manager, err), m.cleanup())
 	}
-	go func() { m.done <- m.cmd.Wait() }()
+	go func() {
+		m.waitErr = m.cmd.Wait()
+		close(m.done)
+	}()
 	if err := m.waitServing(ctx); err != nil {
 		return nil, errors.Join(err, m.stop())
 	}
@@ -247,9 +251,8 @@ func (m *capzManager) waitServing(ctx context.Context) error {
 	url := fmt.Sprintf("https://127.0.0.1:%d/", m.webhooks.LocalServingPort)
 	return wait.PollUntilContextTimeout(ctx, 500*time.Millisecond, 3*time.Minute, true, func(context.Context) (bool, error) {
 		select {
-		case err := <-m.done:
-			m.done <- err
-			return false, fmt.Errorf("CAPZ's manager exited while starting (%v); see %s", err, m.log.Name())
+		case <-m.done:
+			return false, fmt.Errorf("CAPZ's manager exited while starting (%v); see %s", m.waitErr, m.log.Name())
 		default:
 		}
 		resp, err := c.Get(url)
@@ -268,6 +271,7 @@ func (m *capzManager) stop() error {
 		_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGTERM)
 		select {
 		case <-m.done:
+			// Its exit status is the answer to our SIGTERM, not a failure of the run.
 		case <-time.After(30 * time.Second):
 			_ = syscall.Kill(-m.cmd.Process.Pid, syscall.SIGKILL)
 			<-m.done

@@ -142,7 +142,8 @@ func startSide(ctx context.Context, name string, capz *CAPZ, logDir string, logg
 		if err != nil {
 			return s, err
 		}
-		defer os.RemoveAll(crdDir)
+		// Best-effort: a leftover temporary directory of CRD files is harmless.
+		defer func() { _ = os.RemoveAll(crdDir) }()
 		if err := capz.writeCRDs(crdDir); err != nil {
 			return s, fmt.Errorf("failed to read CAPZ's CRDs: %w", err)
 		}
@@ -248,12 +249,13 @@ func (s *side) apply(ctx context.Context, f Flavor, objs []*unstructured.Unstruc
 			},
 		},
 	}
-	workload, workloadClient := s.workload, s.workloadClient
+	workloadClient := s.workloadClient
 	if f.SelfManaged {
-		var err error
-		if workload, workloadClient, err = s.startClusterWorkload(ctx, f); err != nil {
+		workload, c, err := s.startClusterWorkload(ctx, f)
+		if err != nil {
 			return err
 		}
+		workloadClient = c
 		user = append(user, &corev1.Secret{
 			ObjectMeta: metav1.ObjectMeta{
 				Namespace: f.Namespace(), Name: secret.Name(f.Cluster, secret.Kubeconfig),

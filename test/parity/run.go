@@ -141,7 +141,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		running := make(chan struct{})
 		go func() {
 			defer wg.Done()
-			result, err := runSideProcess(ctx, o, p, running)
+			result, err := runSideProcess(o, p, running)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -194,8 +194,8 @@ func Run(ctx context.Context, o Options) (Result, error) {
 }
 
 // runSideProcess runs one side in a process of its own and reads its result. It closes running once the side runs
-// (its running marker appeared) or has ended.
-func runSideProcess(ctx context.Context, o Options, p SideProcess, running chan<- struct{}) (SideResult, error) {
+// (its running marker appeared) or has ended. The command's own context (o.SideCommand) stops it.
+func runSideProcess(o Options, p SideProcess, running chan<- struct{}) (SideResult, error) {
 	name := p.Name
 	resultFile := filepath.Join(o.LogDir, name+"-result.json")
 	cmd := o.SideCommand(p, resultFile)

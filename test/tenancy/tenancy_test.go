@@ -81,7 +81,7 @@ func newTenant(ctx context.Context, t *testing.T, g *WithT) *tenant {
 }
 
 // cluster creates, as the tenant, a Cluster and its infrastructure object owned by it, as Cluster API would.
-func (tn *tenant) cluster(ctx context.Context, g *WithT, infra client.Object) *clusterv1.Cluster {
+func (tn *tenant) cluster(ctx context.Context, g *WithT, infra client.Object) {
 	gvk, err := apiutil.GVKForObject(infra, env.Env.Scheme())
 	g.Expect(err).NotTo(HaveOccurred())
 	cluster := &clusterv1.Cluster{
@@ -94,7 +94,6 @@ func (tn *tenant) cluster(ctx context.Context, g *WithT, infra client.Object) *c
 	infra.SetLabels(map[string]string{clusterv1.ClusterNameLabel: cluster.Name})
 	infra.SetOwnerReferences([]metav1.OwnerReference{{APIVersion: clusterv1.GroupVersion.String(), Kind: "Cluster", Name: cluster.Name, UID: cluster.UID}})
 	g.Expect(tn.Create(ctx, infra)).To(Succeed())
-	return cluster
 }
 
 // azureCluster is an AzureCluster of the tenant's with an identity of the platform's namespace, or none.

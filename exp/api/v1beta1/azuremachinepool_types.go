@@ -68,6 +68,7 @@ type AzureMachinePoolSpec struct {
 	UserAssignedIdentities []infrav1.UserAssignedIdentity `json:"userAssignedIdentities,omitempty"`
 
 	// roleAssignmentName is the name of the system-assigned identity's role assignment.
+	//
 	// Deprecated: use systemAssignedIdentityRole.name.
 	// +optional
 	RoleAssignmentName string `json:"roleAssignmentName,omitempty"`
@@ -122,6 +123,7 @@ type AzureMachinePoolMachineTemplate struct {
 	SSHPublicKey string `json:"sshPublicKey,omitempty"`
 
 	// acceleratedNetworking turns on accelerated networking.
+	//
 	// Deprecated: use networkInterfaces[].acceleratedNetworking.
 	// +optional
 	AcceleratedNetworking *bool `json:"acceleratedNetworking,omitempty"`
@@ -148,6 +150,7 @@ type AzureMachinePoolMachineTemplate struct {
 	SpotVMOptions *infrav1.SpotVMOptions `json:"spotVMOptions,omitempty"`
 
 	// subnetName is the subnet of the VMs' network interface.
+	//
 	// Deprecated: use networkInterfaces[].subnetName.
 	// +optional
 	SubnetName string `json:"subnetName,omitempty"`

@@ -542,18 +542,14 @@ func TestFlexible_RollingUpdate(t *testing.T) {
 	g.Expect(minReady).To(Equal(2), "maxUnavailable 1: one instance replaced at a time")
 }
 
-// workloadNode registers a Node in the workload cluster, as kubelet with cloud-provider-azure does, ready or not;
-// it is deleted when the test ends.
-func workloadNode(t *testing.T, g *WithT, name, providerID string, ready bool) *corev1.Node {
+// workloadNode registers a ready Node in the workload cluster, as kubelet with cloud-provider-azure does; it is
+// deleted when the test ends.
+func workloadNode(t *testing.T, g *WithT, name, providerID string) *corev1.Node {
 	t.Helper()
 	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: corev1.NodeSpec{ProviderID: providerID}}
 	g.Expect(workloadClient.Create(t.Context(), node)).To(Succeed())
 	t.Cleanup(func() { _ = workloadClient.Delete(context.Background(), node) })
-	status := corev1.ConditionFalse
-	if ready {
-		status = corev1.ConditionTrue
-	}
-	node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: status}}
+	node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
 	g.Expect(workloadClient.Status().Update(t.Context(), node)).To(Succeed())
 	return node
 }
@@ -578,9 +574,9 @@ func TestUniform_CapacityAndNodes(t *testing.T) {
 	instance := func(n int) string { return fmt.Sprintf("azure://%s/virtualMachines/%d", scaleSetID, n) }
 	// cloud-provider-azure may write the resource group in lower case.
 	lowerCased := strings.Replace(instance(1), "/resourceGroups/"+f.resourceGroup, "/resourceGroups/"+strings.ToLower(f.resourceGroup), 1)
-	workloadNode(t, g, f.cluster.Name+"-uni-0", instance(0), true)
-	node1 := workloadNode(t, g, f.cluster.Name+"-uni-1", lowerCased, true)
-	workloadNode(t, g, f.cluster.Name+"-elsewhere", "azure://"+azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeScaleSet, "unicorn")+"/virtualMachines/0", true)
+	workloadNode(t, g, f.cluster.Name+"-uni-0", instance(0))
+	node1 := workloadNode(t, g, f.cluster.Name+"-uni-1", lowerCased)
+	workloadNode(t, g, f.cluster.Name+"-elsewhere", "azure://"+azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeScaleSet, "unicorn")+"/virtualMachines/0")
 	providerIDs := func(g Gomega) []string {
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
 		return live.Spec.ProviderIDList
@@ -600,7 +596,7 @@ func TestUniform_CapacityAndNodes(t *testing.T) {
 		g.Expect(env.Env.Get(f.ctx, vmssKey, vmss)).To(Succeed())
 		g.Expect(vmss.Spec.Sku.Capacity).To(HaveValue(Equal(3)))
 	}, timeout, interval).Should(Succeed())
-	workloadNode(t, g, f.cluster.Name+"-uni-2", instance(2), true)
+	workloadNode(t, g, f.cluster.Name+"-uni-2", instance(2))
 	f.waitPoolReady(g, amp, 3)
 	g.Eventually(providerIDs, timeout, interval).Should(HaveLen(3))
 	g.Expect(workloadClient.Delete(f.ctx, node1)).To(Succeed())
@@ -614,7 +610,7 @@ func TestUniform_CapacityAndNodes(t *testing.T) {
 		g.Expect(workloadClient.Get(f.ctx, client.ObjectKey{Name: fmt.Sprintf("%s-uni-%d", f.cluster.Name, id)}, n)).To(Succeed())
 		nodes[id] = n
 	}
-	nodes[3] = workloadNode(t, g, f.cluster.Name+"-uni-3", instance(3), true)
+	nodes[3] = workloadNode(t, g, f.cluster.Name+"-uni-3", instance(3))
 	f.waitPoolReady(g, amp, 3)
 	capacity := func(g Gomega) int {
 		g.Expect(env.Env.Get(f.ctx, vmssKey, vmss)).To(Succeed())
@@ -624,7 +620,7 @@ func TestUniform_CapacityAndNodes(t *testing.T) {
 	for next := 4; next <= 6; next++ {
 		g.Eventually(capacity, timeout, interval).Should(Equal(4), "a surge instance for the batch before instance %d", next)
 		g.Expect(vmss.Spec.Sku.Name).To(HaveValue(Equal("Standard_D4s_v3")), "new instances get the new model")
-		nodes[next] = workloadNode(t, g, fmt.Sprintf("%s-uni-%d", f.cluster.Name, next), instance(next), true)
+		nodes[next] = workloadNode(t, g, fmt.Sprintf("%s-uni-%d", f.cluster.Name, next), instance(next))
 		g.Eventually(capacity, timeout, interval).Should(Equal(3), "once the new instance is ready, back to the count")
 		oldest := slices.Min(slices.Collect(maps.Keys(nodes)))
 		g.Expect(workloadClient.Delete(f.ctx, nodes[oldest])).To(Succeed())
@@ -819,7 +815,7 @@ func TestUniform_DrainBeforeScaleIn(t *testing.T) {
 	nodeName := func(n int) string { return fmt.Sprintf("%s-drn-%d", f.cluster.Name, n) }
 	nodes := map[int]*corev1.Node{}
 	for n := range 3 {
-		nodes[n] = workloadNode(t, g, nodeName(n), fmt.Sprintf("azure://%s/virtualMachines/%d", scaleSetID, n), true)
+		nodes[n] = workloadNode(t, g, nodeName(n), fmt.Sprintf("azure://%s/virtualMachines/%d", scaleSetID, n))
 	}
 	f.waitPoolReady(g, amp, 3)
 	app := workloadPod(t, g, f.cluster.Name+"-app", nodeName(2), "ReplicaSet")

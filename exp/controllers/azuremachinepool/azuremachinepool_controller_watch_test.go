@@ -32,7 +32,8 @@ func TestSpecOrCredentialsChanged(t *testing.T) {
 	g := NewWithT(t)
 	cluster := func(generation int64, credentials metav1.ConditionStatus, reason string, other ...metav1.Condition) *infrav1.AzureCluster {
 		ac := &infrav1.AzureCluster{ObjectMeta: metav1.ObjectMeta{Generation: generation}}
-		ac.Status.Conditions = append(other, metav1.Condition{Type: infrav1.CredentialsReadyCondition, Status: credentials, Reason: reason})
+		ac.Status.Conditions = append(ac.Status.Conditions, other...)
+		ac.Status.Conditions = append(ac.Status.Conditions, metav1.Condition{Type: infrav1.CredentialsReadyCondition, Status: credentials, Reason: reason})
 		return ac
 	}
 	p := specOrCredentialsChanged()

@@ -128,18 +128,18 @@ func TestASOStatus(t *testing.T) {
 		wantText   string
 	}{
 		{name: "no condition yet", generation: 1, want: Unknown, wantText: "waiting for ASO"},
-		{name: "ready", generation: 1, conditions: []any{readyCondition("True", "", "", "", 1)}, want: OK},
-		{name: "ready for an older generation", generation: 2, conditions: []any{readyCondition("True", "", "", "", 1)},
+		{name: "ready", generation: 1, conditions: []any{readyCondition("True", "", "", "")}, want: OK},
+		{name: "ready for an older generation", generation: 2, conditions: []any{readyCondition("True", "", "", "")},
 			want: Progressing, wantText: "waiting for ASO to reconcile generation 2"},
-		{name: "reconciling", generation: 1, conditions: []any{readyCondition("False", "Info", "Reconciling", "The resource is being reconciled", 1)},
+		{name: "reconciling", generation: 1, conditions: []any{readyCondition("False", "Info", "Reconciling", "The resource is being reconciled")},
 			want: Progressing, wantText: "The resource is being reconciled"},
-		{name: "warning", generation: 1, conditions: []any{readyCondition("False", "Warning", "Conflict", "retrying", 1)},
+		{name: "warning", generation: 1, conditions: []any{readyCondition("False", "Warning", "Conflict", "retrying")},
 			want: Progressing, wantText: "retrying"},
-		{name: "error is terminal", generation: 1, conditions: []any{readyCondition("False", "Error", "BadRequest", "invalid SKU", 1)},
+		{name: "error is terminal", generation: 1, conditions: []any{readyCondition("False", "Error", "BadRequest", "invalid SKU")},
 			want: Failed, wantText: "invalid SKU"},
-		{name: "without a message, the reason", generation: 1, conditions: []any{readyCondition("False", "Warning", "Throttled", "", 1)},
+		{name: "without a message, the reason", generation: 1, conditions: []any{readyCondition("False", "Warning", "Throttled", "")},
 			want: Progressing, wantText: "Throttled"},
-		{name: "deleting", generation: 1, conditions: []any{readyCondition("True", "", "", "", 1)}, deleting: true,
+		{name: "deleting", generation: 1, conditions: []any{readyCondition("True", "", "", "")}, deleting: true,
 			want: Progressing, wantText: "deleting"},
 	}
 	for _, tt := range tests {
@@ -157,9 +157,10 @@ func TestASOStatus(t *testing.T) {
 	}
 }
 
-func readyCondition(status, severity, reason, message string, observedGeneration int64) map[string]any {
+// readyCondition is an ASO Ready condition observed at generation 1.
+func readyCondition(status, severity, reason, message string) map[string]any {
 	return map[string]any{"type": "Ready", "status": status, "severity": severity, "reason": reason, "message": message,
-		"observedGeneration": observedGeneration}
+		"observedGeneration": int64(1)}
 }
 
 func TestObjectRow(t *testing.T) {

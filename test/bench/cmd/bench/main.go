@@ -40,6 +40,11 @@ func (s *stringList) String() string     { return strings.Join(*s, " ") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 func main() {
+	os.Exit(run())
+}
+
+// run is the command; it returns the exit code, so that its deferred cleanup runs before main exits.
+func run() int {
 	// --smoke selects the configuration the other flags then change, so it is looked at first.
 	cfg := bench.FullConfig()
 	for _, arg := range os.Args[1:] {
@@ -80,13 +85,13 @@ func main() {
 	}
 	if err := os.MkdirAll(cfg.OutputDir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	// Cluster API's and the simulators' logs go to a file; the terminal shows progress and the results.
 	logFile, err := os.Create(filepath.Join(cfg.OutputDir, "bench.log"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	defer logFile.Close()
 	_ = flag.Set("logtostderr", "false")
@@ -111,6 +116,7 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
