@@ -63,7 +63,7 @@ func TestE2E_DefaultCluster(t *testing.T) {
 			"InfrastructureReady: %+v", conditions.Get(cluster, clusterv1.ClusterInfrastructureReadyCondition))
 		g.Expect(azureCluster.Spec.ControlPlaneEndpoint.IsValid()).To(BeTrue())
 		g.Expect(cluster.Spec.ControlPlaneEndpoint).To(Equal(azureCluster.Spec.ControlPlaneEndpoint))
-		g.Expect(cluster.Status.FailureDomains).To(Equal(azureCluster.Status.FailureDomains))
+		g.Expect(cluster.Status.FailureDomains).To(Equal([]clusterv1.FailureDomain(azureCluster.Status.FailureDomains)))
 	}, plane.Timeout, plane.Interval).Should(Succeed())
 	g.Expect(cluster.Spec.ControlPlaneEndpoint.Host).To(Equal(infrav1.APIServerFQDN(azureCluster.Spec.SubscriptionID, azureCluster.Spec.ResourceGroup, infrav1.APIServerPublicIPName(f.ClusterName), f.ClusterName, plane.Location, infrav1.DefaultAzureCloud)))
 	g.Expect(cluster.Spec.ControlPlaneEndpoint.Port).To(BeEquivalentTo(6443))
