@@ -101,7 +101,7 @@ func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 	}
 	workloadStarted := make(chan started, 1)
 	go func() {
-		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Output: o.workloadLog, WithoutASO: true})
+		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Output: o.workloadLog, Workload: true})
 		workloadStarted <- started{cp, err}
 	}()
 	// As a real management cluster: Cluster API's webhooks (v1beta1 manifests are converted, every Cluster API

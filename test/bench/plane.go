@@ -114,7 +114,7 @@ func startPlane(ctx context.Context, cfg *Config, out string) (*plane, error) {
 	workloadStarted := make(chan started, len(scenarios))
 	for _, scenario := range scenarios {
 		go func() {
-			cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Output: io.Discard, WithoutASO: true})
+			cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Output: io.Discard, Workload: true})
 			workloadStarted <- started{scenario, cp, err}
 		}()
 	}

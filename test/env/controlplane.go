@@ -76,6 +76,11 @@ type ControlPlaneOptions struct {
 	// is defaulted, validated and converted by ASO, as on a real management cluster.
 	WithoutASO bool
 
+	// Workload makes a control plane that plays workload clusters: no CRD at all (neither Cluster API's, ours nor
+	// ASO's) and no ASO, as a workload cluster has none of them. Its clients write Nodes, pods and what
+	// ClusterResourceSets apply.
+	Workload bool
+
 	// ASOAzure, when set, makes ASO run its controllers too (ASO's default mode, watchers-and-webhooks), against the
 	// Azure it names (test/fakearm): ASO itself, not a simulator, then reconciles every ASO object.
 	ASOAzure *ASOAzure
@@ -132,8 +137,10 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 	if err != nil {
 		return nil, err
 	}
-	crdDirs, err := crdDirectories(ctx, root, opts.ProviderCRDDirs)
-	if err != nil {
+	var crdDirs []string
+	if opts.Workload {
+		opts.WithoutASO = true
+	} else if crdDirs, err = crdDirectories(ctx, root, opts.ProviderCRDDirs); err != nil {
 		return nil, err
 	}
 

@@ -24,11 +24,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// StartWorkloadCluster starts a control plane without ASO that plays workload clusters (Clusters reach it through
+// StartWorkloadCluster starts a control plane without CRDs that plays workload clusters (Clusters reach it through
 // kubeconfig Secrets of its KubeConfig), and a client of it with client-go's kinds, with which tests write Nodes and
 // pods. Stop must be called to end it.
 func StartWorkloadCluster(ctx context.Context) (*ControlPlane, client.Client, error) {
-	cp, err := StartControlPlane(ctx, ControlPlaneOptions{WithoutASO: true})
+	cp, err := StartControlPlane(ctx, ControlPlaneOptions{Workload: true})
 	if err != nil {
 		return nil, nil, fmt.Errorf("failed to start the workload cluster: %w", err)
 	}

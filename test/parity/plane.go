@@ -115,7 +115,7 @@ func startSide(ctx context.Context, name string, capz *CAPZ, logDir string, logg
 	}
 	workloadStarted := make(chan started, 1)
 	go func() {
-		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{WithoutASO: true, Output: workloadLog})
+		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Workload: true, Output: workloadLog})
 		workloadStarted <- started{cp, err}
 	}()
 	var workloadKubeconfig []byte

@@ -46,7 +46,7 @@ func StartWorkload(ctx context.Context, kubeadmInitialized bool) *Workload {
 	w := &Workload{started: make(chan struct{})}
 	go func() {
 		defer close(w.started)
-		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{WithoutASO: true})
+		cp, err := env.StartControlPlane(ctx, env.ControlPlaneOptions{Workload: true})
 		if err != nil {
 			w.err = fmt.Errorf("failed to start the workload cluster: %w", err)
 			return
