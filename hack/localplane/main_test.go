@@ -43,6 +43,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/plane/process"
 )
 
 // userCluster is the cluster the test applies as a user, besides the samples.
@@ -65,7 +66,8 @@ func TestLocalPlane(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	dir := t.TempDir()
 	binary := filepath.Join(dir, "localplane")
-	build := exec.Command("go", "build", "-o", binary, ".")
+	// With the test binary's flags, so that the packages the two share are compiled once.
+	build := exec.Command("go", append(append([]string{"build"}, process.BuildFlags()...), "-o", binary, ".")...)
 	build.Stderr = os.Stderr
 	g.Expect(build.Run()).To(Succeed())
 

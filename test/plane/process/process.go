@@ -41,7 +41,7 @@ import (
 // cache instead of being compiled again with other flags.
 func Build(ctx context.Context, root, dir string) (string, error) {
 	out := filepath.Join(dir, "manager")
-	args := append(append([]string{"build"}, buildFlags()...), "-o", out, ".")
+	args := append(append([]string{"build"}, BuildFlags()...), "-o", out, ".")
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	if data, err := cmd.CombinedOutput(); err != nil {
@@ -50,8 +50,9 @@ func Build(ctx context.Context, root, dir string) (string, error) {
 	return out, nil
 }
 
-// buildFlags are the go build flags of the running binary, from its build information.
-func buildFlags() []string {
+// BuildFlags are the go build flags of the running binary, from its build information: a binary a test builds with
+// them shares the test's compiled packages (under make test's -race, all but its own).
+func BuildFlags() []string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return nil
