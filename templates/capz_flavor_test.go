@@ -47,7 +47,7 @@ func TestCAPZFlavor_FlatcarSysext(t *testing.T) {
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	g.Expect(env.Env.ControlPlane.WriteKubeconfig(kubeconfig)).To(Succeed())
 	fl := flavor{name: "capz-flatcar-sysext", prefix: "cfsx", machines: 2}
-	f := newFixture(ctx, t, g, fl)
+	f := newFixture(ctx, g, fl)
 	f.vars["FLATCAR_VERSION"] = "latest"
 	f.vars["AZURE_CLIENT_ID_USER_ASSIGNED_IDENTITY"] = "00000000-0000-0000-0000-00000000000d"
 	tmpl, err := newClusterctl(ctx, t, r, f.vars).GetClusterTemplate(ctx, clusterctl.GetClusterTemplateOptions{

@@ -31,6 +31,7 @@ import (
 	"testing"
 	"time"
 
+	gocmp "github.com/google/go-cmp/cmp"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -42,6 +43,7 @@ import (
 	"sigs.k8s.io/cluster-api/util/secret"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/test/clusterctlrepo"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
@@ -387,6 +389,12 @@ func checkWindowsWorker(g Gomega, f *fixture) {
 // Every flavor is created first (TestFlavors/create/<flavor>), then each is waited for
 // (TestFlavors/reconcile/<flavor>): the clusters reconcile side by side, so the test takes about as long as the
 // slowest flavor whatever go test's -parallel. The clusters stay until the API server stops.
+//
+// Each flavor's v1beta1 form (TestFlavors/create/v1beta1/<flavor>) is created through the same webhooks, paused, and
+// read back as stored: when its objects are the flavor's own (but for the names), Cluster API and the provider read
+// the same objects and make the same cluster of them, and reconcile/v1beta1/<flavor> holds it to the flavor's
+// result; when they differ, the test logs the difference, unpauses the Cluster and waits for it to reconcile like
+// the flavor.
 func TestFlavors(t *testing.T) {
 	ctx := t.Context()
 	r := localRepository(t)
@@ -402,7 +410,7 @@ func TestFlavors(t *testing.T) {
 	for _, fl := range flavors {
 		t.Run("create/"+fl.name, func(st *testing.T) {
 			g := NewWithT(st)
-			f := newFixture(ctx, t, g, fl)
+			f := newFixture(ctx, g, fl)
 			f.createUserObjects(ctx, g, fl)
 			opts := func(listVariablesOnly bool) clusterctl.GetClusterTemplateOptions {
 				flavorName := fl.name
@@ -469,7 +477,7 @@ func TestFlavors(t *testing.T) {
 			g := NewWithT(st)
 			v1beta1 := fl
 			v1beta1.prefix = cmp.Or(fl.prefix, "cc") + "1"
-			f := newFixture(ctx, t, g, v1beta1)
+			f := newFixture(ctx, g, v1beta1)
 			f.createUserObjects(ctx, g, fl)
 			f.objs = renderV1beta1(ctx, st, g, r, kubeconfig, f, templateFile(fl.name))
 			if class := topologyClass(f.objs); class != "" {
@@ -481,20 +489,139 @@ func TestFlavors(t *testing.T) {
 					g.Expect(o.GetAPIVersion()).To(HaveSuffix("/v1beta1"), "%s %s", o.GetKind(), o.GetName())
 				}
 			}
+			// Paused, so that nothing reconciles it until it is known to differ from the flavor.
+			paused := pauseCluster(g, f.objs)
 			f.create(ctx, g, f.objs)
 			created["v1beta1/"+fl.name] = f
+			if !paused {
+				return // a ClusterClass flavor: reconcile/v1beta1 checks the classes
+			}
+			if flavorForm := created[fl.name]; flavorForm != nil {
+				diff := storedDiff(ctx, g, flavorForm, f)
+				if diff == "" {
+					f.sameAs = flavorForm
+					return
+				}
+				st.Logf("Cluster API stored the v1beta1 form differently from the flavor (-flavor +v1beta1); reconciling it too:\n%s", diff)
+			}
+			unpauseCluster(ctx, g, f)
 		})
 	}
+	reconciled := map[*fixture]bool{}
 	for _, fl := range flavors {
 		for _, name := range []string{fl.name, "v1beta1/" + fl.name} {
 			t.Run("reconcile/"+name, func(st *testing.T) {
-				reconcileFlavor(st, fl, created[name])
-				if fl.classes == nil && !st.Failed() {
-					checkARMRequests(st, name, fl.name, name != fl.name, created[name])
+				f := created[name]
+				if f != nil && f.sameAs != nil {
+					// The same objects as the flavor's: the same cluster, and the same ARM requests.
+					if !reconciled[f.sameAs] {
+						st.Fatalf("the flavor's cluster (reconcile/%s), whose objects this form's equal, did not reconcile", fl.name)
+					}
+					return
 				}
+				reconcileFlavor(st, fl, f)
+				if fl.classes == nil && !st.Failed() {
+					checkARMRequests(st, name, fl.name, name != fl.name, f)
+				}
+				reconciled[f] = f != nil && !st.Failed()
 			})
 		}
 	}
+}
+
+// pauseCluster sets spec.paused on the objects' Cluster (Cluster API's v1beta1 form) and reports whether there is
+// one.
+func pauseCluster(g *WithT, objs []unstructured.Unstructured) bool {
+	for i := range objs {
+		if objs[i].GetKind() == "Cluster" {
+			g.Expect(unstructured.SetNestedField(objs[i].Object, true, "spec", "paused")).To(Succeed())
+			return true
+		}
+	}
+	return false
+}
+
+// unpauseCluster lets Cluster API and the provider reconcile the fixture's paused Cluster.
+func unpauseCluster(ctx context.Context, g *WithT, f *fixture) {
+	cluster := &clusterv1.Cluster{}
+	g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: f.namespace, Name: f.cluster}, cluster)).To(Succeed())
+	patch := client.MergeFrom(cluster.DeepCopy())
+	cluster.Spec.Paused = ptr.To(false)
+	g.Expect(env.Env.Patch(ctx, cluster, patch)).To(Succeed())
+}
+
+// storedDiff compares the objects of a flavor's v1beta1 form, read back as stored (Cluster API's v1beta2), with
+// the flavor's objects as the API server stored them when they were created, and returns the differences: the same
+// kinds and names, and the same labels, annotations and content, once the v1beta1 form's namespace and cluster name
+// read as the flavor's (and so does the API server's default DNS label, derived from the cluster name). What the API
+// server and the controllers add (uid, resource version, owner references, finalizers, managed fields, status) is
+// left out, and so is the Cluster's spec.paused, which this test sets, and an SSH key the webhooks generated at
+// random where the template has none.
+func storedDiff(ctx context.Context, g *WithT, flavorForm, v1beta1Form *fixture) string {
+	// The API server's default DNS label is the cluster name and a hash of names derived from it: it maps as a
+	// whole, first.
+	dnsLabel := func(cluster string) string {
+		return infrav1.APIServerDNSLabel(p.SubscriptionID(), cluster, infrav1.APIServerPublicIPName(cluster), cluster)
+	}
+	rename := strings.NewReplacer(dnsLabel(v1beta1Form.cluster), dnsLabel(flavorForm.cluster),
+		v1beta1Form.namespace, flavorForm.namespace, v1beta1Form.cluster, flavorForm.cluster)
+	want := map[string]map[string]any{}
+	for i := range flavorForm.stored {
+		o := &flavorForm.stored[i]
+		want[o.GetKind()+" "+o.GetName()] = comparableForm(g, o, &flavorForm.objs[i], nil)
+	}
+	got := map[string]map[string]any{}
+	for i := range v1beta1Form.objs {
+		o := &v1beta1Form.objs[i]
+		key := o.GetKind() + " " + rename.Replace(o.GetName())
+		stored := &unstructured.Unstructured{}
+		if w, ok := want[key]; ok {
+			stored.SetAPIVersion(w["apiVersion"].(string)) // read as the flavor's was created: the stored version
+		} else {
+			stored.SetAPIVersion(o.GetAPIVersion())
+		}
+		stored.SetKind(o.GetKind())
+		g.Expect(v1beta1Form.reader.Get(ctx, client.ObjectKey{Namespace: v1beta1Form.namespace, Name: o.GetName()}, stored)).To(Succeed())
+		got[key] = comparableForm(g, stored, o, rename)
+	}
+	return gocmp.Diff(want, got)
+}
+
+// generatedKey stands for an SSH public key the webhooks generated.
+const generatedKey = "(generated by the webhook)"
+
+// comparableForm is what storedDiff compares of a stored object, whose template object was rendered, with rename
+// applied to every string.
+func comparableForm(g *WithT, o, rendered *unstructured.Unstructured, rename *strings.Replacer) map[string]any {
+	obj := o.DeepCopy().Object
+	delete(obj, "status")
+	metadata := map[string]any{"name": o.GetName()}
+	for _, field := range []string{"labels", "annotations"} {
+		if v, ok, _ := unstructured.NestedFieldNoCopy(obj, "metadata", field); ok {
+			metadata[field] = v
+		}
+	}
+	obj["metadata"] = metadata
+	if o.GetKind() == "Cluster" {
+		unstructured.RemoveNestedField(obj, "spec", "paused")
+	}
+	// The AzureMachinePool webhook generates a key when the template sets none (spec.template.sshPublicKey): a
+	// random one.
+	if o.GetKind() == "AzureMachinePool" {
+		if _, set, _ := unstructured.NestedString(rendered.Object, "spec", "template", "sshPublicKey"); !set {
+			if key, _, _ := unstructured.NestedString(obj, "spec", "template", "sshPublicKey"); key != "" {
+				g.Expect(unstructured.SetNestedField(obj, generatedKey, "spec", "template", "sshPublicKey")).To(Succeed())
+			}
+		}
+	}
+	raw, err := json.Marshal(obj)
+	g.Expect(err).NotTo(HaveOccurred())
+	if rename != nil {
+		raw = []byte(rename.Replace(string(raw)))
+	}
+	out := map[string]any{}
+	g.Expect(json.Unmarshal(raw, &out)).To(Succeed())
+	return out
 }
 
 // reconcileFlavor waits until a created flavor's cluster (or ClusterClass) is what the flavor promises.
@@ -571,14 +698,19 @@ type fixture struct {
 	vars      map[string]string
 	objs      []unstructured.Unstructured
 	reader    client.Reader
+	// stored are the objects as the API server stored them when they were created (its responses).
+	stored []unstructured.Unstructured
+	// sameAs is, for a v1beta1 form stored as its flavor's objects, the flavor's fixture.
+	sameAs *fixture
 }
 
-// newFixture creates the namespace (removed when t ends) and what a user creates besides the template: the Secret of the
+// newFixture creates the namespace and what a user creates besides the template: the Secret of the
 // AzureClusterIdentity and, for self-managed flavors, the kubeconfig through which Cluster API reaches the
 // workload cluster (written before the Cluster, as a user-provided kubeconfig, so that the KubeadmControlPlane
-// uses it instead of one for the Azure load balancer, which is unreachable here).
-func newFixture(ctx context.Context, t *testing.T, g *WithT, fl flavor) *fixture {
-	t.Helper()
+// uses it instead of one for the Azure load balancer, which is unreachable here). The namespace stays until the API
+// server stops: deleting it would tear down its cluster, which nothing checks here, while the package's other tests
+// run.
+func newFixture(ctx context.Context, g *WithT, fl flavor) *fixture {
 	ns, err := env.Env.CreateNamespace(ctx, "flavor-"+fl.name)
 	g.Expect(err).NotTo(HaveOccurred())
 	prefix := fl.prefix
@@ -600,7 +732,6 @@ func newFixture(ctx context.Context, t *testing.T, g *WithT, fl flavor) *fixture
 	for k, v := range fl.vars {
 		f.vars[k] = v
 	}
-	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
 
 	identity := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: f.namespace, Name: identitySecret},
@@ -632,9 +763,10 @@ func (f *fixture) createUserObjects(ctx context.Context, g *WithT, fl flavor) {
 	}
 }
 
-// create creates the objects in the template's order. On ASO's own controllers (TEMPLATES_ASO=fake-arm), an ASO
-// credential Secret of the template gets a client secret, so that ASO authenticates with the fake Azure as a
-// service principal (the templates' workload identity needs a token file that only a pod has).
+// create creates the objects in the template's order, and keeps them as stored. On ASO's own controllers
+// (TEMPLATES_ASO=fake-arm), an ASO credential Secret of the template gets a client secret, so that ASO authenticates
+// with the fake Azure as a service principal (the templates' workload identity needs a token file that only a pod
+// has).
 func (f *fixture) create(ctx context.Context, g *WithT, objs []unstructured.Unstructured) {
 	for i := range objs {
 		o := objs[i].DeepCopy()
@@ -642,6 +774,7 @@ func (f *fixture) create(ctx context.Context, g *WithT, objs []unstructured.Unst
 			g.Expect(unstructured.SetNestedField(o.Object, "fake-azure-takes-any-secret", "stringData", "AZURE_CLIENT_SECRET")).To(Succeed())
 		}
 		g.Expect(env.Env.Create(ctx, o)).To(Succeed(), "%s %s", o.GetKind(), o.GetName())
+		f.stored = append(f.stored, *o)
 	}
 }
 
