@@ -91,6 +91,18 @@ func VMCreated(vm azure.Object) bool {
 	return ready != nil && ready.Status == metav1.ConditionTrue
 }
 
+// VMCustomDataPendingMessage says why a machine whose VM is created is not Ready yet (VMCustomDataPending).
+const VMCustomDataPendingMessage = "the VM is created; waiting for ASO to apply it without its custom data"
+
+// VMCustomDataPending reports whether ASO has created a machine's (or instance's) VM, among the objects the engine
+// read, while its spec still carries the custom data the next pass drops: dropping it is a new generation for ASO,
+// whose VM is not Ready again until ASO has processed it, so until then the machine is not settled either (reported
+// Ready, it would turn unready for that pass, which a rollout counts as an unavailable machine).
+func VMCustomDataPending(live azure.Live, machine string) bool {
+	vm, ok := live.Live("VirtualMachine", azure.ObjectName(machine)).(*asocompute.VirtualMachine)
+	return ok && VMCreated(vm) && vm.Spec.OsProfile != nil && vm.Spec.OsProfile.CustomData != nil
+}
+
 // VMCustomDataDropped reports whether the VM's spec lost its custom data, which happens once ASO has created it;
 // unlike ASO's status, that survives clusterctl move.
 func VMCustomDataDropped(vm azure.Object) bool {

@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/cluster-api/util/conditions"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
 
@@ -30,8 +31,11 @@ import (
 func updateStatus(s *scope, err error) {
 	am := s.azureMachine
 	facts := s.Facts(err)
-	if ptr.Deref(am.Spec.ProviderID, "") == "" {
+	switch {
+	case ptr.Deref(am.Spec.ProviderID, "") == "":
 		facts.Pending = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: "waiting for ASO to report the VM's resource ID"}
+	case compute.VMCustomDataPending(s.Result, compute.VMName(am)):
+		facts.Pending = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: compute.VMCustomDataPendingMessage}
 	}
 	lifecycle.SetConditions(am, facts)
 	if conditions.IsTrue(am, clusterv1.ReadyCondition) {

@@ -56,6 +56,8 @@ func updateStatus(s *scope, err error) {
 		// The provider ID was set when the instance was created, from the VM's name and the cluster's resource
 		// group; ASO disagreeing means the VM is not where the Node will say it is.
 		facts.Pending = lifecycle.Wait{Reason: ProviderIDMismatchReason, Message: fmt.Sprintf("the VM's ID is %s, not %s as spec.providerID says", s.vm.ID, m.Spec.ProviderID)}
+	case compute.VMCustomDataPending(s.Result, m.Name):
+		facts.Pending = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: compute.VMCustomDataPendingMessage}
 	}
 	lifecycle.SetConditions(m, facts)
 	if conditions.IsTrue(m, clusterv1.ReadyCondition) {
