@@ -417,13 +417,15 @@ func TestFlexible_ScaleAndDelete(t *testing.T) {
 
 // rolloutRecorder watches a pool's AzureMachinePoolMachines and records, over every state the API server went
 // through, the most instances that existed (deleting ones included) and the fewest that were ready (and not
-// deleting).
+// deleting), and what the instances that were not ready said then.
 type rolloutRecorder struct {
 	mu       sync.Mutex
 	objects  map[string]*infrav1exp.AzureMachinePoolMachine
 	maxTotal int
 	minReady int
-	stop     func()
+	// atMinReady describes the instances that were not ready when the fewest were.
+	atMinReady string
+	stop       func()
 }
 
 func recordRollout(t *testing.T, g *WithT, f *fixture, mp *clusterv1.MachinePool) *rolloutRecorder {
@@ -438,6 +440,7 @@ func recordRollout(t *testing.T, g *WithT, f *fixture, mp *clusterv1.MachinePool
 		r.objects[list.Items[i].Name] = &list.Items[i]
 	}
 	r.maxTotal, r.minReady = r.counts()
+	r.atMinReady = r.notReady()
 	ctx, cancel := context.WithCancel(context.Background())
 	w, err := wc.Watch(ctx, &infrav1exp.AzureMachinePoolMachineList{}, client.InNamespace(f.namespace), selector,
 		&client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: list.ResourceVersion}})
@@ -457,6 +460,9 @@ func recordRollout(t *testing.T, g *WithT, f *fixture, mp *clusterv1.MachinePool
 				r.objects[m.Name] = m
 			}
 			total, ready := r.counts()
+			if ready < r.minReady {
+				r.atMinReady = r.notReady()
+			}
 			r.maxTotal, r.minReady = max(r.maxTotal, total), min(r.minReady, ready)
 			r.mu.Unlock()
 		}
@@ -480,11 +486,29 @@ func (r *rolloutRecorder) counts() (total, ready int) {
 	return total, ready
 }
 
-func (r *rolloutRecorder) result() (maxTotal, minReady int) {
+// notReady describes the instances that are deleting or not ready, with their Ready condition.
+func (r *rolloutRecorder) notReady() string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(r.objects)) {
+		m := r.objects[name]
+		ready := conditions.Get(m, clusterv1.ReadyCondition)
+		switch {
+		case !m.DeletionTimestamp.IsZero():
+			out = append(out, name+" deleting")
+		case ready == nil:
+			out = append(out, name+" without Ready")
+		case ready.Status != metav1.ConditionTrue:
+			out = append(out, fmt.Sprintf("%s Ready %s %s: %s", name, ready.Status, ready.Reason, ready.Message))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func (r *rolloutRecorder) result() (maxTotal, minReady int, atMinReady string) {
 	r.stop()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.maxTotal, r.minReady
+	return r.maxTotal, r.minReady, r.atMinReady
 }
 
 // waitRolledOut waits until the pool has replicas instances, all ready and of a VM size.
@@ -519,9 +543,9 @@ func TestFlexible_RollingUpdate(t *testing.T) {
 	rec := recordRollout(t, g, f, mp)
 	f.changePool(g, amp, func(s *infrav1exp.AzureMachinePoolSpec) { s.Template.VMSize = "Standard_D4s_v3" })
 	f.waitRolledOut(g, mp, amp, 3, "Standard_D4s_v3")
-	maxTotal, minReady := rec.result()
+	maxTotal, minReady, atMinReady := rec.result()
 	g.Expect(maxTotal).To(Equal(4), "maxSurge 1: a fourth instance, never a fifth")
-	g.Expect(minReady).To(Equal(3), "maxUnavailable 0")
+	g.Expect(minReady).To(Equal(3), "maxUnavailable 0; not ready then: %s", atMinReady)
 	for _, m := range f.replicas(g, mp) {
 		g.Expect(before).NotTo(ContainElement(m.Name), "every instance was replaced")
 	}
@@ -537,9 +561,9 @@ func TestFlexible_RollingUpdate(t *testing.T) {
 	rec = recordRollout(t, g, f, mp)
 	f.changePool(g, amp, func(s *infrav1exp.AzureMachinePoolSpec) { s.Template.VMSize = "Standard_D8s_v3" })
 	f.waitRolledOut(g, mp, amp, 3, "Standard_D8s_v3")
-	maxTotal, minReady = rec.result()
+	maxTotal, minReady, atMinReady = rec.result()
 	g.Expect(maxTotal).To(Equal(3), "maxSurge 0")
-	g.Expect(minReady).To(Equal(2), "maxUnavailable 1: one instance replaced at a time")
+	g.Expect(minReady).To(Equal(2), "maxUnavailable 1: one instance replaced at a time; not ready then: %s", atMinReady)
 }
 
 // workloadNode registers a ready Node in the workload cluster, as kubelet with cloud-provider-azure does; it is
