@@ -66,10 +66,7 @@ func TestLocalPlane(t *testing.T) {
 	g.Expect(err).NotTo(HaveOccurred())
 	dir := t.TempDir()
 	binary := filepath.Join(dir, "localplane")
-	// With the test binary's flags, so that the packages the two share are compiled once.
-	build := exec.Command("go", append(append([]string{"build"}, process.BuildFlags()...), "-o", binary, ".")...)
-	build.Stderr = os.Stderr
-	g.Expect(build.Run()).To(Succeed())
+	g.Expect(process.GoBuild(t.Context(), ".", binary)).To(Succeed())
 
 	ctx, cancel := context.WithTimeout(t.Context(), 2*timeout)
 	defer cancel()

@@ -36,23 +36,29 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
-// Build builds the provider's manager (main.go in root, the repository) into dir. It uses the go build flags this
-// binary was built with (-race, -gcflags, -ldflags, ...), so that the packages the two share come from the build
-// cache instead of being compiled again with other flags.
+// Build builds the provider's manager (main.go in root, the repository) into dir.
 func Build(ctx context.Context, root, dir string) (string, error) {
 	out := filepath.Join(dir, "manager")
-	args := append(append([]string{"build"}, BuildFlags()...), "-o", out, ".")
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = root
-	if data, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("failed to build the manager: %w: %s", err, data)
+	if err := GoBuild(ctx, root, out); err != nil {
+		return "", fmt.Errorf("failed to build the manager: %w", err)
 	}
 	return out, nil
 }
 
-// BuildFlags are the go build flags of the running binary, from its build information: a binary a test builds with
-// them shares the test's compiled packages (under make test's -race, all but its own).
-func BuildFlags() []string {
+// GoBuild builds the main package in dir into out with the go build flags this binary was built with (-race,
+// -gcflags, -ldflags, ...), so that the packages the two share come from the build cache instead of being compiled
+// again with other flags (under make test's -race, all but the main package's own).
+func GoBuild(ctx context.Context, dir, out string) error {
+	cmd := exec.CommandContext(ctx, "go", append(append([]string{"build"}, buildFlags()...), "-o", out, ".")...)
+	cmd.Dir = dir
+	if data, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%w: %s", err, data)
+	}
+	return nil
+}
+
+// buildFlags are the go build flags of the running binary, from its build information.
+func buildFlags() []string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return nil
