@@ -17,8 +17,15 @@ limitations under the License.
 package aso
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/util/csaupgrade"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -110,4 +117,47 @@ func IsManaged(obj, owner client.Object) bool {
 	}
 	_, paused := obj.GetAnnotations()[PrePauseAnnotation]
 	return paused || reconcilePolicy(obj) != "skip"
+}
+
+// takeOver makes the provider the owner of the spec fields that other clients wrote with updates to an object it
+// takes over: one CAPZ created for the same owner (a switch from CAPZ, docs/migrating-from-capz.md), or one the
+// user hands over. Server-side apply would otherwise leave the fields the provider does not set with their old
+// owners, beside the provider's: a subnet would keep CAPZ's security group ARM ID next to the provider's reference
+// to the same group, which ASO refuses. Once the provider owns them, its apply drops the fields it does not set.
+// Only an object the provider has not labelled yet is taken over (later updates by others are theirs); the
+// managers that wrote no spec field (ASO's own, which writes its annotations and finalizer) keep their fields.
+func (e *Engine) takeOver(ctx context.Context, live client.Object) error {
+	if _, ours := live.GetLabels()[infrav1.OwnedByLabel]; ours {
+		return nil
+	}
+	managers := sets.New[string]()
+	for _, m := range live.GetManagedFields() {
+		if m.Operation == metav1.ManagedFieldsOperationUpdate && m.Manager != FieldManager && m.Subresource == "" && ownsSpec(m) {
+			managers.Insert(m.Manager)
+		}
+	}
+	if managers.Len() == 0 {
+		return nil
+	}
+	patch, err := csaupgrade.UpgradeManagedFieldsPatch(live, managers, FieldManager)
+	if err != nil || patch == nil {
+		return err
+	}
+	if err := e.Client.Patch(ctx, live, client.RawPatch(types.JSONPatchType, patch)); err != nil {
+		return fmt.Errorf("failed to take over the fields of %s %s/%s that %v wrote: %w", live.GetObjectKind().GroupVersionKind().Kind, live.GetNamespace(), live.GetName(), sets.List(managers), err)
+	}
+	return nil
+}
+
+// ownsSpec reports whether a managed fields entry owns a field of the spec.
+func ownsSpec(m metav1.ManagedFieldsEntry) bool {
+	if m.FieldsV1 == nil {
+		return false
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(m.FieldsV1.Raw, &fields); err != nil {
+		return false
+	}
+	_, ok := fields["f:spec"]
+	return ok
 }

@@ -282,6 +282,11 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		}
 		return state, nil
 	}
+	if live != nil && !state.supporting {
+		if err := e.takeOver(ctx, live); err != nil {
+			return state, err
+		}
+	}
 	if err := e.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(desired), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
 		if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
 			// The API server (or ASO's schema) refused the object: a user patch or value the CRD rejects.

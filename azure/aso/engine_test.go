@@ -521,3 +521,39 @@ func TestReconcile_TakesOverHandedOverObjects(t *testing.T) {
 	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(other), live)).To(Succeed())
 	g.Expect(live.Spec.Location).To(HaveValue(Equal("westeurope")))
 }
+
+func TestReconcile_TakesOverFieldsOthersWrote(t *testing.T) {
+	g := NewWithT(t)
+	ctx, owner := setup(t, g)
+	e := newEngine(t)
+
+	// A resource group CAPZ made for the same owner: created and updated by CAPZ's manager, which set a tag the
+	// provider does not set; ASO's controller added an annotation of its own.
+	capz := client.WithFieldOwner(env.Env, "manager")
+	theirs := &asoresources.ResourceGroup{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: "rg", Namespace: owner.Namespace,
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: infrav1.GroupVersion.String(), Kind: "AzureCluster", Name: owner.Name, UID: owner.UID, Controller: ptr.To(true),
+			}},
+		},
+		Spec: asoresources.ResourceGroup_Spec{AzureName: "rg", Location: ptr.To("eastus"), Tags: map[string]string{"a": "b", "capz-only": "x"}},
+	}
+	g.Expect(capz.Create(ctx, theirs)).To(Succeed())
+	asoController := client.WithFieldOwner(env.Env, "aso-controller")
+	before := theirs.DeepCopy()
+	theirs.Annotations = map[string]string{"serviceoperator.azure.com/resource-id": "/subscriptions/s/resourceGroups/rg"}
+	g.Expect(asoController.Patch(ctx, theirs, client.MergeFrom(before))).To(Succeed())
+
+	desired := func() []aso.Resource { return []aso.Resource{resourceGroup("rg")} }
+	result := reconcileUntilReady(ctx, g, e, owner, desired, options("c10"))
+	g.Expect(result.Resource("ResourceGroup", "rg")).To(HaveField("Management", infrav1.ResourceManaged))
+	live := &asoresources.ResourceGroup{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(theirs), live)).To(Succeed())
+	g.Expect(live.Labels).To(HaveKey(infrav1.OwnedByLabel))
+	g.Expect(live.Spec.Tags).To(Equal(map[string]string{"a": "b"}), "the field only CAPZ set is dropped with the takeover")
+	g.Expect(live.Annotations).To(HaveKey("serviceoperator.azure.com/resource-id"), "a manager that wrote no spec field keeps its fields")
+	for _, m := range live.ManagedFields {
+		g.Expect(m.Manager).NotTo(Equal("manager"), "CAPZ's manager owns nothing any more")
+	}
+}
