@@ -176,6 +176,9 @@ func (s *Server) put(id armID, apiVersion string, raw []byte, tenant, base strin
 	if failed := cond.check(s.resources[id.key()]); failed != nil {
 		return errorAnswer(failed)
 	}
+	if refused := keepCustomData(s.resources[id.key()], body); refused != nil {
+		return errorAnswer(refused)
+	}
 	r, created := s.upsert(id, body, tenant)
 	status := http.StatusOK
 	if created {
@@ -287,4 +290,25 @@ func (s *Server) delete(id armID, apiVersion, base string) answer {
 	r.state = stateDeleting
 	header := http.Header{"Location": {s.startOperation(r, true, base, apiVersion)}, "Retry-After": {"1"}}
 	return answer{status: http.StatusAccepted, header: header}
+}
+
+// keepCustomData plays Azure's rule for a virtual machine's custom data, which only its creation sets: a PUT of an
+// existing VM that omits it keeps it, and one that changes it is refused.
+func keepCustomData(existing *resource, body map[string]any) *armError {
+	if existing == nil || !strings.EqualFold(existing.id.fullType(), "Microsoft.Compute/virtualMachines") {
+		return nil
+	}
+	had, ok := lookupMap(existing.body, "properties", "osProfile")["customData"]
+	if !ok {
+		return nil
+	}
+	profile := lookupMap(body, "properties", "osProfile")
+	sent, ok := profile["customData"]
+	switch {
+	case !ok:
+		ensureMap(body, "properties", "osProfile")["customData"] = had
+	case sent != had:
+		return &armError{http.StatusConflict, "PropertyChangeNotAllowed", "Changing property 'customData' is not allowed."}
+	}
+	return nil
 }

@@ -414,3 +414,24 @@ func TestARM_Concurrent(t *testing.T) {
 	_, got := c.get(network + "/virtualNetworks/vnet")
 	g.Expect(at(got, "properties", "subnets")).To(HaveLen(16))
 }
+
+// TestARM_VMCustomData: a VM's custom data is set by its creation only: a later PUT without it keeps it, one that
+// changes it is refused, as Azure does.
+func TestARM_VMCustomData(t *testing.T) {
+	g := NewWithT(t)
+	s := start(t, Options{Polls: 1})
+	c := newARMClient(t, s)
+	c.create(testRG, map[string]any{"location": "eastus"})
+	vm := testRG + "/providers/Microsoft.Compute/virtualMachines/vm"
+	c.create(vm, map[string]any{"location": "eastus", "properties": map[string]any{"osProfile": map[string]any{"customData": "Ym9vdA==", "computerName": "vm"}}})
+
+	c.create(vm, map[string]any{"location": "eastus", "properties": map[string]any{"osProfile": map[string]any{"computerName": "vm"}}})
+	_, got := c.get(vm)
+	g.Expect(at(got, "properties", "osProfile", "customData")).To(Equal("Ym9vdA=="), "a PUT without custom data keeps it")
+
+	resp := c.do(http.MethodPut, vm, map[string]any{"location": "eastus", "properties": map[string]any{"osProfile": map[string]any{"customData": "b3RoZXI="}}}, apiVersion)
+	g.Expect(resp.StatusCode).To(Equal(http.StatusConflict))
+	g.Expect(errorCode(t, resp)).To(Equal("PropertyChangeNotAllowed"))
+	_, got = c.get(vm)
+	g.Expect(at(got, "properties", "osProfile", "customData")).To(Equal("Ym9vdA=="))
+}
