@@ -289,3 +289,19 @@ func (c *ControlPlane) EtcdURL() string {
 	}
 	return c.env.ControlPlane.Etcd.URL.String()
 }
+
+// InstallProviderCRDs installs the provider's CRDs (config/crd/bases) over those the control plane has, as a
+// provider upgrade replaces its CRDs: test/parity replaces upstream CAPZ's with them.
+func (c *ControlPlane) InstallProviderCRDs() error {
+	var dirs []string
+	for _, d := range ownCRDDirs {
+		if info, err := os.Stat(filepath.Join(c.RootDir, d)); err == nil && info.IsDir() {
+			dirs = append(dirs, filepath.Join(c.RootDir, d))
+		}
+	}
+	_, err := envtest.InstallCRDs(c.Config, envtest.CRDInstallOptions{
+		Scheme: c.env.Scheme, Paths: dirs, ErrorIfPathMissing: true, MaxTime: startTimeout,
+		WebhookOptions: c.env.WebhookInstallOptions,
+	})
+	return err
+}

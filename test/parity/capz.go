@@ -38,6 +38,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
@@ -290,4 +291,20 @@ func (m *capzManager) cleanup() error {
 		errs = append(errs, m.log.Close())
 	}
 	return errors.Join(append(errs, m.webhooks.Cleanup())...)
+}
+
+// unregister removes CAPZ's webhook configurations, which point at its manager: a user removes them with CAPZ's
+// components, before another provider serves the kinds.
+func (m *capzManager) unregister(ctx context.Context, c client.Client) error {
+	var errs []error
+	for _, w := range m.webhooks.MutatingWebhooks {
+		errs = append(errs, client.IgnoreNotFound(c.Delete(ctx, w)))
+	}
+	for _, w := range m.webhooks.ValidatingWebhooks {
+		errs = append(errs, client.IgnoreNotFound(c.Delete(ctx, w)))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("failed to remove CAPZ's webhook configurations: %w", err)
+	}
+	return nil
 }

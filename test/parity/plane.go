@@ -38,6 +38,7 @@ import (
 	"sigs.k8s.io/cluster-api/util/secret"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
@@ -77,6 +78,11 @@ type side struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	mgrErr error
+
+	// The provider's manager, when a switch (switchToOurs) started it beside Cluster API's.
+	providerCancel   context.CancelFunc
+	providerDone     chan struct{}
+	providerWebhooks *envtest.WebhookInstallOptions
 
 	// logDir is where the side's logs go.
 	logDir string
@@ -344,6 +350,7 @@ func (s *side) stop() error {
 	if s.capz != nil {
 		errs = append(errs, s.capz.stop())
 	}
+	errs = append(errs, s.stopProvider())
 	if s.cancel != nil {
 		s.cancel()
 	}
@@ -369,4 +376,91 @@ func (s *side) stop() error {
 		errs = append(errs, f.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// switchToOurs replaces CAPZ with the provider on a side that runs CAPZ, as a user does
+// (docs/migrating-from-capz.md): CAPZ's webhook configurations go and its manager stops; the provider's CRDs
+// replace CAPZ's; the provider's webhooks and controllers start in a manager of their own, beside Cluster API's.
+func (s *side) switchToOurs(ctx context.Context, logger logr.Logger) error {
+	if s.capz == nil {
+		return errNoCAPZ
+	}
+	if err := s.capz.unregister(ctx, s.client); err != nil {
+		return err
+	}
+	err := s.capz.stop()
+	s.capz = nil
+	if err != nil {
+		return err
+	}
+	if err := s.management.InstallProviderCRDs(); err != nil {
+		return fmt.Errorf("failed to replace CAPZ's CRDs with the provider's: %w", err)
+	}
+	return s.startProvider(ctx, logger)
+}
+
+// startProvider runs the provider's webhooks and controllers in a manager of their own (Cluster API's run in the
+// side's first one), serving its webhooks on a port of its own and registering config/webhook there.
+func (s *side) startProvider(ctx context.Context, logger logr.Logger) error {
+	s.providerWebhooks = &envtest.WebhookInstallOptions{
+		Paths:            []string{filepath.Join(s.management.RootDir, "config", "webhook", "manifests.yaml")},
+		LocalServingHost: "127.0.0.1",
+	}
+	hooks := s.providerWebhooks
+	if err := hooks.PrepWithoutInstalling(); err != nil {
+		return fmt.Errorf("failed to prepare the provider's webhook certificates: %w", err)
+	}
+	mgr, err := ctrl.NewManager(s.management.Config, ctrl.Options{
+		Scheme:                 capiplane.Scheme(),
+		Logger:                 logger.WithValues("side", s.name, "manager", "provider"),
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Cache:                  setup.CacheOptions(nil, ""),
+		Client:                 setup.ClientOptions(),
+		WebhookServer: webhook.NewServer(webhook.Options{
+			Host: hooks.LocalServingHost, Port: hooks.LocalServingPort, CertDir: hooks.LocalServingCertDir,
+		}),
+	})
+	if err != nil {
+		return fmt.Errorf("failed to create the provider's manager: %w", err)
+	}
+	mgrCtx, cancel := context.WithCancel(ctx)
+	s.providerCancel = cancel
+	if err := setup.Webhooks(mgr); err != nil {
+		return err
+	}
+	if err := setup.Controllers(mgrCtx, mgr, setup.Options{ClusterCache: s.clusterCache}); err != nil {
+		return err
+	}
+	s.providerDone = make(chan struct{})
+	go func() {
+		defer close(s.providerDone)
+		if err := mgr.Start(mgrCtx); err != nil {
+			logger.Error(err, "the provider's manager stopped")
+		}
+	}()
+	if !mgr.GetCache().WaitForCacheSync(mgrCtx) {
+		return errors.New("the provider's manager did not sync its caches")
+	}
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
+		return mgr.GetWebhookServer().StartedChecker()(nil) == nil, nil
+	}); err != nil {
+		return fmt.Errorf("the provider's webhook server did not start: %w", err)
+	}
+	if err := hooks.Install(s.management.Config); err != nil {
+		return fmt.Errorf("failed to register the provider's webhooks: %w", err)
+	}
+	return nil
+}
+
+// stopProvider stops the provider's manager started by startProvider, if any, and removes its certificates.
+func (s *side) stopProvider() error {
+	if s.providerCancel != nil {
+		s.providerCancel()
+		<-s.providerDone
+	}
+	if s.providerWebhooks != nil {
+		return s.providerWebhooks.Cleanup()
+	}
+	return nil
 }

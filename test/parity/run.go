@@ -260,7 +260,7 @@ func RunSide(ctx context.Context, o Options, kind, name, resultFile string) erro
 		manifests[f.Name] = objs
 	}
 	start := time.Now()
-	var s *side
+	s, err := startSideRetrying(ctx, o, name, capz)
 	defer func() {
 		if s == nil {
 			return
@@ -269,32 +269,19 @@ func RunSide(ctx context.Context, o Options, kind, name, resultFile string) erro
 			o.Logf("%s: failed to stop: %v", name, err)
 		}
 	}()
-	// A start can overrun its timeouts on a busy machine; it gets a second chance.
-	for attempt := 1; ; attempt++ {
-		var err error
-		if s, err = startSide(ctx, name, capz, o.LogDir, o.Logger); err == nil {
-			break
-		}
-		if s != nil {
-			_ = s.stop()
-			s = nil
-		}
-		if attempt == 2 || ctx.Err() != nil {
-			return err
-		}
-		o.Logf("%s: failed to start, trying again: %v", name, err)
+	if err != nil {
+		return err
 	}
 	if err := os.WriteFile(runningMarker(resultFile), nil, 0o600); err != nil {
 		return err
 	}
-	o.Logf("%s: running (%s)", name, time.Since(start).Round(time.Second))
 	for _, f := range o.Flavors {
 		if err := s.apply(ctx, f, manifests[f.Name]); err != nil {
 			return err
 		}
 	}
 	o.Logf("%s: applied %d flavors (%s)", name, len(o.Flavors), time.Since(start).Round(time.Second))
-	progress := waitSettled(ctx, o, s)
+	progress := waitSettled(ctx, o, s, nil)
 	if err := saveRequests(o.LogDir, s); err != nil {
 		o.Logf("%s: failed to save the ARM requests: %v", name, err)
 	}
@@ -344,8 +331,9 @@ func keepGUIDs(f Flavor) []string {
 // runningMarker is the file a side's process writes once the side runs.
 func runningMarker(resultFile string) string { return resultFile + ".running" }
 
-// waitSettled waits until every flavor has settled on a side, or the timeout, logging what changes.
-func waitSettled(ctx context.Context, o Options, s *side) map[string]progress {
+// waitSettled waits until every flavor has settled on a side, or the timeout, logging what changes. awaited, when
+// set, tells what else a flavor waits for ("" when nothing).
+func waitSettled(ctx context.Context, o Options, s *side, awaited func(context.Context, Flavor) string) map[string]progress {
 	deadline := time.Now().Add(o.Timeout)
 	last := map[string]string{}
 	for {
@@ -353,6 +341,11 @@ func waitSettled(ctx context.Context, o Options, s *side) map[string]progress {
 		all := true
 		for _, f := range o.Flavors {
 			p := s.progressOf(ctx, f, o.Quiet)
+			if p.settled && awaited != nil {
+				if state := awaited(ctx, f); state != "" {
+					p = progress{state: state}
+				}
+			}
 			out[f.Name] = p
 			all = all && p.settled
 			// Counts of writes change all the time; log a flavor when what it waits for changes.

@@ -62,6 +62,7 @@ func run() int {
 	flag.StringVar(&side, "side", "", "Run one side only ("+parity.SideCAPZ+" or "+parity.SideOurs+") and write its result to --side-result; the comparison runs each side so.")
 	flag.StringVar(&sideName, "side-name", "", "The name of --side's logs (default the side).")
 	flag.StringVar(&sideResult, "side-result", "", "Where --side writes its result.")
+	switchOnly := flag.Bool("switch", false, "Instead of comparing, switch the flavors from CAPZ to the provider on one management plane (docs/migrating-from-capz.md) and report every ARM write and every change to Azure the switch made; exit 1 on a delete or an undocumented change.")
 	flag.StringVar(&o.CAPZ.FeatureGates, "capz-feature-gates", "", "Feature gates of CAPZ's manager besides MachinePool=true (with --side; the comparison sets each flavor's).")
 	flag.Parse()
 
@@ -104,6 +105,10 @@ func run() int {
 			sideName = side
 		}
 		return runSide(ctx, o, side, sideName, sideResult)
+	}
+
+	if *switchOnly {
+		return runSwitch(ctx, o, start)
 	}
 
 	self, err := os.Executable()
@@ -151,6 +156,40 @@ func runSide(ctx context.Context, o parity.Options, side, name, resultFile strin
 	if err := parity.RunSide(ctx, o, side, name, resultFile); err != nil {
 		o.Logf("%s: %v", name, err)
 		return 2
+	}
+	return 0
+}
+
+// runSwitch runs the switch from CAPZ to the provider in this process; the in-process controllers log to
+// switch-controllers.log.
+func runSwitch(ctx context.Context, o parity.Options, start time.Time) int {
+	logFile, err := os.Create(filepath.Join(o.LogDir, parity.SideSwitch+"-controllers.log"))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "make parity-switch: %v\n", err)
+		return 2
+	}
+	defer logFile.Close()
+	logger := zap.New(zap.WriteTo(logFile), zap.Level(zapcore.InfoLevel))
+	ctrl.SetLogger(logger)
+	klog.SetLogger(logger)
+	o.Logger = logger
+	o.Out = os.Stdout
+	o.Logf("Logs and ARM requests go to %s", o.LogDir)
+	result, err := parity.RunSwitch(ctx, o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "make parity-switch: %v\n(logs: %s)\n", err, o.LogDir)
+		return 2
+	}
+	failed := 0
+	for _, f := range result.Flavors {
+		if f.Failed() {
+			failed++
+		}
+	}
+	fmt.Printf("make parity-switch: %d flavors in %s; %d changed Azure in a way docs/capz-parity.md does not list (logs: %s)\n",
+		len(o.Flavors), time.Since(start).Round(time.Second), failed, o.LogDir)
+	if failed > 0 {
+		return 1
 	}
 	return 0
 }

@@ -1,0 +1,367 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package parity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// SideSwitch names the logs of a switch run (RunSwitch).
+const SideSwitch = "switch"
+
+// SwitchResult is what a switch from CAPZ to the provider did to Azure, by flavor.
+type SwitchResult struct {
+	Flavors []SwitchFlavor
+}
+
+// SwitchFlavor is what the switch did to one flavor's Azure resources.
+type SwitchFlavor struct {
+	Flavor string
+	// Writes are the ARM writes after the switch, as "METHOD path".
+	Writes []string
+	// Changes are the properties whose value in Azure the switch changed.
+	Changes []StateChange
+	// Created and Deleted are the resources the switch created and deleted.
+	Created, Deleted []string
+	// Problems are what kept the check from being complete (a side that did not settle).
+	Problems []string
+}
+
+// Failed reports whether the switch did anything the user was not told about: a delete, a resource created or a
+// property changed that docs/capz-parity.md does not list as deliberate, or a problem.
+func (f SwitchFlavor) Failed() bool {
+	if len(f.Deleted) > 0 || len(f.Problems) > 0 {
+		return true
+	}
+	for _, c := range f.Changes {
+		if c.Deliberate == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// StateChange is a property of an Azure resource whose value the switch changed. Created resources are one change
+// with the field "*".
+type StateChange struct {
+	Resource, Field string
+	Before, After   string
+	// Deliberate is the row of docs/capz-parity.md that lists the difference, if one does.
+	Deliberate *Deliberate
+}
+
+// RunSwitch switches the flavors from CAPZ to the provider on one management plane, as a user replaces CAPZ's
+// controller: CAPZ builds every flavor on the fake ARM and settles; then CAPZ's manager is stopped and its webhook
+// configurations removed, the provider's CRDs replace CAPZ's and the provider starts on the same objects. Once the
+// flavors settle again (every infrastructure object Ready under the provider, Azure quiet), it reports every ARM
+// write since the switch and every property of Azure that changed. CAPZ runs with every gate its flavors need.
+func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
+	if err := o.CAPZ.Check(); err != nil {
+		return SwitchResult{}, err
+	}
+	deliberate, note, err := readDeliberate(o.Docs)
+	if err != nil {
+		return SwitchResult{}, err
+	}
+	manifests := map[string][]*unstructured.Unstructured{}
+	var gates []string
+	for _, f := range o.Flavors {
+		if manifests[f.Name], err = f.Render(filepath.Join(o.CAPZ.Src, "templates")); err != nil {
+			return SwitchResult{}, err
+		}
+		if f.CAPZFeatureGates != "" {
+			gates = append(gates, f.CAPZFeatureGates)
+		}
+	}
+	capz := o.CAPZ
+	capz.FeatureGates = strings.Join(append([]string{capz.FeatureGates}, gates...), ",")
+	start := time.Now()
+	s, err := startSideRetrying(ctx, o, SideSwitch, &capz)
+	defer func() {
+		if s != nil {
+			if err := s.stop(); err != nil {
+				o.Logf("%s: failed to stop: %v", SideSwitch, err)
+			}
+		}
+	}()
+	if err != nil {
+		return SwitchResult{}, err
+	}
+	for _, f := range o.Flavors {
+		if err := s.apply(ctx, f, manifests[f.Name]); err != nil {
+			return SwitchResult{}, err
+		}
+	}
+	o.Logf("%s: CAPZ builds %d flavors (%s)", SideSwitch, len(o.Flavors), time.Since(start).Round(time.Second))
+	built := waitSettled(ctx, o, s, nil)
+
+	before := s.snapshot()
+	mark := len(s.arm.Requests())
+	o.Logf("%s: switching to the provider (%s)", SideSwitch, time.Since(start).Round(time.Second))
+	switched := time.Now()
+	if err := s.switchToOurs(ctx, o.Logger); err != nil {
+		return SwitchResult{}, err
+	}
+	adopted := waitSettled(ctx, o, s, s.notAdopted)
+	o.Logf("%s: the provider settled (%s after the switch)", SideSwitch, time.Since(switched).Round(time.Second))
+	if err := saveRequests(o.LogDir, s); err != nil {
+		o.Logf("%s: failed to save the ARM requests: %v", SideSwitch, err)
+	}
+	after := s.snapshot()
+	writes := s.arm.Requests()[mark:]
+
+	result := SwitchResult{}
+	for _, f := range o.Flavors {
+		sf := SwitchFlavor{Flavor: f.Name}
+		if p := built[f.Name]; !p.settled {
+			sf.Problems = append(sf.Problems, fmt.Sprintf("CAPZ did not settle in %s: %s", o.Timeout, p.state))
+		}
+		if p := adopted[f.Name]; !p.settled {
+			sf.Problems = append(sf.Problems, fmt.Sprintf("the provider did not settle in %s: %s", o.Timeout, p.state))
+		}
+		prefix := strings.ToLower("/subscriptions/" + f.Subscription + "/")
+		for _, w := range writes {
+			if w.Method != "GET" && w.Method != "HEAD" && strings.HasPrefix(strings.ToLower(w.Path), prefix) {
+				sf.Writes = append(sf.Writes, fmt.Sprintf("%s %s (%d)", w.Method, w.Path, w.Status))
+			}
+		}
+		sf.Changes, sf.Created, sf.Deleted = stateChanges(before, after, prefix, deliberate)
+		result.Flavors = append(result.Flavors, sf)
+	}
+	if note != "" {
+		fmt.Fprintln(o.Out, note)
+	}
+	ReportSwitch(o.Out, result)
+	return result, nil
+}
+
+// startSideRetrying starts a side; a start can overrun its timeouts on a busy machine, so it gets a second chance.
+// On error, the side returned (if any) holds what started, for stop.
+func startSideRetrying(ctx context.Context, o Options, name string, capz *CAPZ) (*side, error) {
+	start := time.Now()
+	for attempt := 1; ; attempt++ {
+		s, err := startSide(ctx, name, capz, o.LogDir, o.Logger)
+		if err == nil {
+			o.Logf("%s: running (%s)", name, time.Since(start).Round(time.Second))
+			return s, nil
+		}
+		if s != nil {
+			_ = s.stop()
+		}
+		if attempt == 2 || ctx.Err() != nil {
+			return nil, err
+		}
+		o.Logf("%s: failed to start, trying again: %v", name, err)
+	}
+}
+
+// snapshot is every resource of the fake ARM as a GET answers it, by ID in lower case.
+func (s *side) snapshot() map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, id := range s.arm.Resources() {
+		if r, ok := s.arm.Resource(id); ok {
+			out[strings.ToLower(id)] = r
+		}
+	}
+	return out
+}
+
+// volatile reports whether a field changes without a change of the resource: the etag of a resource or of a child
+// listed in it, which every write renews.
+func volatile(path string) bool {
+	return path == "etag" || strings.HasSuffix(path, ".etag")
+}
+
+// presentLeaves are a resource's leaves without empty lists and objects: an empty list sent and one left out mean
+// the same to Azure (no data disks, no backend pools).
+func presentLeaves(body map[string]any) map[string]leaf {
+	out := flatten(body)
+	for path, l := range out {
+		if l.value == "[]" || l.value == "{}" {
+			delete(out, path)
+		}
+	}
+	return out
+}
+
+// stateChanges compares the resources of a subscription (prefix, in lower case) before and after the switch: the
+// properties that changed, and the resources created and deleted. A change, or a created resource, is deliberate when
+// the table documents its field (or, for a created resource, its type with the field "*").
+func stateChanges(before, after map[string]map[string]any, prefix string, ds Deliberates) (changes []StateChange, created, deleted []string) {
+	for id, b := range before {
+		if !strings.HasPrefix(id, prefix) {
+			continue
+		}
+		a, ok := after[id]
+		if !ok {
+			deleted = append(deleted, id)
+			continue
+		}
+		fb, fa := presentLeaves(b), presentLeaves(a)
+		for _, path := range unionKeys(fb, fa) {
+			lb, inB := fb[path]
+			la, inA := fa[path]
+			if (inB && inA && lb.value == la.value) || volatile(path) {
+				continue
+			}
+			c := StateChange{Resource: id, Field: path, Before: "(none)", After: "(none)"}
+			if inB {
+				c.Before = lb.value
+			}
+			if inA {
+				c.After = la.value
+			}
+			if d, ok := ds.ForField(resourceType(id), path); ok {
+				c.Deliberate = &d
+			}
+			changes = append(changes, c)
+		}
+	}
+	for id := range after {
+		if _, ok := before[id]; ok || !strings.HasPrefix(id, prefix) {
+			continue
+		}
+		created = append(created, id)
+		c := StateChange{Resource: id, Field: "*", Before: "(none)", After: "created"}
+		if d, ok := ds.ForResource(resourceType(id)); ok {
+			c.Deliberate = &d
+		}
+		changes = append(changes, c)
+	}
+	sort.Strings(created)
+	sort.Strings(deleted)
+	sort.Slice(changes, func(i, j int) bool {
+		if changes[i].Resource != changes[j].Resource {
+			return changes[i].Resource < changes[j].Resource
+		}
+		return changes[i].Field < changes[j].Field
+	})
+	return changes, created, deleted
+}
+
+func unionKeys(a, b map[string]leaf) []string {
+	var out []string
+	for k := range a {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ReportSwitch prints what the switch did to each flavor: its ARM writes, the properties it changed (deliberate or
+// not), what it created and deleted.
+func ReportSwitch(w io.Writer, r SwitchResult) {
+	for _, f := range r.Flavors {
+		verdict := "changed nothing it does not document"
+		if f.Failed() {
+			verdict = "FAILED"
+		}
+		fmt.Fprintf(w, "\n== %s: the switch from CAPZ %s %s\n", f.Flavor, CAPZVersion, verdict)
+		for _, p := range f.Problems {
+			fmt.Fprintf(w, "  problem: %s\n", p)
+		}
+		fmt.Fprintf(w, "  %d ARM writes after the switch\n", len(f.Writes))
+		for _, wr := range f.Writes {
+			fmt.Fprintf(w, "    %s\n", wr)
+		}
+		for _, id := range f.Deleted {
+			fmt.Fprintf(w, "  DELETED %s\n", id)
+		}
+		resource := ""
+		for _, c := range f.Changes {
+			if c.Resource != resource {
+				resource = c.Resource
+				fmt.Fprintf(w, "  %s\n", resource)
+			}
+			why := "NOT DOCUMENTED"
+			if c.Deliberate != nil {
+				why = fmt.Sprintf("deliberate (docs/capz-parity.md line %d)", c.Deliberate.Line)
+			}
+			fmt.Fprintf(w, "    %s: %s -> %s  [%s]\n", c.Field, shorten(c.Before), shorten(c.After), why)
+		}
+	}
+}
+
+// shorten keeps a long value readable in the report.
+func shorten(v string) string {
+	if len(v) > 120 {
+		return v[:117] + "..."
+	}
+	return v
+}
+
+// infrastructureKinds are the provider's kinds whose Ready condition tells that it reconciled a flavor.
+var infrastructureKinds = []string{
+	"AzureCluster", "AzureMachine", "AzureMachinePool", "AzureManagedControlPlane", "AzureManagedCluster",
+	"AzureManagedMachinePool", "AzureASOManagedCluster", "AzureASOManagedControlPlane", "AzureASOManagedMachinePool",
+}
+
+// notAdopted tells what keeps a flavor from being the provider's after the switch: an infrastructure object whose
+// Ready condition the provider has not written True for its generation (CAPZ's conditions have no
+// observedGeneration); "" once every one is.
+func (s *side) notAdopted(ctx context.Context, f Flavor) string {
+	var waiting []string
+	for _, kind := range infrastructureKinds {
+		list := &unstructured.UnstructuredList{}
+		list.SetAPIVersion("infrastructure.cluster.x-k8s.io/v1beta1")
+		list.SetKind(kind + "List")
+		if err := s.reader.List(ctx, list, client.InNamespace(f.Namespace())); err != nil {
+			return fmt.Sprintf("cannot list %s: %v", kind, err)
+		}
+		for _, o := range list.Items {
+			if !readyFor(o) {
+				waiting = append(waiting, kind+" "+o.GetName())
+			}
+		}
+	}
+	if len(waiting) == 0 {
+		return ""
+	}
+	return "not Ready under the provider: " + strings.Join(waiting, ", ")
+}
+
+// readyFor reports whether an object's Ready condition is True for its generation.
+func readyFor(o unstructured.Unstructured) bool {
+	conds, _, _ := unstructured.NestedSlice(o.Object, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		if m["type"] != "Ready" {
+			continue
+		}
+		gen, _, _ := unstructured.NestedInt64(m, "observedGeneration")
+		return m["status"] == "True" && gen == o.GetGeneration()
+	}
+	return false
+}
+
+// errNoCAPZ is returned by a switch on a side that does not run CAPZ.
+var errNoCAPZ = errors.New("the side does not run CAPZ")
