@@ -28,7 +28,17 @@ const (
 
 	// PatchesAppliedCondition is False when a user patch could not be applied to a generated ASO object.
 	PatchesAppliedCondition = "PatchesApplied"
+
+	// CAPZDifferencesAppliedCondition is set on an object whose Azure resources the provider took over from CAPZ
+	// (docs/migrating-from-capz.md): False, with the reason AwaitingOptIn and the differences in its message, while
+	// deliberate differences from CAPZ (docs/capz-parity.md) wait for ApplyCAPZDifferencesAnnotation; True once none
+	// does.
+	CAPZDifferencesAppliedCondition = "CAPZDifferencesApplied"
 )
+
+// ApplyCAPZDifferencesAnnotation ("true") on an object taken over from CAPZ opts into the provider's values where
+// they differ from CAPZ's on purpose (CAPZDifferencesAppliedCondition). Without it, the provider keeps CAPZ's.
+const ApplyCAPZDifferencesAnnotation = "infrastructure.cluster.x-k8s.io/apply-capz-differences"
 
 // Condition reasons shared by the kinds of this API.
 const (
@@ -40,6 +50,8 @@ const (
 	DeletingReason = "Deleting"
 	// ReadyReason means everything is ready.
 	ReadyReason = "Ready"
+	// AwaitingOptInReason means a change waits for the user's opt-in (ApplyCAPZDifferencesAnnotation).
+	AwaitingOptInReason = "AwaitingOptIn"
 	// WaitingForClusterInfrastructureReason means the object waits for the Cluster's infrastructure.
 	WaitingForClusterInfrastructureReason = "WaitingForClusterInfrastructure"
 	// WaitingForBootstrapDataReason means the object waits for the Machine's bootstrap data secret.

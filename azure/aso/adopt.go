@@ -34,8 +34,9 @@ import (
 
 // AdoptionAnnotation records, on the ASO object of an adoptable resource (azure.Resource.Adoptable), what the
 // engine found: probing (applied with reconcile-policy skip so that ASO looks the resource up), created (it did
-// not exist, or carries the cluster's owned tag: the provider manages it) or referenced (the user's own resource:
-// only read). The decision travels with the object, e.g. through clusterctl move.
+// not exist: the provider made and manages it), taken-over (it existed with the cluster's owned tag, made for the
+// cluster by another controller such as CAPZ: the provider manages it from now on) or referenced (the user's own
+// resource: only read). The decision travels with the object, e.g. through clusterctl move.
 const AdoptionAnnotation = "infrastructure.cluster.x-k8s.io/adoption"
 
 // HandOverAnnotation ("true") on an ASO object nobody controls hands it to the provider: the first owner that
@@ -47,6 +48,7 @@ const HandOverAnnotation = "sigs.k8s.io/cluster-api-provider-azure-adopt"
 const (
 	adoptionProbing    = "probing"
 	adoptionCreated    = "created"
+	adoptionTakenOver  = "taken-over"
 	adoptionReferenced = "referenced"
 )
 
@@ -59,18 +61,18 @@ func adoptionOf(live client.Object, clusterName string) (adoption string, waitin
 	if live == nil {
 		return adoptionProbing, false
 	}
-	switch live.GetAnnotations()[AdoptionAnnotation] {
+	switch a := live.GetAnnotations()[AdoptionAnnotation]; a {
 	case adoptionCreated, "":
 		return adoptionCreated, false
-	case adoptionReferenced:
-		return adoptionReferenced, false
+	case adoptionTakenOver, adoptionReferenced:
+		return a, false
 	}
 	ready := readyCondition(live)
 	switch {
 	case ready == nil || ready.ObservedGeneration < live.GetGeneration():
 		return adoptionProbing, true
 	case ready.Status == metav1.ConditionTrue && ownedByCluster(live, clusterName):
-		return adoptionCreated, false
+		return adoptionTakenOver, false
 	case ready.Status == metav1.ConditionTrue:
 		return adoptionReferenced, false
 	case ready.Reason == reasonAzureResourceNotFound:
@@ -86,12 +88,25 @@ func Adopted(live client.Object) (users, known bool) {
 		return false, false
 	}
 	switch live.GetAnnotations()[AdoptionAnnotation] {
-	case adoptionCreated:
+	case adoptionCreated, adoptionTakenOver:
 		return false, true
 	case adoptionReferenced:
 		return true, true
 	}
 	return false, false
+}
+
+// AdoptionRecorded reports whether a live object carries the engine's finding about it (AdoptionAnnotation): it was
+// applied as an adoptable resource.
+func AdoptionRecorded(live client.Object) bool {
+	_, ok := live.GetAnnotations()[AdoptionAnnotation]
+	return ok
+}
+
+// TakenOver reports whether the engine found an adoptable resource in Azure, made for the cluster by another
+// controller (CAPZ), and took it over: the provider manages it, but it was not made from the provider's spec.
+func TakenOver(live client.Object) bool {
+	return live != nil && live.GetAnnotations()[AdoptionAnnotation] == adoptionTakenOver
 }
 
 // ownedByCluster reports whether ASO saw the cluster's owned tag on the Azure resource.

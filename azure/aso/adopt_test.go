@@ -39,12 +39,13 @@ func TestReconcile_AdoptableResources(t *testing.T) {
 		seedTags       map[string]string // nil: the resource does not exist in Azure
 		wantManagement infrav1.ResourceManagement
 		wantSkip       bool
+		wantTakenOver  bool
 	}{
 		{name: "a new resource is created and managed", wantManagement: infrav1.ResourceManaged},
 		{name: "an existing resource of the user's is only referenced", seedTags: map[string]string{"team": "network"},
 			wantManagement: infrav1.ResourceReferenced, wantSkip: true},
-		{name: "an existing resource tagged for the cluster is managed", seedTags: map[string]string{azure.ClusterTagKey("adopt"): "owned"},
-			wantManagement: infrav1.ResourceManaged},
+		{name: "an existing resource tagged for the cluster (made by CAPZ) is taken over and managed", seedTags: map[string]string{azure.ClusterTagKey("adopt"): "owned"},
+			wantManagement: infrav1.ResourceManaged, wantTakenOver: true},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,6 +69,7 @@ func TestReconcile_AdoptableResources(t *testing.T) {
 			} else {
 				g.Expect(live.Annotations).NotTo(HaveKey(asoannotations.ReconcilePolicy))
 			}
+			g.Expect(aso.TakenOver(live)).To(Equal(tt.wantTakenOver))
 
 			g.Expect(deleteAll(ctx, g, e, owner, aso.DeleteOptions{ClusterName: "adopt", Kinds: allKinds})).To(BeTrue())
 			g.Expect(sim.ExistsInAzure(id)).To(Equal(tt.wantSkip), "only the user's own resource survives the cluster")

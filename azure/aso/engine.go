@@ -227,7 +227,7 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 			state.notReady(infrav1.ProvisioningReason, "checking whether the resource already exists in Azure", false)
 			return state, nil
 		}
-		r.Referenced = r.Referenced || adoption != adoptionCreated
+		r.Referenced = r.Referenced || adoption == adoptionProbing || adoption == adoptionReferenced
 	}
 	if r.Referenced {
 		state.management = infrav1.ResourceReferenced

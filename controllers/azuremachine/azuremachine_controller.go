@@ -100,4 +100,8 @@ type scope struct {
 	bootstrapData []byte
 	// vmCreated is set by reconcileBootstrapData: ASO has reported the VM created.
 	vmCreated bool
+	// takingOver is set by reconcileResources for a machine whose VM the provider did not make (takeOver), and
+	// capzDifferences to the deliberate differences from CAPZ waiting for the user's opt-in.
+	takingOver      bool
+	capzDifferences []string
 }

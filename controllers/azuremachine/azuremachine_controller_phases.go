@@ -133,7 +133,11 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		}
 		in.WindowsAdminPassword = password
 	}
-	result, err := r.Engine.Reconcile(ctx, am, compute.MachineResources(in), aso.Options{
+	resources := compute.MachineResources(in)
+	if err := r.takeOver(ctx, s, resources); err != nil {
+		return err
+	}
+	result, err := r.Engine.Reconcile(ctx, am, resources, aso.Options{
 		ClusterName: s.cluster.Name, CredentialSecret: s.Credentials.SecretName,
 		Kinds: s.Kinds, Patches: aso.UserPatches(am.Spec.ASOPatches),
 	})

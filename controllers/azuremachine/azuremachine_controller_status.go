@@ -38,6 +38,9 @@ func updateStatus(s *scope, err error) {
 		facts.Pending = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: compute.VMCustomDataPendingMessage}
 	}
 	lifecycle.SetConditions(am, facts)
+	if s.takingOver {
+		conditions.Set(am, capzDifferencesCondition(s))
+	}
 	if conditions.IsTrue(am, clusterv1.ReadyCondition) {
 		am.Status.Initialization.Provisioned = ptr.To(true)
 	}

@@ -42,6 +42,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/logcapture"
@@ -480,4 +481,52 @@ func TestReconcile_WindowsVMName(t *testing.T) {
 	g.Expect(live.Status.Addresses).To(ContainElement(clusterv1.MachineAddress{Type: clusterv1.MachineHostName, Address: "win-md-0-xyz12"}))
 	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "win-md-0-xyz12"}, &asocompute.VirtualMachine{})).To(Succeed())
 	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "win-md-0-xyz12-nic"}, &asonetwork.NetworkInterface{})).To(Succeed())
+}
+
+// TestReconcile_TakesOverCAPZMachine: a machine CAPZ made (its VM and interface exist in Azure with the cluster's
+// owned tag, the AzureMachine has its provider ID, there is no ASO object) is looked up before anything is written,
+// taken over, and keeps the disks' delete options CAPZ left until the user opts into the provider's.
+func TestReconcile_TakesOverCAPZMachine(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	rg := "/subscriptions/" + sim.SubscriptionID() + "/resourceGroups/workload/providers/"
+	owned := map[string]string{azure.ClusterTagKey(f.cluster.Name): string(infrav1.ResourceLifecycleOwned)}
+	sim.SeedAzure("VirtualMachine", rg+"Microsoft.Compute/virtualMachines/capz-0", owned)
+	sim.SeedAzure("NetworkInterface", rg+"Microsoft.Network/networkInterfaces/capz-0-nic", owned)
+	am := f.newMachine(t, g, "capz-0", false, infrav1.AzureMachineSpec{
+		VMSize: "Standard_D2s_v3", ProviderID: ptr.To("azure://" + rg + "Microsoft.Compute/virtualMachines/capz-0"),
+	})
+
+	live := &infrav1.AzureMachine{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(am), live)).To(Succeed())
+		c := conditions.Get(live, infrav1.CAPZDifferencesAppliedCondition)
+		g.Expect(c).NotTo(BeNil())
+		g.Expect(c.Status).To(Equal(metav1.ConditionFalse))
+		g.Expect(c.Reason).To(Equal(infrav1.AwaitingOptInReason))
+		g.Expect(c.Message).To(ContainSubstring("the OS disk: deleteOption unset, the provider's Delete"))
+	}, timeout).Should(Succeed())
+	waitProvisioned(f.ctx, g, am)
+	vm := &asocompute.VirtualMachine{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "capz-0"}, vm)).To(Succeed())
+	g.Expect(vm.Annotations).To(HaveKeyWithValue(aso.AdoptionAnnotation, "taken-over"))
+	g.Expect(vm.Annotations).NotTo(HaveKey("serviceoperator.azure.com/reconcile-policy"), "taken over, the VM is managed")
+	g.Expect(vm.Spec.StorageProfile.OsDisk.DeleteOption).To(BeNil(), "CAPZ's delete option is kept")
+	g.Expect(vm.Spec.OsProfile.CustomData).To(BeNil(), "custom data is never sent to an existing VM")
+	nic := &asonetwork.NetworkInterface{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "capz-0-nic"}, nic)).To(Succeed())
+	g.Expect(nic.Annotations).To(HaveKeyWithValue(aso.AdoptionAnnotation, "taken-over"))
+	g.Expect(sim.Events()).NotTo(ContainElement(And(HaveField("Op", "Create"), HaveField("ID", ContainSubstring("/capz-0")))),
+		"the machine's resources are not created again in Azure")
+
+	// The user opts in: the provider's delete options are applied.
+	before := live.DeepCopy()
+	live.Annotations = map[string]string{infrav1.ApplyCAPZDifferencesAnnotation: "true"}
+	g.Expect(env.Env.Patch(f.ctx, live, client.MergeFrom(before))).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(am), live)).To(Succeed())
+		g.Expect(conditions.IsTrue(live, infrav1.CAPZDifferencesAppliedCondition)).To(BeTrue())
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "capz-0"}, vm)).To(Succeed())
+		g.Expect(vm.Spec.StorageProfile.OsDisk.DeleteOption).To(HaveValue(Equal(asocompute.DeleteOption_Delete)))
+	}, timeout).Should(Succeed())
 }

@@ -1,0 +1,127 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package compute
+
+import (
+	"fmt"
+
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	"k8s.io/utils/ptr"
+
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+)
+
+// TakenOver is what Azure has of a machine that another controller (CAPZ) made and the provider took over: the
+// values of its VM and network interfaces that the provider keeps instead of its own (docs/migrating-from-capz.md).
+// The controller reads them from the ASO objects' status once the engine has taken them over.
+type TakenOver struct {
+	// AcceleratedNetworking is each network interface's accelerated networking as Azure has it, by ASO object
+	// name. It is always kept: Azure changes it only on a deallocated VM, and CAPZ chose it from the VM size.
+	AcceleratedNetworking map[string]*bool
+	// VM is true once the VM's status is known; OSDiskDeleteOption and DataDiskDeleteOptions (by disk name) are
+	// then what CAPZ left on it. They are kept until the user opts into the provider's (ApplyDifferences): a
+	// deliberate difference from CAPZ (docs/capz-parity.md), shown before it is applied.
+	VM                    bool
+	OSDiskDeleteOption    *string
+	DataDiskDeleteOptions map[string]*string
+	// ApplyDifferences is the user's opt-in into the provider's values for the deliberate differences.
+	ApplyDifferences bool
+}
+
+// AdoptMachine marks the VM and the network interfaces among a machine's resources adoptable (the engine looks them
+// up in Azure before it writes them) and returns the interfaces, whose live objects TakenOverFrom reads.
+func AdoptMachine(resources []azure.Resource) (nics []azure.Object) {
+	for i := range resources {
+		switch resources[i].Object.(type) {
+		case *asonetwork.NetworkInterface:
+			resources[i].Adoptable = true
+			nics = append(nics, resources[i].Object)
+		case *asocompute.VirtualMachine:
+			resources[i].Adoptable = true
+		}
+	}
+	return nics
+}
+
+// TakenOverFrom reads what Azure has from the live ASO objects of a taken-over machine: its VM and its network
+// interfaces (nil entries are skipped).
+func TakenOverFrom(vm azure.Object, nics []azure.Object) *TakenOver {
+	t := &TakenOver{AcceleratedNetworking: map[string]*bool{}, DataDiskDeleteOptions: map[string]*string{}}
+	for _, o := range nics {
+		if nic, ok := o.(*asonetwork.NetworkInterface); ok && nic != nil && nic.Status.Id != nil {
+			t.AcceleratedNetworking[nic.Name] = nic.Status.EnableAcceleratedNetworking
+		}
+	}
+	v, ok := vm.(*asocompute.VirtualMachine)
+	if !ok || v == nil || v.Status.Id == nil {
+		return t
+	}
+	t.VM = true
+	if p := v.Status.StorageProfile; p != nil {
+		if p.OsDisk != nil && p.OsDisk.DeleteOption != nil {
+			t.OSDiskDeleteOption = ptr.To(string(*p.OsDisk.DeleteOption))
+		}
+		for _, d := range p.DataDisks {
+			if d.Name != nil && d.DeleteOption != nil {
+				t.DataDiskDeleteOptions[*d.Name] = ptr.To(string(*d.DeleteOption))
+			}
+		}
+	}
+	return t
+}
+
+// Keep puts the values Azure has into a machine's desired objects (MachineResources) and returns the deliberate
+// differences still waiting for the user's opt-in, one line each. Until the VM's status is known, the VM keeps
+// every disk's delete option unset, so that nothing is sent before it is known.
+func (t *TakenOver) Keep(resources []azure.Resource) []string {
+	var pending []string
+	for _, r := range resources {
+		switch o := r.Object.(type) {
+		case *asonetwork.NetworkInterface:
+			if live, ok := t.AcceleratedNetworking[o.Name]; ok {
+				o.Spec.EnableAcceleratedNetworking = live
+			}
+		case *asocompute.VirtualMachine:
+			if t.ApplyDifferences || o.Spec.StorageProfile == nil {
+				continue
+			}
+			if d := o.Spec.StorageProfile.OsDisk; d != nil {
+				pending = append(pending, t.keepDeleteOption("the OS disk", &d.DeleteOption, t.OSDiskDeleteOption)...)
+			}
+			for i := range o.Spec.StorageProfile.DataDisks {
+				d := &o.Spec.StorageProfile.DataDisks[i]
+				pending = append(pending, t.keepDeleteOption("data disk "+ptr.Deref(d.Name, ""), &d.DeleteOption, t.DataDiskDeleteOptions[ptr.Deref(d.Name, "")])...)
+			}
+		}
+	}
+	return pending
+}
+
+// keepDeleteOption sets a disk's delete option to Azure's and describes the difference from the provider's.
+func (t *TakenOver) keepDeleteOption(disk string, desired **asocompute.DeleteOption, live *string) []string {
+	ours := ptr.Deref(*desired, "")
+	if live == nil {
+		*desired = nil
+	} else {
+		*desired = ptr.To(asocompute.DeleteOption(*live))
+	}
+	if !t.VM || ptr.Deref(live, "") == string(ours) {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: deleteOption %s, the provider's %s (the disk goes with the VM)", disk, ptr.Deref(live, "unset"), ours)}
+}
