@@ -24,6 +24,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 )
 
 // TakenOver is what Azure has of a machine that another controller (CAPZ) made and the provider took over: the
@@ -124,4 +125,113 @@ func (t *TakenOver) keepDeleteOption(disk string, desired **asocompute.DeleteOpt
 		return nil
 	}
 	return []string{fmt.Sprintf("%s: deleteOption %s, the provider's %s (the disk goes with the VM)", disk, ptr.Deref(live, "unset"), ours)}
+}
+
+// TakenOverScaleSet is what Azure has of a scale set that CAPZ made and the provider took over: the values the
+// provider keeps instead of its own until the user opts into them (ApplyDifferences), each a deliberate difference
+// from CAPZ (docs/capz-parity.md).
+type TakenOverScaleSet struct {
+	// Known is true once ASO has read the scale set.
+	Known bool
+	// AcceleratedNetworking is each network interface configuration's accelerated networking, by name: CAPZ
+	// chose it from the VM size.
+	AcceleratedNetworking map[string]*bool
+	// ScaleInRules are the scale-in policy's rules: CAPZ sets none.
+	ScaleInRules []string
+	// ApplyDifferences is the user's opt-in into the provider's values.
+	ApplyDifferences bool
+}
+
+// AdoptScaleSet marks the scale set among a machine pool's resources adoptable: the engine looks it up in Azure
+// before it writes it.
+func AdoptScaleSet(resources []azure.Resource) {
+	for i := range resources {
+		if _, ok := resources[i].Object.(*asocompute.VirtualMachineScaleSet); ok {
+			resources[i].Adoptable = true
+		}
+	}
+}
+
+// TakenOverScaleSetFrom reads what Azure has from the live ASO object of a taken-over scale set (nil: none yet).
+func TakenOverScaleSetFrom(obj azure.Object) *TakenOverScaleSet {
+	t := &TakenOverScaleSet{AcceleratedNetworking: map[string]*bool{}}
+	v, ok := obj.(*asocompute.VirtualMachineScaleSet)
+	if !ok || v == nil || v.Status.Id == nil {
+		return t
+	}
+	t.Known = true
+	if p := v.Status.VirtualMachineProfile; p != nil && p.NetworkProfile != nil {
+		for _, c := range p.NetworkProfile.NetworkInterfaceConfigurations {
+			t.AcceleratedNetworking[ptr.Deref(c.Name, "")] = c.EnableAcceleratedNetworking
+		}
+	}
+	if p := v.Status.ScaleInPolicy; p != nil {
+		for _, r := range p.Rules {
+			t.ScaleInRules = append(t.ScaleInRules, string(r))
+		}
+	}
+	return t
+}
+
+// Keep puts the values Azure has into a machine pool's desired scale set (MachinePoolResources) unless the user
+// opted in, and returns the deliberate differences waiting for the opt-in, one line each.
+func (t *TakenOverScaleSet) Keep(resources []azure.Resource) []string {
+	if t.ApplyDifferences {
+		return nil
+	}
+	var pending []string
+	for _, r := range resources {
+		vmss, ok := r.Object.(*asocompute.VirtualMachineScaleSet)
+		if !ok {
+			continue
+		}
+		if p := vmss.Spec.VirtualMachineProfile; p != nil && p.NetworkProfile != nil {
+			for i := range p.NetworkProfile.NetworkInterfaceConfigurations {
+				c := &p.NetworkProfile.NetworkInterfaceConfigurations[i]
+				live := t.AcceleratedNetworking[ptr.Deref(c.Name, "")]
+				if t.Known && ptr.Deref(live, false) != ptr.Deref(c.EnableAcceleratedNetworking, false) {
+					pending = append(pending, fmt.Sprintf("network interface configuration %s: accelerated networking %t, the provider's %t",
+						ptr.Deref(c.Name, ""), ptr.Deref(live, false), ptr.Deref(c.EnableAcceleratedNetworking, false)))
+				}
+				c.EnableAcceleratedNetworking = live
+			}
+		}
+		if vmss.Spec.ScaleInPolicy == nil {
+			continue
+		}
+		var ours []string
+		for _, r := range vmss.Spec.ScaleInPolicy.Rules {
+			ours = append(ours, string(r))
+		}
+		if t.Known && fmt.Sprint(ours) != fmt.Sprint(t.ScaleInRules) {
+			pending = append(pending, fmt.Sprintf("scale-in policy rules %v, the provider's %v (the instance a scale-in removes)", t.ScaleInRules, ours))
+		}
+		if len(t.ScaleInRules) == 0 {
+			vmss.Spec.ScaleInPolicy = nil
+			continue
+		}
+		vmss.Spec.ScaleInPolicy.Rules = nil
+		for _, r := range t.ScaleInRules {
+			vmss.Spec.ScaleInPolicy.Rules = append(vmss.Spec.ScaleInPolicy.Rules, asocompute.ScaleInPolicy_Rules(r))
+		}
+	}
+	return pending
+}
+
+// DeletePolicy is the delete policy the scale set's scale-in follows while the provider keeps CAPZ's rules: Azure's
+// default (no rule, or Default) chooses like Random, as far as the provider can tell. ours is the policy of the
+// provider's rules, which apply once the user opted in.
+func (t *TakenOverScaleSet) DeletePolicy(ours infrav1exp.AzureMachinePoolDeletePolicyType) infrav1exp.AzureMachinePoolDeletePolicyType {
+	if t.ApplyDifferences || !t.Known {
+		return ours
+	}
+	for _, r := range t.ScaleInRules {
+		switch asocompute.ScaleInPolicy_Rules(r) {
+		case asocompute.ScaleInPolicy_Rules_OldestVM:
+			return infrav1exp.OldestDeletePolicyType
+		case asocompute.ScaleInPolicy_Rules_NewestVM:
+			return infrav1exp.NewestDeletePolicyType
+		}
+	}
+	return infrav1exp.RandomDeletePolicyType
 }

@@ -26,6 +26,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 )
 
 // liveVM is a VM's ASO object as ASO reports one CAPZ made: its OS disk and one data disk with the given delete
@@ -111,6 +112,66 @@ func TestTakenOver_Keep(t *testing.T) {
 			desired := resources[1].Object.(*asocompute.VirtualMachine)
 			g.Expect(desired.Spec.StorageProfile.OsDisk.DeleteOption).To(Equal(tt.wantOSDisk))
 			g.Expect(desired.Spec.StorageProfile.DataDisks[0].DeleteOption).To(Equal(tt.wantDataDisk))
+		})
+	}
+}
+
+// liveScaleSet is a scale set's ASO object as ASO reports one CAPZ made: accelerated networking on, the given
+// scale-in rules.
+func liveScaleSet(rules ...asocompute.ScaleInPolicy_Rules_STATUS) *asocompute.VirtualMachineScaleSet {
+	vmss := &asocompute.VirtualMachineScaleSet{Status: asocompute.VirtualMachineScaleSet_STATUS{
+		Id: ptr.To("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachineScaleSets/mp"),
+		VirtualMachineProfile: &asocompute.VirtualMachineScaleSetVMProfile_STATUS{NetworkProfile: &asocompute.VirtualMachineScaleSetNetworkProfile_STATUS{
+			NetworkInterfaceConfigurations: []asocompute.VirtualMachineScaleSetNetworkConfiguration_STATUS{{Name: ptr.To("mp-nic-0"), EnableAcceleratedNetworking: ptr.To(true)}},
+		}},
+	}}
+	if len(rules) > 0 {
+		vmss.Status.ScaleInPolicy = &asocompute.ScaleInPolicy_STATUS{Rules: rules}
+	}
+	return vmss
+}
+
+// desiredScaleSet is a pool's desired scale set: accelerated networking unset, scale-in OldestVM.
+func desiredScaleSet() []azure.Resource {
+	return []azure.Resource{{Object: &asocompute.VirtualMachineScaleSet{Spec: asocompute.VirtualMachineScaleSet_Spec{
+		ScaleInPolicy: &asocompute.ScaleInPolicy{Rules: []asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}},
+		VirtualMachineProfile: &asocompute.VirtualMachineScaleSetVMProfile{NetworkProfile: &asocompute.VirtualMachineScaleSetNetworkProfile{
+			NetworkInterfaceConfigurations: []asocompute.VirtualMachineScaleSetNetworkConfiguration{{Name: ptr.To("mp-nic-0")}},
+		}},
+	}}}}
+}
+
+func TestTakenOverScaleSet_Keep(t *testing.T) {
+	tests := []struct {
+		name            string
+		live            *asocompute.VirtualMachineScaleSet
+		apply           bool
+		wantAccelerated *bool
+		wantRules       *asocompute.ScaleInPolicy
+		wantDifferences int
+		wantPolicy      infrav1exp.AzureMachinePoolDeletePolicyType
+	}{
+		{name: "CAPZ's scale set: no scale-in rule and accelerated networking kept, both pending", live: liveScaleSet(),
+			wantAccelerated: ptr.To(true), wantDifferences: 2, wantPolicy: infrav1exp.RandomDeletePolicyType},
+		{name: "the same rule is no difference", live: liveScaleSet(asocompute.ScaleInPolicy_Rules_STATUS_OldestVM),
+			wantAccelerated: ptr.To(true), wantRules: &asocompute.ScaleInPolicy{Rules: []asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}},
+			wantDifferences: 1, wantPolicy: infrav1exp.OldestDeletePolicyType},
+		{name: "opted in: the provider's values", live: liveScaleSet(), apply: true,
+			wantRules: &asocompute.ScaleInPolicy{Rules: []asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}}, wantPolicy: infrav1exp.NewestDeletePolicyType},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			resources := desiredScaleSet()
+			AdoptScaleSet(resources)
+			g.Expect(resources[0].Adoptable).To(BeTrue())
+			taken := TakenOverScaleSetFrom(tt.live)
+			taken.ApplyDifferences = tt.apply
+			g.Expect(taken.Keep(resources)).To(HaveLen(tt.wantDifferences))
+			vmss := resources[0].Object.(*asocompute.VirtualMachineScaleSet)
+			g.Expect(vmss.Spec.VirtualMachineProfile.NetworkProfile.NetworkInterfaceConfigurations[0].EnableAcceleratedNetworking).To(Equal(tt.wantAccelerated))
+			g.Expect(vmss.Spec.ScaleInPolicy).To(Equal(tt.wantRules))
+			g.Expect(taken.DeletePolicy(infrav1exp.NewestDeletePolicyType)).To(Equal(tt.wantPolicy))
 		})
 	}
 }

@@ -24,6 +24,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
+	"github.com/capzaso/cluster-api-provider-azure/internal/takeover"
 )
 
 // updateStatus turns what the phases learned, and the pass's error, into the AzureMachine's conditions and
@@ -39,7 +40,7 @@ func updateStatus(s *scope, err error) {
 	}
 	lifecycle.SetConditions(am, facts)
 	if s.takingOver {
-		conditions.Set(am, capzDifferencesCondition(s))
+		conditions.Set(am, takeover.Condition(s.capzDifferences))
 	}
 	if conditions.IsTrue(am, clusterv1.ReadyCondition) {
 		am.Status.Initialization.Provisioned = ptr.To(true)

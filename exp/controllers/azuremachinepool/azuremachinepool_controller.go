@@ -189,6 +189,10 @@ type scope struct {
 	provisioningState string
 	// draining is set by reconcileScaleSet while a Uniform scale set's capacity waits for Nodes to be drained.
 	draining string
+	// takingOver is set by reconcileScaleSet for a scale set the provider did not make (takenOver), and
+	// capzDifferences to the deliberate differences from CAPZ waiting for the user's opt-in.
+	takingOver      bool
+	capzDifferences []string
 }
 
 // isFlexible reports whether the pool is a Flexible scale set.

@@ -54,6 +54,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 	"github.com/capzaso/cluster-api-provider-azure/internal/machinesecrets"
+	"github.com/capzaso/cluster-api-provider-azure/internal/takeover"
 )
 
 const (
@@ -146,6 +147,7 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		return err
 	}
 	live, exists := compute.ReadScaleSet(obj)
+	taken := r.takenOver(s, obj)
 	if !isFlexible(s.pool) {
 		name := mp.Spec.Template.Spec.Bootstrap.DataSecretName
 		if name == nil {
@@ -175,6 +177,9 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		capacity := uniformCapacity(desired, current, pool.Spec.Strategy.RollingUpdate, nodes, s.watermark)
 		if s.nodesKnown {
 			policy := compute.ScaleInPolicy(pool.Spec.Strategy, in.RollingOut)
+			if taken != nil {
+				policy = taken.DeletePolicy(policy)
+			}
 			if capacity, err = r.drainBeforeScaleIn(ctx, s, current, capacity, policy, len(in.Zones) > 0); err != nil {
 				return err
 			}
@@ -183,7 +188,13 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		s.capacity = live.ReportedCapacity
 	}
 	s.provisioningState = live.ProvisioningState
-	result, err := r.Engine.Reconcile(ctx, pool, compute.MachinePoolResources(in), aso.Options{
+	resources := compute.MachinePoolResources(in)
+	if taken != nil {
+		compute.AdoptScaleSet(resources)
+		s.capzDifferences = taken.Keep(resources)
+		takeover.Announce(r.Engine.Events, pool, s.capzDifferences)
+	}
+	result, err := r.Engine.Reconcile(ctx, pool, resources, aso.Options{
 		ClusterName: s.cluster.Name, CredentialSecret: s.Credentials.SecretName,
 		Kinds: s.Kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches), PatchTargets: r.instanceKinds,
 	})
@@ -567,4 +578,17 @@ func (r *Reconciler) deleteReplicas(ctx context.Context, s *scope) (bool, error)
 		return false, kerrors.NewAggregate(errs)
 	}
 	return true, nil
+}
+
+// takenOver reads what Azure has of a scale set the provider did not make: one CAPZ made, before a switch from CAPZ
+// (docs/migrating-from-capz.md), which the pool's provider ID names while the provider has no object for it. It
+// returns nil for a scale set the provider made.
+func (r *Reconciler) takenOver(s *scope, obj azure.Object) *compute.TakenOverScaleSet {
+	if s.pool.Spec.ProviderID == "" || (obj != nil && !aso.AdoptionRecorded(obj)) {
+		return nil
+	}
+	s.takingOver = true
+	taken := compute.TakenOverScaleSetFrom(obj)
+	taken.ApplyDifferences = takeover.OptedIn(s.pool)
+	return taken
 }

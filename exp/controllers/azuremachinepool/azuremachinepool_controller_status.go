@@ -29,6 +29,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
+	"github.com/capzaso/cluster-api-provider-azure/internal/takeover"
 )
 
 const (
@@ -88,6 +89,9 @@ func updateStatus(s *scope, err error) {
 		facts.Pending = lifecycle.Wait{Reason: instances.Reason, Message: instances.Message}
 	}
 	lifecycle.SetConditions(pool, facts)
+	if s.takingOver {
+		conditions.Set(pool, takeover.Condition(s.capzDifferences))
+	}
 }
 
 // setFlexibleInstances reports the instances of a Flexible pool: status.instances, providerIDList (the VMs of

@@ -947,3 +947,44 @@ func TestUniform_DrainBeforeScaleIn(t *testing.T) {
 		return vmss.Spec.ScaleInPolicy.Rules
 	}, timeout, interval).Should(Equal([]asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}))
 }
+
+// TestUniform_TakesOverCAPZScaleSet: a scale set CAPZ made (it exists in Azure with the cluster's owned tag, the
+// pool has its provider ID, there is no ASO object) is looked up first and taken over, keeping CAPZ's scale-in
+// policy (none) until the user opts into the provider's.
+func TestUniform_TakesOverCAPZScaleSet(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g)
+	id := "/subscriptions/" + sim.SubscriptionID() + "/resourceGroups/" + f.resourceGroup + "/providers/Microsoft.Compute/virtualMachineScaleSets/capz-pool"
+	sim.SeedAzure("VirtualMachineScaleSet", id, map[string]string{azure.ClusterTagKey(f.cluster.Name): string(infrav1.ResourceLifecycleOwned)})
+	_, amp := f.newPool(t, g, "capz-pool", infrav1exp.UniformOrchestrationMode, 1, func(s *infrav1exp.AzureMachinePoolSpec) {
+		s.ProviderID = "azure://" + id
+	})
+
+	live := &infrav1exp.AzureMachinePool{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		c := conditions.Get(live, infrav1.CAPZDifferencesAppliedCondition)
+		g.Expect(c).NotTo(BeNil())
+		g.Expect(c.Reason).To(Equal(infrav1.AwaitingOptInReason))
+		g.Expect(c.Message).To(ContainSubstring("scale-in policy rules [], the provider's [OldestVM]"))
+	}, timeout, interval).Should(Succeed())
+	vmss := &asocompute.VirtualMachineScaleSet{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "capz-pool"}, vmss)).To(Succeed())
+		g.Expect(vmss.Annotations).To(HaveKeyWithValue("infrastructure.cluster.x-k8s.io/adoption", "taken-over"))
+		g.Expect(vmss.Annotations).NotTo(HaveKey("serviceoperator.azure.com/reconcile-policy"))
+	}, timeout, interval).Should(Succeed())
+	g.Expect(vmss.Spec.ScaleInPolicy).To(BeNil(), "CAPZ's scale-in policy is kept")
+	g.Expect(sim.Events()).NotTo(ContainElement(And(HaveField("Op", "Create"), HaveField("ID", id))), "the scale set is not created again")
+
+	before := live.DeepCopy()
+	live.Annotations = map[string]string{infrav1.ApplyCAPZDifferencesAnnotation: "true"}
+	g.Expect(env.Env.Patch(f.ctx, live, client.MergeFrom(before))).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		g.Expect(conditions.IsTrue(live, infrav1.CAPZDifferencesAppliedCondition)).To(BeTrue())
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "capz-pool"}, vmss)).To(Succeed())
+		g.Expect(vmss.Spec.ScaleInPolicy).NotTo(BeNil())
+		g.Expect(vmss.Spec.ScaleInPolicy.Rules).To(Equal([]asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}))
+	}, timeout, interval).Should(Succeed())
+}
