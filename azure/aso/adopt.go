@@ -170,7 +170,7 @@ func ownsSpec(m metav1.ManagedFieldsEntry) bool {
 		return false
 	}
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(m.FieldsV1.Raw, &fields); err != nil {
+	if err := json.Unmarshal(m.FieldsV1.GetRawBytes(), &fields); err != nil {
 		return false
 	}
 	_, ok := fields["f:spec"]
