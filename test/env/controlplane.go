@@ -290,13 +290,15 @@ func (c *ControlPlane) EtcdURL() string {
 	return c.env.ControlPlane.Etcd.URL.String()
 }
 
-// InstallProviderCRDs installs the provider's CRDs (config/crd/bases) over those the control plane has, as a
-// provider upgrade replaces its CRDs: test/parity replaces upstream CAPZ's with them.
-func (c *ControlPlane) InstallProviderCRDs() error {
-	var dirs []string
-	for _, d := range ownCRDDirs {
-		if info, err := os.Stat(filepath.Join(c.RootDir, d)); err == nil && info.IsDir() {
-			dirs = append(dirs, filepath.Join(c.RootDir, d))
+// InstallProviderCRDs installs an infrastructure provider's CRDs over those the control plane has, as a provider
+// upgrade replaces its CRDs: those of dirs, or ours (config/crd/bases) when none is given. test/parity switches
+// between upstream CAPZ's and ours so.
+func (c *ControlPlane) InstallProviderCRDs(dirs ...string) error {
+	if len(dirs) == 0 {
+		for _, d := range ownCRDDirs {
+			if info, err := os.Stat(filepath.Join(c.RootDir, d)); err == nil && info.IsDir() {
+				dirs = append(dirs, filepath.Join(c.RootDir, d))
+			}
 		}
 	}
 	_, err := envtest.InstallCRDs(c.Config, envtest.CRDInstallOptions{

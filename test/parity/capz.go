@@ -296,15 +296,20 @@ func (m *capzManager) cleanup() error {
 // unregister removes CAPZ's webhook configurations, which point at its manager: a user removes them with CAPZ's
 // components, before another provider serves the kinds.
 func (m *capzManager) unregister(ctx context.Context, c client.Client) error {
-	var errs []error
-	for _, w := range m.webhooks.MutatingWebhooks {
-		errs = append(errs, client.IgnoreNotFound(c.Delete(ctx, w)))
-	}
-	for _, w := range m.webhooks.ValidatingWebhooks {
-		errs = append(errs, client.IgnoreNotFound(c.Delete(ctx, w)))
-	}
-	if err := errors.Join(errs...); err != nil {
+	if err := deleteWebhookConfigurations(ctx, c, &m.webhooks); err != nil {
 		return fmt.Errorf("failed to remove CAPZ's webhook configurations: %w", err)
 	}
 	return nil
+}
+
+// deleteWebhookConfigurations deletes the webhook configurations that Install registered.
+func deleteWebhookConfigurations(ctx context.Context, c client.Client, hooks *envtest.WebhookInstallOptions) error {
+	var errs []error
+	for _, w := range hooks.MutatingWebhooks {
+		errs = append(errs, client.IgnoreNotFound(c.Delete(ctx, w)))
+	}
+	for _, w := range hooks.ValidatingWebhooks {
+		errs = append(errs, client.IgnoreNotFound(c.Delete(ctx, w)))
+	}
+	return errors.Join(errs...)
 }

@@ -33,11 +33,13 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/wait"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/util/secret"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
@@ -378,6 +380,9 @@ func (s *side) stop() error {
 	return errors.Join(errs...)
 }
 
+// errNoCAPZ is returned by a switch on a side that does not run CAPZ.
+var errNoCAPZ = errors.New("the side does not run CAPZ")
+
 // switchToOurs replaces CAPZ with the provider on a side that runs CAPZ, as a user does
 // (docs/migrating-from-capz.md): CAPZ's webhook configurations go and its manager stops; the provider's CRDs
 // replace CAPZ's; the provider's webhooks and controllers start in a manager of their own, beside Cluster API's.
@@ -399,6 +404,34 @@ func (s *side) switchToOurs(ctx context.Context, logger logr.Logger) error {
 	return s.startProvider(ctx, logger)
 }
 
+// switchToCAPZ is the way back (docs/migrating-from-capz.md): the provider's webhook configurations go and its
+// manager stops; CAPZ's CRDs replace the provider's and CAPZ's manager starts again.
+func (s *side) switchToCAPZ(ctx context.Context, capz *CAPZ) error {
+	if s.providerWebhooks == nil {
+		return errors.New("the provider does not run on the side")
+	}
+	if err := deleteWebhookConfigurations(ctx, s.client, s.providerWebhooks); err != nil {
+		return fmt.Errorf("failed to remove the provider's webhook configurations: %w", err)
+	}
+	if err := s.stopProvider(); err != nil {
+		return err
+	}
+	crdDir, err := os.MkdirTemp("", "parity-capz-crds-")
+	if err != nil {
+		return err
+	}
+	// Best-effort: a leftover temporary directory of CRD files is harmless.
+	defer func() { _ = os.RemoveAll(crdDir) }()
+	if err := capz.writeCRDs(crdDir); err != nil {
+		return fmt.Errorf("failed to read CAPZ's CRDs: %w", err)
+	}
+	if err := s.management.InstallProviderCRDs(crdDir); err != nil {
+		return fmt.Errorf("failed to replace the provider's CRDs with CAPZ's: %w", err)
+	}
+	s.capz, err = capz.startManager(ctx, s.management.Config, s.management.KubeConfig, s.arm, filepath.Join(s.logDir, s.name+"-manager-back.log"))
+	return err
+}
+
 // startProvider runs the provider's webhooks and controllers in a manager of their own (Cluster API's run in the
 // side's first one), serving its webhooks on a port of its own and registering config/webhook there.
 func (s *side) startProvider(ctx context.Context, logger logr.Logger) error {
@@ -416,7 +449,9 @@ func (s *side) startProvider(ctx context.Context, logger logr.Logger) error {
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		Cache:                  setup.CacheOptions(nil, ""),
-		Client:                 setup.ClientOptions(),
+		// The provider starts again after the way back (switchToCAPZ), with controllers of the same names.
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+		Client:     setup.ClientOptions(),
 		WebhookServer: webhook.NewServer(webhook.Options{
 			Host: hooks.LocalServingHost, Port: hooks.LocalServingPort, CertDir: hooks.LocalServingCertDir,
 		}),
@@ -457,10 +492,15 @@ func (s *side) startProvider(ctx context.Context, logger logr.Logger) error {
 func (s *side) stopProvider() error {
 	if s.providerCancel != nil {
 		s.providerCancel()
-		<-s.providerDone
+		if s.providerDone != nil {
+			<-s.providerDone
+		}
+		s.providerCancel, s.providerDone = nil, nil
 	}
+	var err error
 	if s.providerWebhooks != nil {
-		return s.providerWebhooks.Cleanup()
+		err = s.providerWebhooks.Cleanup()
+		s.providerWebhooks = nil
 	}
-	return nil
+	return err
 }

@@ -18,7 +18,6 @@ package parity
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -28,6 +27,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 // SideSwitch names the logs of a switch run (RunSwitch).
@@ -47,14 +48,21 @@ type SwitchFlavor struct {
 	Changes []StateChange
 	// Created and Deleted are the resources the switch created and deleted.
 	Created, Deleted []string
-	// Problems are what kept the check from being complete (a side that did not settle).
+	// Steps are what users did next under the provider (scale, upgrade, the way back, delete), as they went.
+	Steps []string
+	// BackWrites, BackChanges and BackDeleted are what the way back to CAPZ did to Azure.
+	BackWrites  []string
+	BackChanges []StateChange
+	BackDeleted []string
+	// Problems are what went wrong: a phase that did not settle, a change a user could not make, what a deleted
+	// cluster left in Azure.
 	Problems []string
 }
 
-// Failed reports whether the switch did anything the user was not told about: a delete, a resource created or a
-// property changed that docs/capz-parity.md does not list as deliberate, or a problem.
+// Failed reports whether the switch did anything the user was not told about: a delete (either way), a resource
+// created or a property changed that docs/capz-parity.md does not list as deliberate, or a problem.
 func (f SwitchFlavor) Failed() bool {
-	if len(f.Deleted) > 0 || len(f.Problems) > 0 {
+	if len(f.Deleted) > 0 || len(f.BackDeleted) > 0 || len(f.Problems) > 0 {
 		return true
 	}
 	for _, c := range f.Changes {
@@ -128,35 +136,135 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	}
 	adopted := waitSettled(ctx, o, s, s.notAdopted)
 	o.Logf("%s: the provider settled (%s after the switch)", SideSwitch, time.Since(switched).Round(time.Second))
-	if err := saveRequests(o.LogDir, s); err != nil {
-		o.Logf("%s: failed to save the ARM requests: %v", SideSwitch, err)
-	}
 	after := s.snapshot()
-	writes := s.arm.Requests()[mark:]
 
 	result := SwitchResult{}
 	for _, f := range o.Flavors {
 		sf := SwitchFlavor{Flavor: f.Name}
-		if p := built[f.Name]; !p.settled {
-			sf.Problems = append(sf.Problems, fmt.Sprintf("CAPZ did not settle in %s: %s", o.Timeout, p.state))
-		}
-		if p := adopted[f.Name]; !p.settled {
-			sf.Problems = append(sf.Problems, fmt.Sprintf("the provider did not settle in %s: %s", o.Timeout, p.state))
-		}
-		prefix := strings.ToLower("/subscriptions/" + f.Subscription + "/")
-		for _, w := range writes {
-			if w.Method != "GET" && w.Method != "HEAD" && strings.HasPrefix(strings.ToLower(w.Path), prefix) {
-				sf.Writes = append(sf.Writes, fmt.Sprintf("%s %s (%d)", w.Method, w.Path, w.Status))
-			}
-		}
-		sf.Changes, sf.Created, sf.Deleted = stateChanges(before, after, prefix, deliberate)
+		sf.settled("CAPZ", built[f.Name], o.Timeout)
+		sf.settled("the provider after the switch", adopted[f.Name], o.Timeout)
+		sf.Writes = flavorWrites(s.arm.Requests()[mark:], f)
+		sf.Changes, sf.Created, sf.Deleted = stateChanges(before, after, subscriptionPrefix(f), deliberate)
 		result.Flavors = append(result.Flavors, sf)
+	}
+
+	// What users do next, under the provider.
+	underOurs := func(ctx context.Context, f Flavor) string {
+		if state := s.notAdopted(ctx, f); state != "" {
+			return state
+		}
+		return s.rolledOut(ctx, f)
+	}
+	for _, step := range []struct {
+		name string
+		do   func(Flavor) error
+	}{
+		{"scale out", func(f Flavor) error { return s.scale(ctx, f, 1) }},
+		{"scale in", func(f Flavor) error { return s.scale(ctx, f, -1) }},
+		{"upgrade to " + UpgradeVersion, func(f Flavor) error { return s.upgrade(ctx, f, UpgradeVersion) }},
+	} {
+		s.runStep(ctx, o, &result, step.name, step.do, underOurs)
+	}
+
+	// The way back to CAPZ, and forward again.
+	before, mark = s.snapshot(), len(s.arm.Requests())
+	o.Logf("%s: switching back to CAPZ (%s)", SideSwitch, time.Since(start).Round(time.Second))
+	if err := s.switchToCAPZ(ctx, &capz); err != nil {
+		return result, err
+	}
+	back := waitSettled(ctx, o, s, notBefore(time.Now(), o.Quiet, s.rolledOut))
+	after = s.snapshot()
+	for i, f := range o.Flavors {
+		sf := &result.Flavors[i]
+		sf.settled("CAPZ after the way back", back[f.Name], o.Timeout)
+		sf.BackWrites = flavorWrites(s.arm.Requests()[mark:], f)
+		sf.BackChanges, _, sf.BackDeleted = stateChanges(before, after, subscriptionPrefix(f), deliberate)
+	}
+	o.Logf("%s: switching to the provider again (%s)", SideSwitch, time.Since(start).Round(time.Second))
+	if err := s.switchToOurs(ctx, o.Logger); err != nil {
+		return result, err
+	}
+	s.runStep(ctx, o, &result, "the switch again", func(Flavor) error { return nil }, underOurs)
+
+	// Deleting the clusters leaves nothing in Azure but what existed before them.
+	for i, f := range o.Flavors {
+		sf := &result.Flavors[i]
+		if err := s.deleteCluster(ctx, f, o.Timeout); err != nil {
+			sf.Problems = append(sf.Problems, err.Error())
+			continue
+		}
+		if left := s.leftovers(f); len(left) > 0 {
+			sf.Problems = append(sf.Problems, "left in Azure after the Cluster's deletion: "+strings.Join(left, ", "))
+		}
+		sf.Steps = append(sf.Steps, "deleted: nothing left in Azure")
+	}
+	if err := saveRequests(o.LogDir, s); err != nil {
+		o.Logf("%s: failed to save the ARM requests: %v", SideSwitch, err)
 	}
 	if note != "" {
 		fmt.Fprintln(o.Out, note)
 	}
 	ReportSwitch(o.Out, result)
 	return result, nil
+}
+
+// runStep makes a change to every flavor and waits until they settle again, noting in each flavor's result how it
+// went.
+func (s *side) runStep(ctx context.Context, o Options, result *SwitchResult, name string, do func(Flavor) error, awaited func(context.Context, Flavor) string) {
+	start := time.Now()
+	o.Logf("%s: %s", SideSwitch, name)
+	failed := map[string]bool{}
+	for i, f := range o.Flavors {
+		if err := do(f); err != nil {
+			result.Flavors[i].Problems = append(result.Flavors[i].Problems, fmt.Sprintf("%s: %v", name, err))
+			failed[f.Name] = true
+		}
+	}
+	settled := waitSettled(ctx, o, s, notBefore(start, o.Quiet, awaited))
+	for i, f := range o.Flavors {
+		sf := &result.Flavors[i]
+		if failed[f.Name] {
+			continue
+		}
+		if sf.settled(name, settled[f.Name], o.Timeout) {
+			sf.Steps = append(sf.Steps, fmt.Sprintf("%s: settled (%s)", name, time.Since(start).Round(time.Second)))
+		}
+	}
+}
+
+// notBefore makes a flavor wait, besides what awaited tells, until the quiet period has passed since a change
+// (start): Azure may have been quiet for long when the change is made, before the controllers react to it.
+func notBefore(start time.Time, quiet time.Duration, awaited func(context.Context, Flavor) string) func(context.Context, Flavor) string {
+	return func(ctx context.Context, f Flavor) string {
+		if since := time.Since(start); since < quiet {
+			return fmt.Sprintf("the change was made %s ago", since.Round(time.Second))
+		}
+		return awaited(ctx, f)
+	}
+}
+
+// settled notes a phase that did not settle as a problem, and reports whether it settled.
+func (f *SwitchFlavor) settled(phase string, p progress, timeout time.Duration) bool {
+	if !p.settled {
+		f.Problems = append(f.Problems, fmt.Sprintf("%s: not settled in %s: %s", phase, timeout, p.state))
+	}
+	return p.settled
+}
+
+// subscriptionPrefix is the start of the IDs of a flavor's resources, in lower case.
+func subscriptionPrefix(f Flavor) string {
+	return strings.ToLower("/subscriptions/" + f.Subscription + "/")
+}
+
+// flavorWrites are the ARM writes of a flavor among requests, as "METHOD path (status)".
+func flavorWrites(requests []fakearm.Request, f Flavor) []string {
+	var out []string
+	for _, w := range requests {
+		if w.Method != "GET" && w.Method != "HEAD" && strings.HasPrefix(strings.ToLower(w.Path), subscriptionPrefix(f)) {
+			out = append(out, fmt.Sprintf("%s %s (%d)", w.Method, w.Path, w.Status))
+		}
+	}
+	return out
 }
 
 // startSideRetrying starts a side; a start can overrun its timeouts on a busy machine, so it gets a second chance.
@@ -191,9 +299,11 @@ func (s *side) snapshot() map[string]map[string]any {
 }
 
 // volatile reports whether a field changes without a change of the resource: the etag of a resource or of a child
-// listed in it, which every write renews.
+// listed in it, which every write renews, and the provisioning state, which tells how far Azure's last operation
+// got.
 func volatile(path string) bool {
-	return path == "etag" || strings.HasSuffix(path, ".etag")
+	last := path[strings.LastIndex(path, ".")+1:]
+	return last == "etag" || last == "provisioningState"
 }
 
 // presentLeaves are a resource's leaves without empty lists and objects: an empty list sent and one left out mean
@@ -289,25 +399,39 @@ func ReportSwitch(w io.Writer, r SwitchResult) {
 		for _, p := range f.Problems {
 			fmt.Fprintf(w, "  problem: %s\n", p)
 		}
-		fmt.Fprintf(w, "  %d ARM writes after the switch\n", len(f.Writes))
-		for _, wr := range f.Writes {
-			fmt.Fprintf(w, "    %s\n", wr)
+		printPhase(w, "after the switch", f.Writes, f.Deleted, f.Changes)
+		for _, st := range f.Steps {
+			fmt.Fprintf(w, "  then %s\n", st)
 		}
-		for _, id := range f.Deleted {
-			fmt.Fprintf(w, "  DELETED %s\n", id)
+		printPhase(w, "on the way back to CAPZ", f.BackWrites, f.BackDeleted, f.BackChanges)
+	}
+}
+
+// printPhase prints a phase's ARM writes, the resources it deleted and the properties it changed.
+func printPhase(w io.Writer, phase string, writes, deleted []string, changes []StateChange) {
+	fmt.Fprintf(w, "  %d ARM writes %s\n", len(writes), phase)
+	for _, wr := range writes {
+		fmt.Fprintf(w, "    %s\n", wr)
+	}
+	for _, id := range deleted {
+		fmt.Fprintf(w, "  DELETED %s %s\n", phase, id)
+	}
+	printChanges(w, changes)
+}
+
+// printChanges prints changes by resource, each with the row of docs/capz-parity.md that lists it, if any.
+func printChanges(w io.Writer, changes []StateChange) {
+	resource := ""
+	for _, c := range changes {
+		if c.Resource != resource {
+			resource = c.Resource
+			fmt.Fprintf(w, "  %s\n", resource)
 		}
-		resource := ""
-		for _, c := range f.Changes {
-			if c.Resource != resource {
-				resource = c.Resource
-				fmt.Fprintf(w, "  %s\n", resource)
-			}
-			why := "NOT DOCUMENTED"
-			if c.Deliberate != nil {
-				why = fmt.Sprintf("deliberate (docs/capz-parity.md line %d)", c.Deliberate.Line)
-			}
-			fmt.Fprintf(w, "    %s: %s -> %s  [%s]\n", c.Field, shorten(c.Before), shorten(c.After), why)
+		why := "NOT DOCUMENTED"
+		if c.Deliberate != nil {
+			why = fmt.Sprintf("deliberate (docs/capz-parity.md line %d)", c.Deliberate.Line)
 		}
+		fmt.Fprintf(w, "    %s: %s -> %s  [%s]\n", c.Field, shorten(c.Before), shorten(c.After), why)
 	}
 }
 
@@ -362,6 +486,3 @@ func readyFor(o unstructured.Unstructured) bool {
 	}
 	return false
 }
-
-// errNoCAPZ is returned by a switch on a side that does not run CAPZ.
-var errNoCAPZ = errors.New("the side does not run CAPZ")

@@ -40,20 +40,20 @@ func state(t *testing.T, resources ...string) map[string]map[string]any {
 }
 
 // TestStateChanges: a changed property, a created and a deleted resource are found, resources of other
-// subscriptions, etags and an empty list left out are not; a change the table lists is deliberate, any other fails the flavor.
+// subscriptions, etags, provisioning states and an empty list left out are not; a change the table lists is deliberate, any other fails the flavor.
 func TestStateChanges(t *testing.T) {
 	g := NewWithT(t)
 	other := "/subscriptions/other/resourceGroups/rg/providers/Microsoft.Network/loadBalancers/lb"
 	vm := rgPath + "/providers/Microsoft.Compute/virtualMachines/vm"
 	ext := vm + "/extensions/bootstrap"
 	before := state(t,
-		lb, `{"etag":"1","properties":{"probes":[{"name":"p","etag":"1","properties":{"protocol":"Tcp"}}]}}`,
+		lb, `{"etag":"1","properties":{"provisioningState":"Creating","probes":[{"name":"p","etag":"1","properties":{"protocol":"Tcp"}}]}}`,
 		nsg, `{"location":"eastus"}`,
 		vm, `{"properties":{"osProfile":{"customData":"abc"},"storageProfile":{"dataDisks":[]}}}`,
 		other, `{"location":"eastus"}`,
 	)
 	after := state(t,
-		lb, `{"etag":"2","properties":{"probes":[{"name":"p","etag":"2","properties":{"protocol":"Https"}}]}}`,
+		lb, `{"etag":"2","properties":{"provisioningState":"Succeeded","probes":[{"name":"p","etag":"2","properties":{"protocol":"Https"}}]}}`,
 		vm, `{"properties":{"osProfile":{"customData":"abc"}},"tags":{"Name":"vm"}}`,
 		ext, `{"location":"eastus"}`,
 		other, `{"location":"westus"}`,
@@ -76,7 +76,7 @@ func TestStateChanges(t *testing.T) {
 	g.Expect(f.Failed()).To(BeTrue())
 	var out bytes.Buffer
 	ReportSwitch(&out, SwitchResult{Flavors: []SwitchFlavor{f}})
-	g.Expect(out.String()).To(And(ContainSubstring("FAILED"), ContainSubstring("DELETED "+strings.ToLower(nsg)),
+	g.Expect(out.String()).To(And(ContainSubstring("FAILED"), ContainSubstring("DELETED after the switch "+strings.ToLower(nsg)),
 		ContainSubstring(`tags.Name: (none) -> "vm"  [NOT DOCUMENTED]`), ContainSubstring("deliberate (docs/capz-parity.md line 7)")))
 
 	// Only documented changes: the flavor passes.

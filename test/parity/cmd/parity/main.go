@@ -143,16 +143,12 @@ func run() int {
 // runSide runs one side; the in-process controllers (Cluster API's, the provider's) and client-go log to
 // <side>-controllers.log.
 func runSide(ctx context.Context, o parity.Options, side, name, resultFile string) int {
-	logFile, err := os.Create(filepath.Join(o.LogDir, name+"-controllers.log"))
+	closeLog, err := logControllers(&o, name)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "make parity: %v\n", err)
 		return 2
 	}
-	defer logFile.Close()
-	logger := zap.New(zap.WriteTo(logFile), zap.Level(zapcore.InfoLevel))
-	ctrl.SetLogger(logger)
-	klog.SetLogger(logger)
-	o.Logger = logger
+	defer closeLog()
 	if err := parity.RunSide(ctx, o, side, name, resultFile); err != nil {
 		o.Logf("%s: %v", name, err)
 		return 2
@@ -163,16 +159,12 @@ func runSide(ctx context.Context, o parity.Options, side, name, resultFile strin
 // runSwitch runs the switch from CAPZ to the provider in this process; the in-process controllers log to
 // switch-controllers.log.
 func runSwitch(ctx context.Context, o parity.Options, start time.Time) int {
-	logFile, err := os.Create(filepath.Join(o.LogDir, parity.SideSwitch+"-controllers.log"))
+	closeLog, err := logControllers(&o, parity.SideSwitch)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "make parity-switch: %v\n", err)
 		return 2
 	}
-	defer logFile.Close()
-	logger := zap.New(zap.WriteTo(logFile), zap.Level(zapcore.InfoLevel))
-	ctrl.SetLogger(logger)
-	klog.SetLogger(logger)
-	o.Logger = logger
+	defer closeLog()
 	o.Out = os.Stdout
 	o.Logf("Logs and ARM requests go to %s", o.LogDir)
 	result, err := parity.RunSwitch(ctx, o)
@@ -192,4 +184,18 @@ func runSwitch(ctx context.Context, o parity.Options, start time.Time) int {
 		return 1
 	}
 	return 0
+}
+
+// logControllers sends what the in-process controllers (Cluster API's, the provider's) and client-go log to
+// <name>-controllers.log in the log directory, and sets o.Logger to it.
+func logControllers(o *parity.Options, name string) (func(), error) {
+	logFile, err := os.Create(filepath.Join(o.LogDir, name+"-controllers.log"))
+	if err != nil {
+		return nil, err
+	}
+	logger := zap.New(zap.WriteTo(logFile), zap.Level(zapcore.InfoLevel))
+	ctrl.SetLogger(logger)
+	klog.SetLogger(logger)
+	o.Logger = logger
+	return func() { _ = logFile.Close() }, nil
 }

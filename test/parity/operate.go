@@ -1,0 +1,187 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package parity
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// UpgradeVersion is the Kubernetes version the switch upgrades the flavors to once the provider runs them.
+const UpgradeVersion = "v1.34.2"
+
+// scalable are the kinds a user scales, with their API versions.
+var scalable = map[string]string{
+	"MachineDeployment": clusterv1.GroupVersion.String(),
+	"MachinePool":       clusterv1.GroupVersion.String(),
+}
+
+// versioned are the kinds whose Kubernetes version an upgrade changes, with the path of the version in each.
+var versioned = []struct {
+	apiVersion, kind string
+	path             []string
+}{
+	{"controlplane.cluster.x-k8s.io/v1beta2", "KubeadmControlPlane", []string{"spec", "version"}},
+	{clusterv1.GroupVersion.String(), "MachineDeployment", []string{"spec", "template", "spec", "version"}},
+	{clusterv1.GroupVersion.String(), "MachinePool", []string{"spec", "template", "spec", "version"}},
+	{"infrastructure.cluster.x-k8s.io/v1beta1", "AzureManagedControlPlane", []string{"spec", "version"}},
+	{"infrastructure.cluster.x-k8s.io/v1beta1", "AzureASOManagedControlPlane", []string{"spec", "version"}},
+}
+
+// scale changes the replicas of every MachineDeployment and MachinePool of a flavor by delta.
+func (s *side) scale(ctx context.Context, f Flavor, delta int64) error {
+	return s.editAll(ctx, f, func(o *unstructured.Unstructured) (bool, error) {
+		if _, ok := scalable[o.GetKind()]; !ok {
+			return false, nil
+		}
+		replicas, found, err := unstructured.NestedInt64(o.Object, "spec", "replicas")
+		if err != nil {
+			return false, err
+		}
+		if !found {
+			replicas = 1
+		}
+		return true, unstructured.SetNestedField(o.Object, replicas+delta, "spec", "replicas")
+	})
+}
+
+// upgrade sets the Kubernetes version of a flavor's control plane and machines to version.
+func (s *side) upgrade(ctx context.Context, f Flavor, version string) error {
+	return s.editAll(ctx, f, func(o *unstructured.Unstructured) (bool, error) {
+		for _, v := range versioned {
+			if v.kind == o.GetKind() {
+				return true, unstructured.SetNestedField(o.Object, version, v.path...)
+			}
+		}
+		return false, nil
+	})
+}
+
+// editAll edits the objects of the scalable and versioned kinds in a flavor's namespace, each with a merge patch
+// of what edit changed (edit returns whether it changes the object).
+func (s *side) editAll(ctx context.Context, f Flavor, edit func(*unstructured.Unstructured) (bool, error)) error {
+	kinds := map[string]string{}
+	for k, v := range scalable {
+		kinds[k] = v
+	}
+	for _, v := range versioned {
+		kinds[v.kind] = v.apiVersion
+	}
+	for kind, apiVersion := range kinds {
+		list := &unstructured.UnstructuredList{}
+		list.SetAPIVersion(apiVersion)
+		list.SetKind(kind + "List")
+		if err := s.reader.List(ctx, list, client.InNamespace(f.Namespace())); err != nil {
+			return fmt.Errorf("failed to list %s of %s: %w", kind, f.Name, err)
+		}
+		for i := range list.Items {
+			o := &list.Items[i]
+			before := o.DeepCopy()
+			changed, err := edit(o)
+			if err != nil || !changed {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			if err := s.client.Patch(ctx, o, client.MergeFrom(before)); err != nil {
+				return fmt.Errorf("failed to change %s %s/%s: %w", kind, o.GetNamespace(), o.GetName(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// rolledOut tells what a flavor's control plane, MachineDeployments and MachinePools still wait for after a
+// change: each has observed its spec and has as many replicas as it asks for, and the control plane and
+// MachineDeployments have them all up to date (Cluster API counts no up-to-date replica of a pool without
+// Machines); "" once none waits.
+func (s *side) rolledOut(ctx context.Context, f Flavor) string {
+	var waiting []string
+	kinds := []struct{ apiVersion, kind string }{
+		{"controlplane.cluster.x-k8s.io/v1beta2", "KubeadmControlPlane"},
+		{clusterv1.GroupVersion.String(), "MachineDeployment"},
+		{clusterv1.GroupVersion.String(), "MachinePool"},
+	}
+	for _, k := range kinds {
+		list := &unstructured.UnstructuredList{}
+		list.SetAPIVersion(k.apiVersion)
+		list.SetKind(k.kind + "List")
+		if err := s.reader.List(ctx, list, client.InNamespace(f.Namespace())); err != nil {
+			return fmt.Sprintf("cannot list %s: %v", k.kind, err)
+		}
+		for _, o := range list.Items {
+			want, found, _ := unstructured.NestedInt64(o.Object, "spec", "replicas")
+			if !found {
+				want = 1
+			}
+			observed, _, _ := unstructured.NestedInt64(o.Object, "status", "observedGeneration")
+			have, _, _ := unstructured.NestedInt64(o.Object, "status", "replicas")
+			upToDate, _, _ := unstructured.NestedInt64(o.Object, "status", "upToDateReplicas")
+			if observed < o.GetGeneration() || have != want || (k.kind != "MachinePool" && upToDate != want) {
+				waiting = append(waiting, fmt.Sprintf("%s %s: %d of %d replicas (%d up to date)", k.kind, o.GetName(), have, want, upToDate))
+			}
+		}
+	}
+	if len(waiting) == 0 {
+		return ""
+	}
+	return "rolling out: " + strings.Join(waiting, ", ")
+}
+
+// deleteCluster deletes a flavor's Cluster and waits until it is gone, or the timeout.
+func (s *side) deleteCluster(ctx context.Context, f Flavor, timeout time.Duration) error {
+	cluster := &clusterv1.Cluster{}
+	cluster.Namespace, cluster.Name = f.Namespace(), f.Cluster
+	if err := s.client.Delete(ctx, cluster); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("failed to delete the Cluster of %s: %w", f.Name, err)
+	}
+	err := wait.PollUntilContextTimeout(ctx, 5*time.Second, timeout, true, func(ctx context.Context) (bool, error) {
+		err := s.reader.Get(ctx, client.ObjectKeyFromObject(cluster), cluster)
+		return apierrors.IsNotFound(err), nil
+	})
+	if err != nil {
+		return fmt.Errorf("the Cluster of %s was not deleted in %s", f.Name, timeout)
+	}
+	return nil
+}
+
+// leftovers are the resources of a flavor's subscription in the fake ARM other than those that existed before it.
+func (s *side) leftovers(f Flavor) []string {
+	prefix := strings.ToLower("/subscriptions/" + f.Subscription + "/")
+	var existing []string
+	for _, id := range f.existing() {
+		existing = append(existing, strings.ToLower(id))
+	}
+	var out []string
+	for _, id := range s.arm.Resources() {
+		lower := strings.ToLower(id)
+		if strings.HasPrefix(lower, prefix) && !slices.Contains(existing, lower) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
