@@ -236,8 +236,8 @@ func (s *side) runStep(ctx context.Context, o Options, result *SwitchResult, nam
 // (start): Azure may have been quiet for long when the change is made, before the controllers react to it.
 func notBefore(start time.Time, quiet time.Duration, awaited func(context.Context, Flavor) string) func(context.Context, Flavor) string {
 	return func(ctx context.Context, f Flavor) string {
-		if since := time.Since(start); since < quiet {
-			return fmt.Sprintf("the change was made %s ago", since.Round(time.Second))
+		if time.Since(start) < quiet {
+			return fmt.Sprintf("waiting %s after the change", quiet)
 		}
 		return awaited(ctx, f)
 	}
