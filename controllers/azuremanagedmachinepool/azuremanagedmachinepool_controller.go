@@ -87,8 +87,8 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 			{Object: &infrav1.AzureManagedControlPlane{}, Handler: handler.EnqueueRequestsFromMapFunc(controlPlaneToPools)},
 		},
 		Owns:      aks.AgentPoolKinds(),
-		Finalizer: infrav1.ManagedMachinePoolFinalizer,
-		Owners:    lifecycle.MachinePoolOwner,
+		Finalizer: infrav1.ManagedMachinePoolFinalizer, CAPZFinalizer: infrav1.ClusterFinalizer,
+		Owners: lifecycle.MachinePoolOwner,
 		Scope: func(pool *infrav1.AzureManagedMachinePool, owners *lifecycle.Owners) *scope {
 			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
 		},

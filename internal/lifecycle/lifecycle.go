@@ -77,6 +77,11 @@ type Kind[T Object, S Scope] struct {
 	// Finalizer is held while the object may own ASO objects; empty for a kind that owns none, whose deleted
 	// objects are left alone.
 	Finalizer string
+	// CAPZFinalizer is the finalizer CAPZ v1.26.0 puts on the kind when it is not Finalizer (CAPZ's
+	// exp/controllers/azuremachinepool_controller.go and controllers/*machinepool*_controller.go,
+	// azureasomanagedcluster_controller.go): on an object CAPZ made, the provider replaces it with Finalizer, so
+	// that a deletion no longer waits for CAPZ (docs/migrating-from-capz.md).
+	CAPZFinalizer string
 	// Owners finds the object's owners (see ClusterOwner, MachineOwner, MachinePoolOwner, ClusterLabel).
 	Owners OwnerLookup
 	// ExternallyManaged lets the user manage the object (cluster.x-k8s.io/managed-by): infrastructure cluster kinds
@@ -163,12 +168,13 @@ func (k *Kind[T, S]) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 	}
 	owns := k.owns()
 	isPaused, paused := pausedCondition(c, owners.Cluster, obj)
-	if k.Finalizer != "" && obj.GetDeletionTimestamp().IsZero() && !controllerutil.ContainsFinalizer(obj, k.Finalizer) {
+	if k.Finalizer != "" && obj.GetDeletionTimestamp().IsZero() && (!controllerutil.ContainsFinalizer(obj, k.Finalizer) || k.hasCAPZFinalizer(obj)) {
 		// The finalizer is written before any ASO object, so that deleting the object always goes through the
 		// deletion; the pass goes on. The block on clusterctl move, which a live object's pass sets anyway, goes
-		// with it.
+		// with it. CAPZ's finalizer, if any, gives way to it.
 		original := obj.DeepCopyObject().(client.Object)
 		controllerutil.AddFinalizer(obj, k.Finalizer)
+		k.removeCAPZFinalizer(obj)
 		if !isPaused && owns {
 			aso.SetBlockMove(obj, true)
 		}
@@ -221,6 +227,7 @@ func (k *Kind[T, S]) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 		}
 		log.Info("Removing the finalizer: every ASO object is gone")
 		controllerutil.RemoveFinalizer(obj, k.Finalizer)
+		k.removeCAPZFinalizer(obj)
 		return ctrl.Result{}, nil
 	}
 	if owns {
@@ -298,4 +305,16 @@ func pause(ctx context.Context, engine *aso.Engine, obj client.Object, clusterNa
 	}
 	aso.SetBlockMove(obj, false)
 	return nil
+}
+
+// hasCAPZFinalizer reports whether an object carries CAPZ's finalizer of the kind (CAPZFinalizer).
+func (k *Kind[T, S]) hasCAPZFinalizer(obj client.Object) bool {
+	return k.CAPZFinalizer != "" && controllerutil.ContainsFinalizer(obj, k.CAPZFinalizer)
+}
+
+// removeCAPZFinalizer removes CAPZ's finalizer of the kind, if it has one, from an object.
+func (k *Kind[T, S]) removeCAPZFinalizer(obj client.Object) {
+	if k.CAPZFinalizer != "" {
+		controllerutil.RemoveFinalizer(obj, k.CAPZFinalizer)
+	}
 }

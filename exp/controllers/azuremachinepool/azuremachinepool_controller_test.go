@@ -959,6 +959,12 @@ func TestUniform_TakesOverCAPZScaleSet(t *testing.T) {
 	_, amp := f.newPool(t, g, "capz-pool", infrav1exp.UniformOrchestrationMode, 1, func(s *infrav1exp.AzureMachinePoolSpec) {
 		s.ProviderID = "azure://" + id
 	})
+	// CAPZ v1.26.0 holds its AzureMachinePools with Cluster API's MachinePool finalizer.
+	capzFinalizer := &infrav1exp.AzureMachinePool{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), capzFinalizer)).To(Succeed())
+	withFinalizer := capzFinalizer.DeepCopy()
+	withFinalizer.Finalizers = append(withFinalizer.Finalizers, clusterv1.MachinePoolFinalizer)
+	g.Expect(env.Env.Patch(f.ctx, withFinalizer, client.MergeFrom(capzFinalizer))).To(Succeed())
 
 	live := &infrav1exp.AzureMachinePool{}
 	g.Eventually(func(g Gomega) {
@@ -975,6 +981,10 @@ func TestUniform_TakesOverCAPZScaleSet(t *testing.T) {
 		g.Expect(vmss.Annotations).NotTo(HaveKey("serviceoperator.azure.com/reconcile-policy"))
 	}, timeout, interval).Should(Succeed())
 	g.Expect(vmss.Spec.ScaleInPolicy).To(BeNil(), "CAPZ's scale-in policy is kept")
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		g.Expect(live.Finalizers).To(Equal([]string{infrav1exp.MachinePoolFinalizer}), "CAPZ's finalizer gives way to the provider's")
+	}, timeout, interval).Should(Succeed())
 	g.Expect(sim.Events()).NotTo(ContainElement(And(HaveField("Op", "Create"), HaveField("ID", id))), "the scale set is not created again")
 
 	before := live.DeepCopy()
