@@ -37,7 +37,11 @@ type ScaleSetInput struct {
 	Name string
 	// Spec is the AzureMachinePool's spec, as its webhook defaulted it.
 	Spec infrav1exp.AzureMachinePoolSpec
-	// Capacity is the number of instances of a Uniform scale set.
+	// FlexibleWithProfile makes a Flexible scale set as CAPZ makes one: with a VM profile and a capacity, from which
+	// Azure makes the instances, as it does for a Uniform scale set, instead of one AzureMachinePoolMachine per
+	// instance. The controller sets it for a Flexible pool it took over from CAPZ (docs/migrating-from-capz.md).
+	FlexibleWithProfile bool
+	// Capacity is the number of instances of a scale set with a VM profile.
 	Capacity int32
 	// RollingOut is true while a Uniform scale set has instances of an older model: Azure must then remove its
 	// oldest instances on scale-in, whatever the pool's delete policy (see scaleInRule).
@@ -67,14 +71,14 @@ type ScaleSetInput struct {
 // ReplicaResources).
 func MachinePoolResources(in ScaleSetInput) []azure.Resource {
 	var out []azure.Resource
-	uniform := in.Spec.OrchestrationMode != infrav1exp.FlexibleOrchestrationMode
-	if uniform {
+	profile := in.HasProfile()
+	if profile {
 		for _, secret := range ScaleSetSecrets(in) {
 			out = append(out, azure.Resource{Object: secret})
 		}
 	}
 	out = append(out, azure.Resource{Object: VirtualMachineScaleSet(in), Family: FamilyScaleSet})
-	if uniform && in.Spec.Identity == infrav1.VMIdentitySystemAssigned {
+	if profile && in.Spec.Identity == infrav1.VMIdentitySystemAssigned {
 		ra := authorization.RoleAssignmentInput{PrincipalFrom: principalIDConfigMap(in.Name)}
 		if role := in.Spec.SystemAssignedIdentityRole; role != nil {
 			ra.Name, ra.Scope, ra.DefinitionID = role.Name, role.Scope, role.DefinitionID
@@ -101,6 +105,12 @@ func ScaleSetSecrets(in ScaleSetInput) []*corev1.Secret {
 		out = append(out, protectedSettingsSecret(in.Name, b.name, b.protectedSettings()))
 	}
 	return out
+}
+
+// HasProfile reports whether the scale set has a VM profile from which Azure makes its instances: a Uniform one, or
+// a Flexible one made as CAPZ makes it (FlexibleWithProfile).
+func (in ScaleSetInput) HasProfile() bool {
+	return in.Spec.OrchestrationMode != infrav1exp.FlexibleOrchestrationMode || in.FlexibleWithProfile
 }
 
 // machineSpec is the pool's template as an AzureMachine's spec, for what the VM and scale set translators share.

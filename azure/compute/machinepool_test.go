@@ -18,6 +18,7 @@ package compute
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -76,8 +77,9 @@ func flexible(s *infrav1exp.AzureMachinePoolSpec) {
 // poolCases are the machine pools of the golden files.
 func poolCases(t *testing.T) map[string]ScaleSetInput {
 	cases := map[string]ScaleSetInput{
-		"uniform-default":  poolInput(t, "my-cluster-mp-0", nil),
-		"flexible-default": poolInput(t, "my-cluster-mp-flex", flexible),
+		"uniform-default":       poolInput(t, "my-cluster-mp-0", nil),
+		"flexible-default":      poolInput(t, "my-cluster-mp-flex", flexible),
+		"flexible-with-profile": flexibleWithProfile(poolInput(t, "my-cluster-mp-flex", flexible)),
 		"flexible-fault-domains-zone-balance": poolInput(t, "my-cluster-mp-flex", func(s *infrav1exp.AzureMachinePoolSpec) {
 			flexible(s)
 			s.PlatformFaultDomainCount = ptr.To[int32](2)
@@ -216,6 +218,43 @@ func TestVirtualMachineScaleSet_Flexible(t *testing.T) {
 	g.Expect(vmss.Spec.Sku).To(BeNil(), "a Flexible scale set's size is the number of VMs attached to it")
 	g.Expect(vmss.Spec.Zones).To(Equal([]string{"1", "2", "3"}))
 	g.Expect(yamlOf(t, resources)).NotTo(ContainSubstring(base64.StdEncoding.EncodeToString([]byte(testBootstrapData))))
+}
+
+// flexibleWithProfile is a Flexible pool taken over from CAPZ, which made its scale set with a VM profile.
+func flexibleWithProfile(in ScaleSetInput) ScaleSetInput {
+	in.FlexibleWithProfile = true
+	return in
+}
+
+func TestVirtualMachineScaleSet_FlexibleWithProfile(t *testing.T) {
+	g := NewWithT(t)
+	in := poolCases(t)["flexible-with-profile"]
+	g.Expect(in.HasProfile()).To(BeTrue())
+	windows := func(s *infrav1exp.AzureMachinePoolSpec) {
+		flexible(s)
+		s.Template.OSDisk.OSType = "Windows"
+		s.Identity = infrav1.VMIdentitySystemAssigned
+	}
+	var kinds []string
+	for _, r := range MachinePoolResources(flexibleWithProfile(poolInput(t, "my-cluster-mp-win", windows))) {
+		kinds = append(kinds, fmt.Sprintf("%T/%s", r.Object, r.Object.GetName()))
+	}
+	g.Expect(kinds).To(ContainElements("*v1.Secret/"+WindowsPasswordSecretName("my-cluster-mp-win"), "*v1api20220301.VirtualMachineScaleSet/my-cluster-mp-win"),
+		"the profile's Secrets, as for a Uniform scale set")
+	g.Expect(kinds).To(HaveLen(3), "and the role assignment of its system-assigned identity")
+	vmss := VirtualMachineScaleSet(in)
+	g.Expect(vmss.Spec.OrchestrationMode).To(HaveValue(Equal(asocompute.OrchestrationMode_Flexible)))
+	g.Expect(vmss.Spec.Sku.Capacity).To(HaveValue(Equal(3)), "Azure makes the instances from the profile")
+	g.Expect(vmss.Spec.PlatformFaultDomainCount).To(HaveValue(Equal(1)))
+	g.Expect(vmss.Spec.VirtualMachineProfile.OsProfile.CustomData).To(HaveValue(Equal(base64.StdEncoding.EncodeToString([]byte(testBootstrapData)))))
+	g.Expect(vmss.Spec.VirtualMachineProfile.NetworkProfile.NetworkApiVersion).To(
+		HaveValue(Equal(asocompute.VirtualMachineScaleSetNetworkProfile_NetworkApiVersion_20201101)))
+	g.Expect(vmss.Spec.Overprovision).To(BeNil(), "Azure refuses overprovisioning on a Flexible scale set")
+	g.Expect(vmss.Spec.UpgradePolicy).To(BeNil(), "CAPZ sets no upgrade policy on a Flexible scale set")
+
+	uniform := VirtualMachineScaleSet(poolCases(t)["uniform-default"])
+	g.Expect(uniform.Spec.VirtualMachineProfile.NetworkProfile.NetworkApiVersion).To(BeNil())
+	g.Expect(poolCases(t)["flexible-default"].HasProfile()).To(BeFalse())
 }
 
 func TestVirtualMachineScaleSet_Uniform(t *testing.T) {

@@ -133,6 +133,9 @@ func (t *TakenOver) keepDeleteOption(disk string, desired **asocompute.DeleteOpt
 type TakenOverScaleSet struct {
 	// Known is true once ASO has read the scale set.
 	Known bool
+	// Profile is true for a scale set with a VM profile, from which Azure makes its instances: CAPZ makes every
+	// scale set with one, Flexible ones too (ScaleSetInput.FlexibleWithProfile).
+	Profile bool
 	// AcceleratedNetworking is each network interface configuration's accelerated networking, by name: CAPZ
 	// chose it from the VM size.
 	AcceleratedNetworking map[string]*bool
@@ -160,6 +163,8 @@ func TakenOverScaleSetFrom(obj azure.Object) *TakenOverScaleSet {
 		return t
 	}
 	t.Known = true
+	// Once the provider applied the profile it keeps it, whatever a status read in between says.
+	t.Profile = v.Status.VirtualMachineProfile != nil || v.Spec.VirtualMachineProfile != nil
 	if p := v.Status.VirtualMachineProfile; p != nil && p.NetworkProfile != nil {
 		for _, c := range p.NetworkProfile.NetworkInterfaceConfigurations {
 			t.AcceleratedNetworking[ptr.Deref(c.Name, "")] = c.EnableAcceleratedNetworking

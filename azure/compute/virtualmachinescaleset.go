@@ -48,7 +48,8 @@ const (
 // VirtualMachineScaleSet returns the machine pool's scale set in the cluster's resource group.
 //
 // A Flexible scale set holds no VM model: it groups the VMs that ReplicaResources makes, one per instance, and
-// sets their fault domains and zones. A Uniform scale set makes its instances itself: sku.capacity is the
+// sets their fault domains and zones. One taken over from CAPZ keeps CAPZ's VM model (FlexibleWithProfile) and is
+// made as a Uniform one, without the upgrade policy and overprovisioning that Azure refuses on it. A Uniform scale set makes its instances itself: sku.capacity is the
 // MachinePool's replica count and the VM profile holds everything an AzureMachine's VM would (size, image, disks,
 // OS profile with the bootstrap data as custom data, network interfaces, identity, extensions, spot, security and
 // diagnostics profiles, terminate notifications). Its upgrade policy is Manual: the provider, not Azure, rolls
@@ -75,19 +76,24 @@ func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		// Azure refuses zoneBalance on a scale set of fewer than two zones, where there is nothing to balance.
 		vmss.Spec.ZoneBalance = ptr.To(*spec.ZoneBalance)
 	}
-	if spec.OrchestrationMode == infrav1exp.FlexibleOrchestrationMode {
+	flexible := spec.OrchestrationMode == infrav1exp.FlexibleOrchestrationMode
+	if flexible {
 		vmss.Spec.OrchestrationMode = ptr.To(asocompute.OrchestrationMode_Flexible)
 		if vmss.Spec.PlatformFaultDomainCount == nil {
 			vmss.Spec.PlatformFaultDomainCount = ptr.To(flexibleFaultDomainCount)
 		}
-		return vmss
+		if !in.FlexibleWithProfile {
+			return vmss
+		}
+	} else {
+		vmss.Spec.OrchestrationMode = ptr.To(asocompute.OrchestrationMode_Uniform)
+		// Azure accepts neither on a Flexible scale set, and CAPZ sets them only on a Uniform one.
+		vmss.Spec.Overprovision = ptr.To(false)
+		vmss.Spec.UpgradePolicy = &asocompute.UpgradePolicy{Mode: ptr.To(asocompute.UpgradePolicy_Mode_Manual)}
 	}
 	t := spec.Template
 	machine := in.machineSpec()
-	vmss.Spec.OrchestrationMode = ptr.To(asocompute.OrchestrationMode_Uniform)
 	vmss.Spec.Sku = &asocompute.Sku{Name: ptr.To(t.VMSize), Tier: ptr.To("Standard"), Capacity: ptr.To(int(in.Capacity))}
-	vmss.Spec.Overprovision = ptr.To(false)
-	vmss.Spec.UpgradePolicy = &asocompute.UpgradePolicy{Mode: ptr.To(asocompute.UpgradePolicy_Mode_Manual)}
 	vmss.Spec.ScaleInPolicy = &asocompute.ScaleInPolicy{Rules: []asocompute.ScaleInPolicy_Rules{scaleInRule(spec.Strategy, in.RollingOut)}}
 	vmss.Spec.Plan = imagePlan(t.Image)
 	vmss.Spec.AdditionalCapabilities = additionalCapabilities(machine)
@@ -100,6 +106,10 @@ func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		DiagnosticsProfile:     diagnosticsProfile(t.Diagnostics),
 		ScheduledEventsProfile: scheduledEventsProfile(t.TerminateNotificationTimeout),
 		ExtensionProfile:       scaleSetExtensionProfile(in),
+	}
+	if flexible {
+		// The API version of the network interfaces Azure makes for a Flexible scale set's VMs, as CAPZ sets it.
+		vmss.Spec.VirtualMachineProfile.NetworkProfile.NetworkApiVersion = ptr.To(asocompute.VirtualMachineScaleSetNetworkProfile_NetworkApiVersion_20201101)
 	}
 	if in.BootstrapData != nil {
 		vmss.Spec.Tags[CustomDataHashTagKey] = customDataHash(*vmss.Spec.VirtualMachineProfile.OsProfile.CustomData)

@@ -149,7 +149,8 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		az.record("Update", r.gvk.Kind, id)
 	}
 	if exists && policy != string(asoannotations.ReconcilePolicySkip) {
-		az.resources[strings.ToLower(id)] = resource{kind: r.gvk.Kind, tags: specTags(obj), spec: spec}
+		// A seeded resource keeps its properties: the simulator does not derive a status from the spec.
+		az.resources[strings.ToLower(id)] = resource{kind: r.gvk.Kind, tags: specTags(obj), spec: spec, properties: current.properties}
 	}
 	az.mu.Unlock()
 
@@ -319,12 +320,16 @@ func (r *reconciler) writeStatus(ctx context.Context, obj genruntime.ARMMetaObje
 			status["provisioningState"] = "Succeeded"
 		}
 		r.sim.azure.mu.Lock()
-		if tags := r.sim.azure.resources[strings.ToLower(id)].tags; tags != nil {
+		seeded := r.sim.azure.resources[strings.ToLower(id)]
+		if tags := seeded.tags; tags != nil {
 			out := map[string]any{}
 			for k, v := range tags {
 				out[k] = v
 			}
 			status["tags"] = out
+		}
+		for k, v := range seeded.properties {
+			status[k] = runtime.DeepCopyJSONValue(v)
 		}
 		r.sim.azure.mu.Unlock()
 		err := r.fillKindStatus(ctx, obj, content, status, id)

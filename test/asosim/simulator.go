@@ -276,6 +276,8 @@ type resource struct {
 	// spec is the hash of the ASO spec last PUT, so that any simulator sharing the Azure tells an update from a
 	// repeated PUT of the same resource.
 	spec string
+	// properties are what ASO reads into the status of a seeded resource, besides its tags (SeedAzureProperties).
+	properties map[string]any
 }
 
 // SeedAzure makes a resource exist in the fake Azure, with these tags, as one created outside Cluster API.
@@ -283,6 +285,16 @@ func (s *Simulator) SeedAzure(kind, armID string, tags map[string]string) {
 	s.azure.mu.Lock()
 	defer s.azure.mu.Unlock()
 	s.azure.resources[strings.ToLower(armID)] = resource{kind: kind, tags: tags}
+}
+
+// SeedAzureProperties gives a seeded resource properties that ASO reads into its objects' status, in the status's
+// shape (e.g. "virtualMachineProfile" of a scale set), as ASO would read them from Azure.
+func (s *Simulator) SeedAzureProperties(armID string, properties map[string]any) {
+	s.azure.mu.Lock()
+	defer s.azure.mu.Unlock()
+	r := s.azure.resources[strings.ToLower(armID)]
+	r.properties = properties
+	s.azure.resources[strings.ToLower(armID)] = r
 }
 
 // ExistsInAzure reports whether a resource exists in the fake Azure.

@@ -37,6 +37,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/azurejson"
@@ -110,7 +111,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		// A Flexible pool's scale set, then its instances; a Uniform pool's Nodes, then its scale set.
 		Phases: []lifecycle.Phase[*scope]{
 			r.reconcileClusterInfrastructure, r.reconcileAzureJSON, r.requireCredentials,
-			r.reconcileNodes, r.reconcileScaleSet, r.reconcileReplicas,
+			r.readScaleSet, r.reconcileNodes, r.reconcileScaleSet, r.reconcileReplicas,
 		},
 		Deletes:      "the scale set",
 		BeforeDelete: r.deleteReplicas,
@@ -189,13 +190,30 @@ type scope struct {
 	provisioningState string
 	// draining is set by reconcileScaleSet while a Uniform scale set's capacity waits for Nodes to be drained.
 	draining string
-	// takingOver is set by reconcileScaleSet for a scale set the provider did not make (takenOver), and
-	// capzDifferences to the deliberate differences from CAPZ waiting for the user's opt-in.
-	takingOver      bool
+	// scaleSet is set by readScaleSet: the live ASO object of the scale set (nil: none yet); taken is what Azure
+	// has of a scale set the provider did not make (takenOver), nil for one it made.
+	scaleSet azure.Object
+	taken    *compute.TakenOverScaleSet
+	// capzDifferences is set by reconcileScaleSet for a taken-over scale set: the deliberate differences from CAPZ
+	// waiting for the user's opt-in.
 	capzDifferences []string
 }
 
 // isFlexible reports whether the pool is a Flexible scale set.
 func isFlexible(pool *infrav1exp.AzureMachinePool) bool {
 	return pool.Spec.OrchestrationMode == infrav1exp.FlexibleOrchestrationMode
+}
+
+// azureMakesInstances reports whether Azure makes the pool's instances from the scale set's VM profile: a Uniform
+// scale set's, or that of a Flexible one taken over from CAPZ, which makes every scale set with a profile. Otherwise
+// the provider makes them, one AzureMachinePoolMachine each. known is false while ASO has not yet read a Flexible
+// scale set being taken over: until then the provider makes no instance.
+func (s *scope) azureMakesInstances() (yes, known bool) {
+	if !isFlexible(s.pool) {
+		return true, true
+	}
+	if s.taken == nil {
+		return false, true
+	}
+	return s.taken.Profile, s.taken.Known
 }

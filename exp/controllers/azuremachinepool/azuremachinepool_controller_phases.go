@@ -142,13 +142,10 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 	for _, p := range s.infra.LBPools(false, false, false) {
 		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: p.LoadBalancer, Pool: p.Pool})
 	}
-	obj, err := r.Engine.Read(ctx, pool.Namespace, compute.ScaleSetRef(pool.Name))
-	if err != nil {
-		return err
-	}
-	live, exists := compute.ReadScaleSet(obj)
-	taken := r.takenOver(s, obj)
-	if !isFlexible(s.pool) {
+	live, exists := compute.ReadScaleSet(s.scaleSet)
+	taken := s.taken
+	if profile, known := s.azureMakesInstances(); profile && known {
+		in.FlexibleWithProfile = isFlexible(pool)
 		name := mp.Spec.Template.Spec.Bootstrap.DataSecretName
 		if name == nil {
 			s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the MachinePool's bootstrap data secret"}
@@ -213,11 +210,11 @@ func desiredReplicas(mp *clusterv1.MachinePool) int32 {
 	return ptr.Deref(mp.Spec.Replicas, 1)
 }
 
-// reconcileReplicas scales and rolls the instances of a Flexible pool: it creates and deletes
-// AzureMachinePoolMachines (through their Machines) as planRollout says.
+// reconcileReplicas scales and rolls the instances of a Flexible pool whose instances the provider makes: it creates
+// and deletes AzureMachinePoolMachines (through their Machines) as planRollout says.
 func (r *Reconciler) reconcileReplicas(ctx context.Context, s *scope) error {
 	pool, mp := s.pool, s.machinePool
-	if !isFlexible(pool) {
+	if byAzure, known := s.azureMakesInstances(); byAzure || !known {
 		return nil
 	}
 	replicas, machines, err := r.listReplicas(ctx, s)
@@ -413,10 +410,11 @@ func (z *zones) next() string {
 	return best
 }
 
-// nodeInfo is a Node of a Uniform scale set's instance.
+// nodeInfo is a Node of an instance Azure made from the scale set's profile (azureMakesInstances).
 type nodeInfo struct {
 	name       string
 	providerID string
+	// instanceID orders the instances as Azure made them (instanceOrder).
 	instanceID int
 	ready      bool
 	// zone is the Node's topology.kubernetes.io/zone label.
@@ -428,12 +426,13 @@ type nodeInfo struct {
 	cordonedByUs bool
 }
 
-// reconcileNodes reads the Nodes of a Uniform scale set from the workload cluster, and records when the pool's
-// model changes which instances are outdated (ModelAnnotation). Until the workload cluster is reachable its
-// Nodes are unknown; the cluster cache's source requeues the pool once it connects.
+// reconcileNodes reads the Nodes of a scale set whose instances Azure makes (azureMakesInstances) from the workload
+// cluster, and records when the pool's model changes which instances are outdated (ModelAnnotation). Until the
+// workload cluster is reachable its Nodes are unknown; the cluster cache's source requeues the pool once it
+// connects.
 func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
 	pool := s.pool
-	if isFlexible(pool) {
+	if byAzure, known := s.azureMakesInstances(); !byAzure || !known {
 		return nil
 	}
 	s.watermark = -1
@@ -448,15 +447,9 @@ func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
 	if err := reader.List(ctx, nodes); err != nil {
 		return fmt.Errorf("failed to list the Nodes of Cluster %s: %w", klog.KObj(s.cluster), err)
 	}
-	prefix := strings.ToLower("azure://" + azure.ResourceID(s.infra.SubscriptionID, s.infra.ResourceGroup, azure.TypeScaleSet, pool.Name) + "/virtualMachines/")
 	for _, n := range nodes.Items {
-		// cloud-provider-azure may write the resource group in another case.
-		rest, ok := strings.CutPrefix(strings.ToLower(n.Spec.ProviderID), prefix)
+		id, ok := instanceOrder(&n, s.infra.SubscriptionID, s.infra.ResourceGroup, pool)
 		if !ok {
-			continue
-		}
-		id, err := strconv.Atoi(rest)
-		if err != nil {
 			continue
 		}
 		info := nodeInfo{
@@ -498,6 +491,24 @@ func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
 	pool.Annotations[ModelAnnotation] = fmt.Sprintf("%s/%d", hash, watermark)
 	s.watermark = watermark
 	return nil
+}
+
+// instanceOrder tells whether a Node is an instance of the pool's scale set, and its place in the order in which
+// Azure made the instances: a Uniform instance's number (the last segment of its provider ID), or the creation
+// time of the Node of a Flexible instance, a VM that Azure names <scale set>_<8 characters>.
+func instanceOrder(n *corev1.Node, subscription, group string, pool *infrav1exp.AzureMachinePool) (int, bool) {
+	// cloud-provider-azure may write the resource group in another case.
+	providerID := strings.ToLower(n.Spec.ProviderID)
+	if isFlexible(pool) {
+		vm := strings.ToLower("azure://" + azure.ResourceID(subscription, group, azure.TypeVirtualMachine, pool.Name+"_"))
+		return int(n.CreationTimestamp.Unix()), strings.HasPrefix(providerID, vm)
+	}
+	rest, ok := strings.CutPrefix(providerID, strings.ToLower("azure://"+azure.ResourceID(subscription, group, azure.TypeScaleSet, pool.Name)+"/virtualMachines/"))
+	if !ok {
+		return 0, false
+	}
+	id, err := strconv.Atoi(rest)
+	return id, err == nil
 }
 
 // modelHash hashes what a Uniform pool's instances are made of, without the bootstrap data, which Cluster API
@@ -580,6 +591,17 @@ func (r *Reconciler) deleteReplicas(ctx context.Context, s *scope) (bool, error)
 	return true, nil
 }
 
+// readScaleSet reads the live ASO object of the pool's scale set and, for one the provider did not make, what Azure
+// has of it (takenOver): the phases after it depend on who makes the instances (azureMakesInstances).
+func (r *Reconciler) readScaleSet(ctx context.Context, s *scope) error {
+	obj, err := r.Engine.Read(ctx, s.pool.Namespace, compute.ScaleSetRef(s.pool.Name))
+	if err != nil {
+		return err
+	}
+	s.scaleSet, s.taken = obj, r.takenOver(s, obj)
+	return nil
+}
+
 // takenOver reads what Azure has of a scale set the provider did not make: one CAPZ made, before a switch from CAPZ
 // (docs/migrating-from-capz.md), which the pool's provider ID names while the provider has no object for it. It
 // returns nil for a scale set the provider made.
@@ -587,7 +609,6 @@ func (r *Reconciler) takenOver(s *scope, obj azure.Object) *compute.TakenOverSca
 	if s.pool.Spec.ProviderID == "" || (obj != nil && !aso.AdoptionRecorded(obj)) {
 		return nil
 	}
-	s.takingOver = true
 	taken := compute.TakenOverScaleSetFrom(obj)
 	taken.ApplyDifferences = takeover.OptedIn(s.pool)
 	return taken

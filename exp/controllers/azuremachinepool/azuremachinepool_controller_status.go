@@ -57,8 +57,9 @@ func updateStatus(s *scope, err error) {
 		pool.Status.Image = compute.DefaultImage(pool.Spec.Template.OSDisk.OSType, version)
 	}
 	var instances metav1.Condition
-	switch {
-	case isFlexible(pool):
+	switch byAzure, known := s.azureMakesInstances(); {
+	case !known:
+	case !byAzure:
 		pool.Status.InfrastructureMachineKind = infrav1exp.AzureMachinePoolMachineKind
 		if s.replicas != nil || s.Result != nil {
 			instances = setFlexibleInstances(pool, desiredReplicas(s.machinePool), version, s.replicas)
@@ -89,7 +90,7 @@ func updateStatus(s *scope, err error) {
 		facts.Pending = lifecycle.Wait{Reason: instances.Reason, Message: instances.Message}
 	}
 	lifecycle.SetConditions(pool, facts)
-	if s.takingOver {
+	if s.taken != nil {
 		conditions.Set(pool, takeover.Condition(s.capzDifferences))
 	}
 }

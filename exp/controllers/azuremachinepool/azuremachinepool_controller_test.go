@@ -998,3 +998,47 @@ func TestUniform_TakesOverCAPZScaleSet(t *testing.T) {
 		g.Expect(vmss.Spec.ScaleInPolicy.Rules).To(Equal([]asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}))
 	}, timeout, interval).Should(Succeed())
 }
+
+// TestFlexible_TakesOverCAPZScaleSet takes over a Flexible scale set that CAPZ made with a VM profile: Azure keeps
+// making its instances from the profile, so the provider keeps the profile and scales the capacity, and makes no
+// AzureMachinePoolMachine (no second VM per instance).
+func TestFlexible_TakesOverCAPZScaleSet(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g)
+	group := "/subscriptions/" + sim.SubscriptionID() + "/resourceGroups/" + f.resourceGroup + "/providers/Microsoft.Compute/"
+	id := group + "virtualMachineScaleSets/capz-flex"
+	sim.SeedAzure("VirtualMachineScaleSet", id, map[string]string{azure.ClusterTagKey(f.cluster.Name): string(infrav1.ResourceLifecycleOwned)})
+	sim.SeedAzureProperties(id, map[string]any{
+		"orchestrationMode":     "Flexible",
+		"sku":                   map[string]any{"name": "Standard_D2s_v3", "capacity": int64(1)},
+		"virtualMachineProfile": map[string]any{"osProfile": map[string]any{"computerNamePrefix": "capz-flex"}},
+	})
+	instance := "azure://" + group + "virtualMachines/capz-flex_0a1b2c3d"
+	workloadNode(t, g, "capz-flex000000", instance)
+	mp, amp := f.newPool(t, g, "capz-flex", infrav1exp.FlexibleOrchestrationMode, 1, func(s *infrav1exp.AzureMachinePoolSpec) {
+		s.ProviderID = "azure://" + id
+	})
+
+	vmss := &asocompute.VirtualMachineScaleSet{}
+	live := &infrav1exp.AzureMachinePool{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "capz-flex"}, vmss)).To(Succeed())
+		g.Expect(vmss.Annotations).To(HaveKeyWithValue("infrastructure.cluster.x-k8s.io/adoption", "taken-over"))
+		g.Expect(vmss.Annotations).NotTo(HaveKey("serviceoperator.azure.com/reconcile-policy"))
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
+		g.Expect(live.Spec.ProviderIDList).To(Equal([]string{instance}), "the instance Azure made is the pool's")
+	}, timeout, interval).Should(Succeed())
+	g.Expect(vmss.Spec.OrchestrationMode).To(HaveValue(Equal(asocompute.OrchestrationMode_Flexible)))
+	g.Expect(vmss.Spec.VirtualMachineProfile).NotTo(BeNil(), "CAPZ's VM profile is kept")
+	g.Expect(vmss.Spec.Sku.Capacity).To(HaveValue(Equal(1)))
+	g.Expect(conditions.Get(live, infrav1.CAPZDifferencesAppliedCondition)).NotTo(BeNil())
+	g.Expect(sim.Events()).NotTo(ContainElement(And(HaveField("Op", "Create"), HaveField("ID", id))), "the scale set is not created again")
+	g.Expect(f.replicas(g, mp)).To(BeEmpty(), "Azure makes the instances, not AzureMachinePoolMachines")
+
+	f.scale(g, mp, 2)
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "capz-flex"}, vmss)).To(Succeed())
+		g.Expect(vmss.Spec.Sku.Capacity).To(HaveValue(Equal(2)))
+	}, timeout, interval).Should(Succeed())
+	g.Expect(f.replicas(g, mp)).To(BeEmpty())
+}

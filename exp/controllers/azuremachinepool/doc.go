@@ -33,4 +33,9 @@ limitations under the License.
 // pool has no AzureMachinePoolMachines (no MachinePool Machines), accepts only deletePolicy Oldest, and rolls
 // a template change by capacity: it surges (or shrinks) by a batch and lets Azure scale in its oldest
 // instances. providerIDList lists the scale set's Nodes in the workload cluster.
+//
+// Taken over from CAPZ (docs/migrating-from-capz.md): CAPZ makes a Flexible scale set with a VM profile too, and
+// Azure makes its instances (VMs named <scale set>_<8 characters>) from it. The provider keeps that: such a pool is
+// run as a Uniform one (capacity, profile, Nodes), ordering its instances by their Nodes' creation, and gets no
+// AzureMachinePoolMachines. Until ASO has read the scale set, the provider makes no instance.
 package azuremachinepool
