@@ -88,6 +88,9 @@ func (s *Server) handleARM(r *http.Request, body []byte) answer {
 		case r.Method == http.MethodGet && isResourceSKUs(id):
 			return listResourceSKUs(r.URL.Query().Get("$filter"))
 		case r.Method == http.MethodGet:
+			if a, ok := s.agentPoolScaleSets(id); ok {
+				return a
+			}
 			return s.list(id)
 		}
 		return methodNotAllowed(r)

@@ -435,3 +435,40 @@ func TestARM_VMCustomData(t *testing.T) {
 	_, got = c.get(vm)
 	g.Expect(at(got, "properties", "osProfile", "customData")).To(Equal("Ym9vdA=="))
 }
+
+// TestARM_AgentPoolScaleSets shows a managed cluster's agent pools as the scale sets of its node resource group, as
+// CAPZ's AzureManagedMachinePool reads them, named as test/kubeletsim names the pools' Nodes.
+func TestARM_AgentPoolScaleSets(t *testing.T) {
+	g := NewWithT(t)
+	s := start(t, Options{Polls: 1})
+	c := newARMClient(t, s)
+	c.create(testRG, map[string]any{"location": "eastus"})
+	cluster := testRG + "/providers/Microsoft.ContainerService/managedClusters/aks"
+	nodes := "/subscriptions/" + testSubscription + "/resourceGroups/MC_rg_aks_eastus/providers/Microsoft.Compute/virtualMachineScaleSets"
+	status, _ := c.get(nodes)
+	g.Expect(status).To(Equal(http.StatusNotFound), "no cluster has the group yet")
+
+	c.create(cluster, map[string]any{"location": "eastus", "properties": map[string]any{"dnsPrefix": "aks", "kubernetesVersion": "1.33.1",
+		"agentPoolProfiles": []any{map[string]any{"name": "pool0", "count": 2, "vmSize": "Standard_D2s_v3", "mode": "System"}}}})
+	c.create(cluster+"/agentPools/pool1", map[string]any{"properties": map[string]any{"count": 1, "vmSize": "Standard_D4s_v3", "mode": "User"}})
+	status, list := c.get(nodes)
+	g.Expect(status).To(Equal(http.StatusOK))
+	scaleSets, _ := list["value"].([]any)
+	g.Expect(scaleSets).To(HaveLen(2))
+	first := scaleSets[0].(map[string]any)
+	name := AgentPoolScaleSet(cluster, "pool0")
+	g.Expect(name).To(MatchRegexp(`^aks-pool0-\d{8}-vmss$`))
+	g.Expect(first).To(HaveKeyWithValue("name", name))
+	g.Expect(at(first, "tags", "aks-managed-poolName")).To(Equal("pool0"))
+	g.Expect(at(first, "sku", "capacity")).To(BeNumerically("==", 2))
+
+	status, list = c.get(nodes + "/" + name + "/virtualMachines")
+	g.Expect(status).To(Equal(http.StatusOK))
+	instances, _ := list["value"].([]any)
+	g.Expect(instances).To(HaveLen(2))
+	g.Expect(instances[1]).To(HaveKeyWithValue("id", nodes+"/"+name+"/virtualMachines/1"))
+
+	c.remove(cluster)
+	status, _ = c.get(nodes)
+	g.Expect(status).To(Equal(http.StatusNotFound), "the group goes with the cluster")
+}

@@ -19,7 +19,6 @@ package kubeletsim
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"net"
 	"strings"
 	"time"
@@ -39,6 +38,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 const (
@@ -317,15 +317,15 @@ func AgentPoolNodes(ctx context.Context, management client.Reader, namespace, su
 		if err := management.Get(ctx, client.ObjectKey{Namespace: pool.Namespace, Name: pool.Spec.Owner.Name}, mc); err != nil {
 			return nil
 		}
-		nodeRG := ptr.Deref(mc.Status.NodeResourceGroup, "")
-		if nodeRG == "" {
+		nodeRG, clusterID := ptr.Deref(mc.Status.NodeResourceGroup, ""), ptr.Deref(mc.Status.Id, "")
+		if nodeRG == "" || clusterID == "" {
 			// The cluster is not created yet (ASO has not reported it): it has no nodes, and the provider finds a
 			// pool's nodes by this label.
 			continue
 		}
 		// AKS names a pool's scale set aks-<pool>-<number>-vmss, the number derived from the cluster: unique Node
-		// names across clusters sharing one workload API server.
-		scaleSet := fmt.Sprintf("aks-%s-%08d-vmss", pool.Spec.AzureName, clusterNumber(pool.Namespace, mc.Name))
+		// names across clusters sharing one workload API server. The fake ARM shows the same scale sets.
+		scaleSet := fakearm.AgentPoolScaleSet(clusterID, pool.Spec.AzureName)
 		for i := range *pool.Status.Count {
 			name := fmt.Sprintf("%s%06d", scaleSet, i)
 			out[name] = &corev1.Node{
@@ -339,13 +339,6 @@ func AgentPoolNodes(ctx context.Context, management client.Reader, namespace, su
 		}
 	}
 	return out
-}
-
-// clusterNumber is an eight-digit number derived from a managed cluster's namespace and name.
-func clusterNumber(namespace, name string) uint32 {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(namespace + "/" + name))
-	return h.Sum32() % 100_000_000
 }
 
 // registerNode creates a Node (or finds it) and reports it Ready, without memory, disk or PID pressure, with the

@@ -170,7 +170,10 @@ func azureMachine(name, providerID string, controlPlane bool) *infrav1.AzureMach
 func managedCluster(name, nodeResourceGroup string) *asocontainerservice.ManagedCluster {
 	return &asocontainerservice.ManagedCluster{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name},
-		Status:     asocontainerservice.ManagedCluster_STATUS{NodeResourceGroup: ptr.To(nodeResourceGroup)},
+		Status: asocontainerservice.ManagedCluster_STATUS{
+			Id:                ptr.To("/subscriptions/" + subscription + "/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/" + name),
+			NodeResourceGroup: ptr.To(nodeResourceGroup),
+		},
 	}
 }
 
