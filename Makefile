@@ -87,11 +87,13 @@ TOOLS_GCFLAGS_UNOPTIMIZED := -N -l -dwarf=false
 
 # The ASO CRDs the test API server installs: the kinds of hack/aso-kinds.txt, each with every version ASO serves.
 ASO_CRD_DIR := test/crd/aso
+# The ASO CRDs upstream CAPZ reads besides those (hack/aso-kinds-capz.txt), which make parity installs for CAPZ.
+ASO_CAPZ_CRD_DIR := test/crd/aso-capz
 
 # Our API packages; they may not exist yet, so generation skips what is missing.
 API_DIRS := $(wildcard api exp/api)
 BOILERPLATE := hack/boilerplate/boilerplate.go.txt
-GENERATED_PATHS := api exp config $(ASO_CRD_DIR) templates
+GENERATED_PATHS := api exp config $(ASO_CRD_DIR) $(ASO_CAPZ_CRD_DIR) templates
 
 # A test binary's limit: the longest (templates, test/chaos) take up to 15 minutes under -race when they run beside
 # each other on 2 cores.
@@ -138,8 +140,9 @@ generate-manifests: $(CONTROLLER_GEN) ## Generate CRDs, RBAC and webhook manifes
 		output:webhook:artifacts:config=config/webhook
 
 .PHONY: generate-aso-crds
-generate-aso-crds: $(CONTROLLER_GEN) ## Generate the ASO CRDs that tests install into test/crd/aso.
+generate-aso-crds: $(CONTROLLER_GEN) ## Generate the ASO CRDs that tests install into test/crd/aso, and those make parity adds for CAPZ into test/crd/aso-capz.
 	@hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) $(ASO_CRD_DIR)
+	@hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) $(ASO_CAPZ_CRD_DIR) hack/aso-kinds-capz.txt
 
 .PHONY: generate-aso-bundle
 generate-aso-bundle: $(HELM) $(CONTROLLER_GEN) ## Render the bundled ASO controller from its chart into config/aso.
@@ -169,12 +172,15 @@ verify-gen: generate ## Check that generated files are up to date and committed.
 		echo "verify-gen: generated files are not committed" >&2; exit 1; fi
 
 .PHONY: verify-aso-crds
-verify-aso-crds: $(CONTROLLER_GEN) ## Check that test/crd/aso matches a fresh generation.
+verify-aso-crds: $(CONTROLLER_GEN) ## Check that test/crd/aso and test/crd/aso-capz match a fresh generation.
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) "$$tmp"; \
-	if ! diff -r $(ASO_CRD_DIR) "$$tmp" >/dev/null; then \
-		diff -r $(ASO_CRD_DIR) "$$tmp" | head -n 50 || true; \
-		echo "verify-aso-crds: $(ASO_CRD_DIR) is stale; run 'make generate-aso-crds'" >&2; exit 1; fi
+	hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) "$$tmp/aso"; \
+	hack/generate-aso-crds.sh $(CONTROLLER_GEN) $(ASO_VERSION) "$$tmp/aso-capz" hack/aso-kinds-capz.txt; \
+	for d in aso aso-capz; do \
+		if ! diff -r test/crd/$$d "$$tmp/$$d" >/dev/null; then \
+			diff -r test/crd/$$d "$$tmp/$$d" | head -n 50 || true; \
+			echo "verify-aso-crds: test/crd/$$d is stale; run 'make generate-aso-crds'" >&2; exit 1; fi; \
+	done
 
 .PHONY: verify-modules
 verify-modules: ## Check that go.mod and go.sum of every module are tidy.

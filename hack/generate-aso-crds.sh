@@ -13,10 +13,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-# generate-aso-crds.sh CONTROLLER_GEN ASO_VERSION OUT_DIR
+# generate-aso-crds.sh CONTROLLER_GEN ASO_VERSION OUT_DIR [KINDS_FILE]
 #
 # Writes into OUT_DIR, replacing what is there, the CRD of every ASO kind the
-# provider produces (hack/aso-kinds.txt) as the ASO the release bundles
+# provider produces (hack/aso-kinds.txt, or KINDS_FILE) as the ASO the release bundles
 # installs it: every API version ASO has of the kind (from every version
 # package of its group, resolved through the main module's requirement on ASO),
 # the storage version ASO marks (+kubebuilder:storageversion), and ASO's labels.
@@ -28,8 +28,8 @@
 
 set -euo pipefail
 
-[[ $# -eq 3 ]] || { echo "usage: $0 CONTROLLER_GEN ASO_VERSION OUT_DIR" >&2; exit 2; }
-controller_gen=$1 aso_version=$2 out_dir=$3
+[[ $# -eq 3 || $# -eq 4 ]] || { echo "usage: $0 CONTROLLER_GEN ASO_VERSION OUT_DIR [KINDS_FILE]" >&2; exit 2; }
+controller_gen=$1 aso_version=$2 out_dir=$3 kinds_file=${4:-hack/aso-kinds.txt}
 [[ $controller_gen == /* ]] || controller_gen=$PWD/$controller_gen
 [[ $out_dir == /* ]] || out_dir=$PWD/$out_dir
 
@@ -49,7 +49,7 @@ cp go.sum "$tmp/go.sum"
 
 # group.azure.com/Kind=plural → the CRD file controller-gen writes, and the
 # package tree of the group in ASO's API.
-mapfile -t kinds < <(grep -v '^#' hack/aso-kinds.txt)
+mapfile -t kinds < <(grep -v '^#' "$kinds_file")
 files=() paths=()
 for entry in "${kinds[@]}"; do
 	group_kind=${entry%%=*} plural=${entry#*=}

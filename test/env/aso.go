@@ -137,11 +137,11 @@ type asoWebhooks struct {
 	install envtest.WebhookInstallOptions
 }
 
-// installASO installs the ASO CRDs of test/crd/aso, with every version ASO serves and their conversion pointing at
+// installASO installs the ASO CRDs of test/crd/aso and of extraCRDDirs, with every version ASO serves and their conversion pointing at
 // ASO's webhook server, runs ASO's controller against the API server of cfg (kubeconfig), in webhooks mode or, with
 // azure, with its controllers too, and installs the admission webhook configurations of the ASO bundle pointing at
 // it. It returns once the CRDs are served and the API server reaches ASO.
-func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig []byte, azure *ASOAzure, out io.Writer) (*asoWebhooks, error) {
+func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig []byte, azure *ASOAzure, extraCRDDirs []string, out io.Writer) (*asoWebhooks, error) {
 	binary, err := toolPath(root, "aso-controller")
 	if err != nil {
 		return nil, err
@@ -151,7 +151,7 @@ func installASO(ctx context.Context, root string, cfg *rest.Config, kubeconfig [
 		return nil, err
 	}
 	crdOptions := envtest.CRDInstallOptions{
-		Paths: []string{filepath.Join(root, asoCRDDir)}, ErrorIfPathMissing: true, MaxTime: startTimeout,
+		Paths: append([]string{filepath.Join(root, asoCRDDir)}, extraCRDDirs...), ErrorIfPathMissing: true, MaxTime: startTimeout,
 	}
 	if err := envtest.ReadCRDFiles(&crdOptions); err != nil {
 		return nil, fmt.Errorf("failed to read the ASO CRDs: %w", err)

@@ -66,6 +66,10 @@ type ControlPlaneOptions struct {
 	// (test/parity). Such a control plane does not install our webhooks (leave InstallWebhooks unset).
 	ProviderCRDDirs []string
 
+	// ExtraASOCRDDirs are directories of more ASO CRDs to install as test/crd/aso's are: the kinds upstream CAPZ reads
+	// and the provider does not make (test/crd/aso-capz), for a management cluster that runs CAPZ.
+	ExtraASOCRDDirs []string
+
 	// ControllerManager runs kube-controller-manager's garbage collector and namespace controller, as a real
 	// management cluster does: objects whose owners are gone are deleted, and so are a deleted namespace's.
 	ControllerManager bool
@@ -220,7 +224,7 @@ func StartControlPlane(ctx context.Context, opts ControlPlaneOptions) (*ControlP
 		}
 	}
 	if !opts.WithoutASO {
-		if cp.aso, err = installASO(ctx, root, te.Config, te.KubeConfig, opts.ASOAzure, out); err != nil {
+		if cp.aso, err = installASO(ctx, root, te.Config, te.KubeConfig, opts.ASOAzure, opts.ExtraASOCRDDirs, out); err != nil {
 			return nil, kerrors.NewAggregate([]error{err, te.Stop(), usage.discard()})
 		}
 	}
