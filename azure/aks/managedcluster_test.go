@@ -327,17 +327,17 @@ func TestManagedCluster_DoesNotShareInput(t *testing.T) {
 	g.Expect(*in.Spec.AutoScalerProfile.ScanInterval).To(Equal("20s"))
 }
 
-func TestManagedCluster_SystemPoolsTakeTheClustersSubnetAndTags(t *testing.T) {
+func TestManagedCluster_SystemPoolsTakeTheClustersSubnetAndTheirOwnTags(t *testing.T) {
 	g := NewWithT(t)
 	cp := controlPlane(func(cp *infrav1.AzureManagedControlPlane) { cp.Spec.AdditionalTags = infrav1.Tags{"team": "platform"} })
 	in := controlPlaneInput(cp)
 	// A pool input without cluster or subnet, as a controller might build it for the inline profiles only.
-	in.SystemPools = []AgentPoolInput{{Name: "pool0", Spec: machinePool("pool0", infrav1.NodePoolModeSystem, nil).Spec}}
+	pool := machinePool("pool0", infrav1.NodePoolModeSystem, func(p *infrav1.AzureManagedMachinePool) { p.Spec.AdditionalTags = infrav1.Tags{"pool": "system"} })
+	in.SystemPools = []AgentPoolInput{{Name: "pool0", Spec: pool.Spec}}
 	profiles := ManagedCluster(in).Spec.AgentPoolProfiles
 	g.Expect(profiles).To(HaveLen(1))
 	g.Expect(profiles[0].VnetSubnetReference.ARMID).To(Equal(in.VNetSubnetID))
-	g.Expect(profiles[0].Tags).To(HaveKeyWithValue("team", "platform"))
-	g.Expect(profiles[0].Tags).To(HaveKeyWithValue("sigs.k8s.io_cluster-api-provider-azure_cluster_my-cluster", "owned"))
+	g.Expect(profiles[0].Tags).To(Equal(map[string]string{"pool": "system"}), "CAPZ tags a pool with its additionalTags only")
 	g.Expect(profiles[0].OrchestratorVersion).To(BeNil())
 }
 

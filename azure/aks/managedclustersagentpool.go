@@ -74,7 +74,8 @@ func agentPoolName(in AgentPoolInput) string {
 //   - Without scaling the pool has Replicas nodes; with scaling the autoscaler is on between minSize and maxSize
 //     (see AgentPoolInput.Replicas for the count).
 //   - The nodes are in the cluster's subnet, or in the subnet named by subnetName in the cluster's virtual network.
-//   - The pool is a virtual machine scale set, tagged with the cluster's tags and the pool's additionalTags.
+//   - The pool is a virtual machine scale set, tagged with the pool's additionalTags only, as CAPZ tags it (AKS
+//     tags the pool's scale set itself).
 func AgentPool(in AgentPoolInput) *asocontainerservice.ManagedClustersAgentPool {
 	spec := agentPoolSpec(in)
 	spec.AzureName = agentPoolName(in)
@@ -145,13 +146,12 @@ func agentPoolSpec(in AgentPoolInput) asocontainerservice.ManagedClustersAgentPo
 		LinuxOSConfig:          linuxOSConfig(s.LinuxOSConfig),
 		EnableFIPS:             clone(s.EnableFIPS),
 		EnableEncryptionAtHost: clone(s.EnableEncryptionAtHost),
-		Tags:                   in.Cluster.Tags(azure.RoleNode, s.AdditionalTags),
+		Tags:                   maps.Clone(s.AdditionalTags),
 		EnableAutoScaling:      ptr.To(s.Scaling != nil),
 		Count:                  nodeCount(in.Replicas, s.Scaling),
 	}
-	if s.OSDiskSizeGB != nil {
-		out.OsDiskSizeGB = ptr.To(asocontainerservice.ContainerServiceOSDisk(*s.OSDiskSizeGB))
-	}
+	// 0 is AKS's default size for the VM size: CAPZ sends it for a pool that sets none.
+	out.OsDiskSizeGB = ptr.To(asocontainerservice.ContainerServiceOSDisk(ptr.Deref(s.OSDiskSizeGB, 0)))
 	if id := ptr.Deref(s.NodePublicIPPrefixID, ""); id != "" {
 		out.NodePublicIPPrefixReference = armReference(id)
 	}
