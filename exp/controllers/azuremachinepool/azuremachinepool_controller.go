@@ -36,8 +36,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
-	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/azurejson"
