@@ -43,6 +43,17 @@ type Flavor struct {
 	// flavor turns them on. They change CAPZ's defaults for every cluster (APIServerILB gives every public API
 	// server load balancer an internal twin), so such a flavor runs on a CAPZ management plane of its own.
 	CAPZFeatureGates string
+	// Template is the flavor whose template the flavor renders (default Name), and Edits change its objects
+	// after rendering, as a user's kustomize patch would.
+	Template string
+	Edits    []Edit
+}
+
+// Edit sets a field of every rendered object of a kind.
+type Edit struct {
+	Kind  string
+	Path  []string
+	Value any
 }
 
 // Flavors are the flavors make parity compares by default.
@@ -57,15 +68,32 @@ var Flavors = []Flavor{
 	{Name: "aks-aso", Cluster: "paks"},
 }
 
+// SwitchFlavors are the flavors only make parity-switch builds, beside Flavors: the provider makes them
+// differently from CAPZ on purpose (docs/capz-parity.md), so a side-by-side comparison says nothing new, but a
+// cluster CAPZ built with them must still be taken over without a change.
+var SwitchFlavors = []Flavor{
+	// CAPZ's prow-machine-pool-flex test flavor: the machinepool template with a Flexible scale set.
+	{Name: "machinepool-flex", Cluster: "pflex", SelfManaged: true, Template: "machinepool",
+		Edits: []Edit{{Kind: "AzureMachinePool", Path: []string{"spec", "orchestrationMode"}, Value: "Flexible"}}},
+	// AKS through AzureManagedControlPlane, AzureManagedCluster and AzureManagedMachinePool.
+	{Name: "aks", Cluster: "pmaks"},
+}
+
+// SwitchDefaults are the flavors make parity-switch builds by default.
+var SwitchDefaults = []string{"default", "machinepool", "machinepool-flex", "private", "aks-aso", "aks"}
+
 func init() {
 	for i := range Flavors {
 		Flavors[i].Subscription = fmt.Sprintf("00000000-0000-0000-0000-0000000f%04d", i+1)
 	}
+	for i := range SwitchFlavors {
+		SwitchFlavors[i].Subscription = fmt.Sprintf("00000000-0000-0000-0000-0000000f%04d", len(Flavors)+i+1)
+	}
 }
 
-// FlavorNamed finds a flavor of Flavors.
+// FlavorNamed finds a flavor of Flavors or SwitchFlavors.
 func FlavorNamed(name string) (Flavor, bool) {
-	for _, f := range Flavors {
+	for _, f := range append(Flavors[:len(Flavors):len(Flavors)], SwitchFlavors...) {
 		if f.Name == name {
 			return f, true
 		}
@@ -133,10 +161,14 @@ func (f Flavor) existing() []string {
 
 // templateFile is the flavor's template in a templates directory.
 func (f Flavor) templateFile(dir string) string {
-	if f.Name == "default" {
+	name := f.Name
+	if f.Template != "" {
+		name = f.Template
+	}
+	if name == "default" {
 		return filepath.Join(dir, "cluster-template.yaml")
 	}
-	return filepath.Join(dir, "cluster-template-"+f.Name+".yaml")
+	return filepath.Join(dir, "cluster-template-"+name+".yaml")
 }
 
 // Render renders the flavor's template of a templates directory with clusterctl's variable processor, as
@@ -165,6 +197,13 @@ func (f Flavor) Render(templatesDir string) ([]*unstructured.Unstructured, error
 	}
 	for _, o := range objs {
 		o.SetNamespace(f.Namespace())
+		for _, e := range f.Edits {
+			if o.GetKind() == e.Kind {
+				if err := unstructured.SetNestedField(o.Object, e.Value, e.Path...); err != nil {
+					return nil, fmt.Errorf("failed to edit %s of flavor %s: %w", e.Kind, f.Name, err)
+				}
+			}
+		}
 		if o.GetKind() == "AzureClusterIdentity" {
 			if err := unstructured.SetNestedMap(o.Object, map[string]any{"name": identitySecretName, "namespace": f.Namespace()}, "spec", "clientSecret"); err != nil {
 				return nil, err

@@ -156,6 +156,11 @@ func startSide(ctx context.Context, name string, capz *CAPZ, logDir string, logg
 			return s, fmt.Errorf("failed to read CAPZ's CRDs: %w", err)
 		}
 		opts.ProviderCRDDirs = []string{crdDir}
+		root, err := env.RepoRoot()
+		if err != nil {
+			return s, err
+		}
+		opts.ExtraASOCRDDirs = []string{filepath.Join(root, "test", "crd", "aso-capz")}
 	} else {
 		opts.InstallWebhooks = true
 	}

@@ -53,7 +53,7 @@ func run() int {
 	for _, f := range parity.Flavors {
 		names = append(names, f.Name)
 	}
-	flag.StringVar(&flavors, "flavors", strings.Join(names, ","), "Comma-separated flavors to compare.")
+	flag.StringVar(&flavors, "flavors", "", "Comma-separated flavors to compare (default "+strings.Join(names, ",")+"; with --switch "+strings.Join(parity.SwitchDefaults, ",")+").")
 	flag.StringVar(&o.Docs, "docs", "", "The document of deliberate differences (default docs/capz-parity.md of the repository).")
 	flag.StringVar(&logDir, "log-dir", "", "Where the logs and ARM requests of both sides go (default out/parity/<time>).")
 	flag.DurationVar(&o.Timeout, "timeout", 30*time.Minute, "How long to wait for the flavors to settle on both sides.")
@@ -78,10 +78,21 @@ func run() int {
 	if o.Docs == "" {
 		o.Docs = filepath.Join(root, "docs", "capz-parity.md")
 	}
+	switch {
+	case flavors != "":
+	case *switchOnly:
+		flavors = strings.Join(parity.SwitchDefaults, ",")
+	default:
+		flavors = strings.Join(names, ",")
+	}
 	for _, name := range strings.Split(flavors, ",") {
 		f, ok := parity.FlavorNamed(strings.TrimSpace(name))
 		if !ok {
-			fmt.Fprintf(os.Stderr, "make parity: no flavor %q (known: %s)\n", name, strings.Join(names, ", "))
+			known := names
+			for _, f := range parity.SwitchFlavors {
+				known = append(known, f.Name+" (--switch)")
+			}
+			fmt.Fprintf(os.Stderr, "make parity: no flavor %q (known: %s)\n", name, strings.Join(known, ", "))
 			return 2
 		}
 		o.Flavors = append(o.Flavors, f)
