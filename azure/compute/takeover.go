@@ -18,6 +18,7 @@ package compute
 
 import (
 	"fmt"
+	"slices"
 
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
@@ -40,6 +41,11 @@ type TakenOver struct {
 	VM                    bool
 	OSDiskDeleteOption    *string
 	DataDiskDeleteOptions map[string]*string
+	// Zones and OSDisk are the VM's zones and OS disk as Azure has them once the VM's status is known. They are
+	// always kept: Azure never moves a VM to another zone, and changes its OS disk only by a swap or on a
+	// deallocated VM, so the provider sends Azure's own values, whatever its spec would make.
+	Zones  []string
+	OSDisk *asocompute.OSDisk_STATUS
 	// ApplyDifferences is the user's opt-in into the provider's values for the deliberate differences.
 	ApplyDifferences bool
 }
@@ -73,7 +79,9 @@ func TakenOverFrom(vm azure.Object, nics []azure.Object) *TakenOver {
 		return t
 	}
 	t.VM = true
+	t.Zones = slices.Clone(v.Status.Zones)
 	if p := v.Status.StorageProfile; p != nil {
+		t.OSDisk = p.OsDisk
 		if p.OsDisk != nil && p.OsDisk.DeleteOption != nil {
 			t.OSDiskDeleteOption = ptr.To(string(*p.OsDisk.DeleteOption))
 		}
@@ -98,6 +106,7 @@ func (t *TakenOver) Keep(resources []azure.Resource) []string {
 				o.Spec.EnableAcceleratedNetworking = live
 			}
 		case *asocompute.VirtualMachine:
+			t.keepPlacement(o)
 			if t.ApplyDifferences || o.Spec.StorageProfile == nil {
 				continue
 			}
@@ -111,6 +120,37 @@ func (t *TakenOver) Keep(resources []azure.Resource) []string {
 		}
 	}
 	return pending
+}
+
+// keepPlacement puts Azure's zones and OS disk (name, size, caching, create option, storage type) into a taken-over
+// VM, once they are known.
+func (t *TakenOver) keepPlacement(vm *asocompute.VirtualMachine) {
+	if !t.VM {
+		return
+	}
+	vm.Spec.Zones = slices.Clone(t.Zones)
+	live := t.OSDisk
+	if live == nil || vm.Spec.StorageProfile == nil || vm.Spec.StorageProfile.OsDisk == nil {
+		return
+	}
+	disk := vm.Spec.StorageProfile.OsDisk
+	disk.Name, disk.DiskSizeGB = live.Name, live.DiskSizeGB
+	disk.Caching = convertEnum[asocompute.Caching](live.Caching)
+	disk.CreateOption = convertEnum[asocompute.CreateOption](live.CreateOption)
+	if live.ManagedDisk != nil && live.ManagedDisk.StorageAccountType != nil {
+		if disk.ManagedDisk == nil {
+			disk.ManagedDisk = &asocompute.ManagedDiskParameters{}
+		}
+		disk.ManagedDisk.StorageAccountType = convertEnum[asocompute.StorageAccountType](live.ManagedDisk.StorageAccountType)
+	}
+}
+
+// convertEnum converts an ASO status enum into its spec twin (nil stays nil).
+func convertEnum[T ~string, S ~string](v *S) *T {
+	if v == nil {
+		return nil
+	}
+	return ptr.To(T(*v))
 }
 
 // keepDeleteOption sets a disk's delete option to Azure's and describes the difference from the provider's.

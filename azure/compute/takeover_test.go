@@ -116,6 +116,41 @@ func TestTakenOver_Keep(t *testing.T) {
 	}
 }
 
+// TestTakenOver_KeepsZonesAndOSDisk sends Azure's zones and OS disk for a taken-over VM, whatever the provider's
+// spec would make, opted in or not, once ASO has read the VM; before, the provider's are applied only as a probe.
+func TestTakenOver_KeepsZonesAndOSDisk(t *testing.T) {
+	for _, apply := range []bool{false, true} {
+		g := NewWithT(t)
+		resources := desiredMachine()
+		desired := resources[1].Object.(*asocompute.VirtualMachine)
+		desired.Spec.Zones = []string{"2"}
+		disk := desired.Spec.StorageProfile.OsDisk
+		disk.Name, disk.DiskSizeGB = ptr.To("m_OSDisk"), ptr.To(128)
+		disk.Caching, disk.CreateOption = ptr.To(asocompute.Caching_ReadWrite), ptr.To(asocompute.CreateOption_FromImage)
+		disk.ManagedDisk = &asocompute.ManagedDiskParameters{StorageAccountType: ptr.To(asocompute.StorageAccountType_Premium_LRS)}
+
+		TakenOverFrom(nil, nil).Keep(resources)
+		g.Expect(desired.Spec.Zones).To(Equal([]string{"2"}), "nothing is known of the VM yet")
+
+		vm := liveVM(nil, nil)
+		vm.Status.Zones = []string{"1"}
+		vm.Status.StorageProfile.OsDisk = &asocompute.OSDisk_STATUS{
+			Name: ptr.To("m_osdisk-capz"), DiskSizeGB: ptr.To(30), Caching: ptr.To(asocompute.Caching_STATUS_None),
+			CreateOption: ptr.To(asocompute.CreateOption_STATUS_FromImage),
+			ManagedDisk:  &asocompute.ManagedDiskParameters_STATUS{StorageAccountType: ptr.To(asocompute.StorageAccountType_STATUS_StandardSSD_LRS)},
+		}
+		taken := TakenOverFrom(vm, nil)
+		taken.ApplyDifferences = apply
+		taken.Keep(resources)
+		g.Expect(desired.Spec.Zones).To(Equal([]string{"1"}))
+		g.Expect(disk.Name).To(HaveValue(Equal("m_osdisk-capz")))
+		g.Expect(disk.DiskSizeGB).To(HaveValue(Equal(30)))
+		g.Expect(disk.Caching).To(HaveValue(Equal(asocompute.Caching_None)))
+		g.Expect(disk.CreateOption).To(HaveValue(Equal(asocompute.CreateOption_FromImage)))
+		g.Expect(disk.ManagedDisk.StorageAccountType).To(HaveValue(Equal(asocompute.StorageAccountType_StandardSSD_LRS)))
+	}
+}
+
 // liveScaleSet is a scale set's ASO object as ASO reports one CAPZ made: accelerated networking on, the given
 // scale-in rules.
 func liveScaleSet(rules ...asocompute.ScaleInPolicy_Rules_STATUS) *asocompute.VirtualMachineScaleSet {
