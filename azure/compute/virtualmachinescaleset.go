@@ -49,10 +49,12 @@ const (
 //
 // A Flexible scale set holds no VM model: it groups the VMs that ReplicaResources makes, one per instance, and
 // sets their fault domains and zones. One taken over from CAPZ keeps CAPZ's VM model (FlexibleWithProfile) and is
-// made as a Uniform one, without the upgrade policy and overprovisioning that Azure refuses on it. A Uniform scale set makes its instances itself: sku.capacity is the
-// MachinePool's replica count and the VM profile holds everything an AzureMachine's VM would (size, image, disks,
-// OS profile with the bootstrap data as custom data, network interfaces, identity, extensions, spot, security and
-// diagnostics profiles, terminate notifications). Its upgrade policy is Manual: the provider, not Azure, rolls
+// made as a Uniform one, without the upgrade policy and overprovisioning that Azure refuses on it.
+//
+// A Uniform scale set makes its instances itself: sku.capacity is the MachinePool's replica count and the VM
+// profile holds everything an AzureMachine's VM would (size, image, disks, OS profile with the bootstrap data as
+// custom data, network interfaces, identity, extensions, spot, security and diagnostics profiles, terminate
+// notifications). Its upgrade policy is Manual: the provider, not Azure, rolls
 // the instances (by capacity, see the AzureMachinePool controller), so Azure never reimages a running instance,
 // and scale-in removes the instances strategy.rollingUpdate.deletePolicy chooses (the oldest while rolling out).
 func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet {
