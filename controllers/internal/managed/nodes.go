@@ -58,8 +58,8 @@ type NodeReporter struct {
 
 // Report reads the pool's agent pool object of that name among the objects the engine read, and the workload
 // cluster's nodes of the pool: it sets the pool's size as AKS reports it (replicas, while it is known) and the
-// provider IDs of its nodes (providerIDs, while the workload cluster is reachable; the cluster cache's source brings
-// the pool back once it is). It makes the MachinePool follow the AKS autoscaler.
+// provider IDs of its nodes (providerIDs, once the cluster's node resource group is known and while the workload
+// cluster is reachable; the cluster cache's source brings the pool back once it is). It makes the MachinePool follow the AKS autoscaler.
 func (n *NodeReporter) Report(ctx context.Context, cluster *clusterv1.Cluster, mp *clusterv1.MachinePool, live azure.Live, agentPool string, replicas *int32, providerIDs *[]string) error {
 	pool, ok := aks.LiveAgentPool(live, agentPool)
 	if !ok {
@@ -81,6 +81,11 @@ func (n *NodeReporter) Report(ctx context.Context, cluster *clusterv1.Cluster, m
 	if err := WatchNodes(ctx, n.ClusterCache, n.Controller, n.Name, cluster, n.PoolsOfCluster); err != nil {
 		return IgnoreNotConnected(err)
 	}
+	if nodeResourceGroup == "" {
+		// Until the cluster's node resource group is known, the pool's nodes cannot be told from another cluster's
+		// pool of the same name; a wrong list would make Cluster API delete those nodes as retired.
+		return nil
+	}
 	reader, err := n.ClusterCache.GetReader(ctx, client.ObjectKeyFromObject(cluster))
 	if err != nil {
 		return IgnoreNotConnected(err)
@@ -92,8 +97,8 @@ func (n *NodeReporter) Report(ctx context.Context, cluster *clusterv1.Cluster, m
 	return err
 }
 
-// PoolProviderIDs lists the provider IDs of an agent pool's nodes in the workload cluster, sorted. nodeResourceGroup
-// narrows the nodes to one cluster when it is known.
+// PoolProviderIDs lists the provider IDs of an agent pool's nodes in the workload cluster, sorted: the nodes labelled
+// with the pool and, when nodeResourceGroup is set, with the cluster's node resource group.
 func PoolProviderIDs(ctx context.Context, workload client.Reader, agentPool, nodeResourceGroup string) ([]string, error) {
 	selector := client.MatchingLabels{AgentPoolLabel: agentPool}
 	if nodeResourceGroup != "" {
