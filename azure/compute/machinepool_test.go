@@ -249,7 +249,7 @@ func TestVirtualMachineScaleSet_FlexibleWithProfile(t *testing.T) {
 	g.Expect(vmss.Spec.VirtualMachineProfile.OsProfile.CustomData).To(HaveValue(Equal(base64.StdEncoding.EncodeToString([]byte(testBootstrapData)))))
 	g.Expect(vmss.Spec.VirtualMachineProfile.NetworkProfile.NetworkApiVersion).To(
 		HaveValue(Equal(asocompute.VirtualMachineScaleSetNetworkProfile_NetworkApiVersion_20201101)))
-	g.Expect(vmss.Spec.Overprovision).To(BeNil(), "Azure refuses overprovisioning on a Flexible scale set")
+	g.Expect(vmss.Spec.Overprovision).To(BeNil(), "CAPZ sets no overprovisioning on a Flexible scale set")
 	g.Expect(vmss.Spec.UpgradePolicy).To(BeNil(), "CAPZ sets no upgrade policy on a Flexible scale set")
 
 	uniform := VirtualMachineScaleSet(poolCases(t)["uniform-default"])

@@ -49,7 +49,7 @@ const (
 //
 // A Flexible scale set holds no VM model: it groups the VMs that ReplicaResources makes, one per instance, and
 // sets their fault domains and zones. One taken over from CAPZ keeps CAPZ's VM model (FlexibleWithProfile) and is
-// made as a Uniform one, without the upgrade policy and overprovisioning that Azure refuses on it.
+// made as a Uniform one, without the upgrade policy and overprovisioning CAPZ sets on Uniform ones only.
 //
 // A Uniform scale set makes its instances itself: sku.capacity is the MachinePool's replica count and the VM
 // profile holds everything an AzureMachine's VM would (size, image, disks, OS profile with the bootstrap data as
@@ -89,7 +89,7 @@ func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		}
 	} else {
 		vmss.Spec.OrchestrationMode = ptr.To(asocompute.OrchestrationMode_Uniform)
-		// Azure accepts neither on a Flexible scale set, and CAPZ sets them only on a Uniform one.
+		// CAPZ sets them only on a Uniform scale set (azure/services/scalesets/spec.go).
 		vmss.Spec.Overprovision = ptr.To(false)
 		vmss.Spec.UpgradePolicy = &asocompute.UpgradePolicy{Mode: ptr.To(asocompute.UpgradePolicy_Mode_Manual)}
 	}
