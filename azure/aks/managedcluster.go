@@ -180,11 +180,11 @@ func sku(s *infrav1.AKSSku) *asocontainerservice.ManagedClusterSKU {
 func networkProfile(in ControlPlaneInput) *asocontainerservice.ContainerServiceNetworkProfile {
 	s := in.Spec
 	p := &asocontainerservice.ContainerServiceNetworkProfile{
-		NetworkPlugin:       enum[asocontainerservice.ContainerServiceNetworkProfile_NetworkPlugin](s.NetworkPlugin),
-		NetworkPluginMode:   enum[asocontainerservice.ContainerServiceNetworkProfile_NetworkPluginMode](s.NetworkPluginMode),
-		NetworkPolicy:       enum[asocontainerservice.ContainerServiceNetworkProfile_NetworkPolicy](s.NetworkPolicy),
-		NetworkDataplane:    enum[asocontainerservice.ContainerServiceNetworkProfile_NetworkDataplane](s.NetworkDataplane),
-		OutboundType:        enum[asocontainerservice.ContainerServiceNetworkProfile_OutboundType](s.OutboundType),
+		NetworkPlugin:       azure.Enum[asocontainerservice.ContainerServiceNetworkProfile_NetworkPlugin](s.NetworkPlugin),
+		NetworkPluginMode:   azure.Enum[asocontainerservice.ContainerServiceNetworkProfile_NetworkPluginMode](s.NetworkPluginMode),
+		NetworkPolicy:       azure.Enum[asocontainerservice.ContainerServiceNetworkProfile_NetworkPolicy](s.NetworkPolicy),
+		NetworkDataplane:    azure.Enum[asocontainerservice.ContainerServiceNetworkProfile_NetworkDataplane](s.NetworkDataplane),
+		OutboundType:        azure.Enum[asocontainerservice.ContainerServiceNetworkProfile_OutboundType](s.OutboundType),
 		LoadBalancerProfile: loadBalancerProfile(s.LoadBalancerProfile),
 		DnsServiceIP:        clone(s.DNSServiceIP),
 	}
@@ -330,7 +330,7 @@ func autoScalerProfile(p *infrav1.AutoScalerProfile) *asocontainerservice.Manage
 	}
 	return &asocontainerservice.ManagedClusterProperties_AutoScalerProfile{
 		BalanceSimilarNodeGroups:      (*string)(clone(p.BalanceSimilarNodeGroups)),
-		Expander:                      enum[asocontainerservice.ManagedClusterProperties_AutoScalerProfile_Expander](p.Expander),
+		Expander:                      azure.Enum[asocontainerservice.ManagedClusterProperties_AutoScalerProfile_Expander](p.Expander),
 		MaxEmptyBulkDelete:            clone(p.MaxEmptyBulkDelete),
 		MaxGracefulTerminationSec:     clone(p.MaxGracefulTerminationSec),
 		MaxNodeProvisionTime:          clone(p.MaxNodeProvisionTime),
@@ -354,7 +354,7 @@ func autoUpgradeProfile(p *infrav1.ManagedClusterAutoUpgradeProfile) *asocontain
 		return nil
 	}
 	return &asocontainerservice.ManagedClusterAutoUpgradeProfile{
-		UpgradeChannel: enum[asocontainerservice.ManagedClusterAutoUpgradeProfile_UpgradeChannel](p.UpgradeChannel),
+		UpgradeChannel: azure.Enum[asocontainerservice.ManagedClusterAutoUpgradeProfile_UpgradeChannel](p.UpgradeChannel),
 	}
 }
 
@@ -403,7 +403,7 @@ func securityProfile(p *infrav1.ManagedClusterSecurityProfile) *asocontainerserv
 		out.AzureKeyVaultKms = &asocontainerservice.AzureKeyVaultKms{
 			Enabled:               ptr.To(kms.Enabled),
 			KeyId:                 nonEmpty(kms.KeyID),
-			KeyVaultNetworkAccess: enum[asocontainerservice.AzureKeyVaultKms_KeyVaultNetworkAccess](kms.KeyVaultNetworkAccess),
+			KeyVaultNetworkAccess: azure.Enum[asocontainerservice.AzureKeyVaultKms_KeyVaultNetworkAccess](kms.KeyVaultNetworkAccess),
 		}
 		if id := ptr.Deref(kms.KeyVaultResourceID, ""); id != "" {
 			out.AzureKeyVaultKms.KeyVaultResourceReference = armReference(id)
@@ -478,14 +478,6 @@ func operatorSpec(in ControlPlaneInput) *asocontainerservice.ManagedClusterOpera
 // armReference references an Azure resource by its ARM ID.
 func armReference(id string) *genruntime.ResourceReference {
 	return &genruntime.ResourceReference{ARMID: id}
-}
-
-// enum converts an optional CAPZ enum to ASO's enum of the same values.
-func enum[T, S ~string](v *S) *T {
-	if v == nil {
-		return nil
-	}
-	return ptr.To(T(*v))
 }
 
 // clone copies an optional value, so that the output shares no memory with the input.

@@ -135,22 +135,14 @@ func (t *TakenOver) keepPlacement(vm *asocompute.VirtualMachine) {
 	}
 	disk := vm.Spec.StorageProfile.OsDisk
 	disk.Name, disk.DiskSizeGB = live.Name, live.DiskSizeGB
-	disk.Caching = convertEnum[asocompute.Caching](live.Caching)
-	disk.CreateOption = convertEnum[asocompute.CreateOption](live.CreateOption)
+	disk.Caching = azure.Enum[asocompute.Caching](live.Caching)
+	disk.CreateOption = azure.Enum[asocompute.CreateOption](live.CreateOption)
 	if live.ManagedDisk != nil && live.ManagedDisk.StorageAccountType != nil {
 		if disk.ManagedDisk == nil {
 			disk.ManagedDisk = &asocompute.ManagedDiskParameters{}
 		}
-		disk.ManagedDisk.StorageAccountType = convertEnum[asocompute.StorageAccountType](live.ManagedDisk.StorageAccountType)
+		disk.ManagedDisk.StorageAccountType = azure.Enum[asocompute.StorageAccountType](live.ManagedDisk.StorageAccountType)
 	}
-}
-
-// convertEnum converts an ASO status enum into its spec twin (nil stays nil).
-func convertEnum[T ~string, S ~string](v *S) *T {
-	if v == nil {
-		return nil
-	}
-	return ptr.To(T(*v))
 }
 
 // keepDeleteOption sets a disk's delete option to Azure's and describes the difference from the provider's.
