@@ -74,8 +74,8 @@ func agentPoolName(in AgentPoolInput) string {
 //   - Without scaling the pool has Replicas nodes; with scaling the autoscaler is on between minSize and maxSize
 //     (see AgentPoolInput.Replicas for the count).
 //   - The nodes are in the cluster's subnet, or in the subnet named by subnetName in the cluster's virtual network.
-//   - The pool is a virtual machine scale set, tagged with the pool's additionalTags only, as CAPZ tags it (AKS
-//     tags the pool's scale set itself).
+//   - The pool is a virtual machine scale set, tagged with the pool's additionalTags only, as CAPZ v1.26.0 tags it
+//     (azure/services/agentpools/spec.go; AKS tags the pool's scale set itself).
 func AgentPool(in AgentPoolInput) *asocontainerservice.ManagedClustersAgentPool {
 	spec := agentPoolSpec(in)
 	spec.AzureName = agentPoolName(in)

@@ -37,9 +37,10 @@ type ScaleSetInput struct {
 	Name string
 	// Spec is the AzureMachinePool's spec, as its webhook defaulted it.
 	Spec infrav1exp.AzureMachinePoolSpec
-	// FlexibleWithProfile makes a Flexible scale set as CAPZ makes one: with a VM profile and a capacity, from which
-	// Azure makes the instances, as it does for a Uniform scale set, instead of one AzureMachinePoolMachine per
-	// instance. The controller sets it for a Flexible pool it took over from CAPZ (docs/migrating-from-capz.md).
+	// FlexibleWithProfile makes a Flexible scale set as CAPZ v1.26.0 makes one (azure/services/scalesets/spec.go):
+	// with a VM profile and a capacity, from which Azure makes the instances, as it does for a Uniform scale set,
+	// instead of one AzureMachinePoolMachine per instance. The controller sets it for a Flexible pool it took over
+	// from CAPZ (docs/migrating-from-capz.md).
 	FlexibleWithProfile bool
 	// Capacity is the number of instances of a scale set with a VM profile.
 	Capacity int32

@@ -110,7 +110,8 @@ func VirtualMachineScaleSet(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		ExtensionProfile:       scaleSetExtensionProfile(in),
 	}
 	if flexible {
-		// The API version of the network interfaces Azure makes for a Flexible scale set's VMs, as CAPZ sets it.
+		// The API version of the network interfaces Azure makes for a Flexible scale set's VMs, as CAPZ v1.26.0 sets it
+		// (azure/services/scalesets/spec.go).
 		vmss.Spec.VirtualMachineProfile.NetworkProfile.NetworkApiVersion = ptr.To(asocompute.VirtualMachineScaleSetNetworkProfile_NetworkApiVersion_20201101)
 	}
 	if in.BootstrapData != nil {
