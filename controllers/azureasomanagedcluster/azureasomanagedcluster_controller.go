@@ -63,8 +63,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 			{Object: &corev1.Secret{}, Metadata: true, Handler: identities.CredentialToRawOwners(mgr.GetClient(), &infrav1.AzureASOManagedClusterList{})},
 			{Object: &infrav1.AzureASOManagedControlPlane{}, Handler: handler.EnqueueRequestsFromMapFunc(managed.ControlPlaneToInfraCluster(r.Client, "AzureASOManagedCluster"))},
 		},
-		OwnedKinds: managed.RecordedKinds,
-		Finalizer:  infrav1.ASOManagedClusterFinalizer, CAPZFinalizer: clusterv1.ClusterFinalizer,
+		OwnedKinds:        managed.RecordedKinds,
+		Finalizer:         infrav1.ASOManagedClusterFinalizer,
+		CAPZFinalizer:     clusterv1.ClusterFinalizer,
 		Owners:            lifecycle.ClusterOwner,
 		ExternallyManaged: true,
 		Scope: func(amc *infrav1.AzureASOManagedCluster, owners *lifecycle.Owners) *scope {

@@ -73,9 +73,10 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 			{Object: &clusterv1.MachinePool{},
 				Handler: handler.EnqueueRequestsFromMapFunc(util.MachinePoolToInfrastructureMapFunc(ctx, infrav1.GroupVersion.WithKind("AzureASOManagedMachinePool")))},
 		},
-		OwnedKinds: managed.RecordedKinds,
-		Finalizer:  infrav1.ASOManagedMachinePoolFinalizer, CAPZFinalizer: clusterv1.ClusterFinalizer,
-		Owners: lifecycle.MachinePoolOwner,
+		OwnedKinds:    managed.RecordedKinds,
+		Finalizer:     infrav1.ASOManagedMachinePoolFinalizer,
+		CAPZFinalizer: clusterv1.ClusterFinalizer,
+		Owners:        lifecycle.MachinePoolOwner,
 		Scope: func(pool *infrav1.AzureASOManagedMachinePool, owners *lifecycle.Owners) *scope {
 			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
 		},

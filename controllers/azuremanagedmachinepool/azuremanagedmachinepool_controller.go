@@ -86,9 +86,10 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 			// The control plane's subscription and auto-upgrade version are the pool's too.
 			{Object: &infrav1.AzureManagedControlPlane{}, Handler: handler.EnqueueRequestsFromMapFunc(controlPlaneToPools)},
 		},
-		Owns:      aks.AgentPoolKinds(),
-		Finalizer: infrav1.ManagedMachinePoolFinalizer, CAPZFinalizer: infrav1.ClusterFinalizer,
-		Owners: lifecycle.MachinePoolOwner,
+		Owns:          aks.AgentPoolKinds(),
+		Finalizer:     infrav1.ManagedMachinePoolFinalizer,
+		CAPZFinalizer: infrav1.ClusterFinalizer,
+		Owners:        lifecycle.MachinePoolOwner,
 		Scope: func(pool *infrav1.AzureManagedMachinePool, owners *lifecycle.Owners) *scope {
 			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
 		},

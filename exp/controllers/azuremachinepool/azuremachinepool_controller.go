@@ -101,9 +101,10 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 				Handler: handler.EnqueueRequestForOwner(mgr.GetScheme(), mgr.GetRESTMapper(), &infrav1exp.AzureMachinePool{})},
 		},
 		// The instances' AzureMachinePoolMachines own, and pause, their own objects.
-		Owns:      compute.ScaleSetKinds(),
-		Finalizer: infrav1exp.MachinePoolFinalizer, CAPZFinalizer: clusterv1.MachinePoolFinalizer,
-		Owners: lifecycle.MachinePoolOwner,
+		Owns:          compute.ScaleSetKinds(),
+		Finalizer:     infrav1exp.MachinePoolFinalizer,
+		CAPZFinalizer: clusterv1.MachinePoolFinalizer,
+		Owners:        lifecycle.MachinePoolOwner,
 		Scope: func(pool *infrav1exp.AzureMachinePool, owners *lifecycle.Owners) *scope {
 			return &scope{cluster: owners.Cluster, machinePool: owners.MachinePool, pool: pool}
 		},
