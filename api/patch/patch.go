@@ -25,7 +25,6 @@ import (
 	"slices"
 	"strings"
 
-	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/yaml"
 )
@@ -66,17 +65,35 @@ type Patch struct {
 }
 
 // Reserved reports whether an annotation or label key controls an object for the engine or for ASO, so that a patch
-// may not set, change or remove it: ASO's reconcile-policy (a patch would turn a resource the user brought into one
-// ASO writes and deletes) and credential-from (a patch would pick the Azure identity), every key under a *.x-k8s.io
-// prefix (Cluster API's, clusterctl's and the provider's own: the cluster-name and ownership labels, the applied
-// hash, the pause and adoption records, the move markers) and CAPZ's adopt annotation.
+// may not set, change or remove it: every key under ASO's serviceoperator.azure.com/ prefix (ASO obeys them:
+// reconcile-policy would turn a resource the user brought into one ASO writes and deletes, credential-from would pick
+// the Azure identity, resource-id and child-resource-id-override would point the object at another Azure resource,
+// which ASO then deletes with the object), every key under a *.x-k8s.io prefix (Cluster API's, clusterctl's and the
+// provider's own: the cluster-name and ownership labels, the applied hash, the pause and adoption records, the move
+// markers) and CAPZ's adopt annotation.
 func Reserved(key string) bool {
-	switch key {
-	case asoannotations.ReconcilePolicy, asoannotations.PerResourceSecret, capzAdoptAnnotation:
-		return true
-	}
+	return reservedReason(key) != ""
+}
+
+// asoPrefix is the prefix of the annotations and labels ASO reads.
+const asoPrefix = "serviceoperator.azure.com"
+
+// reservedReason says why a patch may not write a key; "" when it may. The prefix is compared case-insensitively:
+// the API server refuses a prefix with capitals anyway, and a patch should learn why here.
+func reservedReason(key string) string {
 	prefix, _, ok := strings.Cut(key, "/")
-	return ok && (prefix == "x-k8s.io" || strings.HasSuffix(prefix, ".x-k8s.io"))
+	if !ok {
+		return ""
+	}
+	prefix = strings.ToLower(prefix)
+	switch {
+	case prefix == asoPrefix:
+		return "ASO obeys every serviceoperator.azure.com/ key (which Azure resource the object is and deletes, " +
+			"which credential and reconcile policy it uses), so only the provider writes them"
+	case prefix == "x-k8s.io" || strings.HasSuffix(prefix, ".x-k8s.io") || key == capzAdoptAnnotation:
+		return "the provider decides it"
+	}
+	return ""
 }
 
 // capzAdoptAnnotation hands an ASO object nobody controls to the provider (aso.HandOverAnnotation).
@@ -167,8 +184,8 @@ func touchesMerge(obj map[string]any, path []string) bool {
 // checkReservedKeys rejects a patch's annotations or labels that set or remove a reserved key.
 func checkReservedKeys(field string, values map[string]any) error {
 	for key := range values {
-		if Reserved(key) {
-			return fmt.Errorf("a patch may not set or remove the %s %s: the provider decides it", strings.TrimSuffix(field, "s"), key)
+		if reason := reservedReason(key); reason != "" {
+			return fmt.Errorf("a patch may not set or remove the %s %s: %s", strings.TrimSuffix(field, "s"), key, reason)
 		}
 	}
 	return nil
@@ -267,8 +284,8 @@ func checkUnchanged(before, after []byte) error {
 		am, _ := lookup(a, []string{"metadata", field}).(map[string]any)
 		for _, m := range []map[string]any{bm, am} {
 			for key := range m {
-				if Reserved(key) && !reflect.DeepEqual(bm[key], am[key]) {
-					return fmt.Errorf("a patch may not set or remove the %s %s: the provider decides it", strings.TrimSuffix(field, "s"), key)
+				if reason := reservedReason(key); reason != "" && !reflect.DeepEqual(bm[key], am[key]) {
+					return fmt.Errorf("a patch may not set or remove the %s %s: %s", strings.TrimSuffix(field, "s"), key, reason)
 				}
 			}
 		}

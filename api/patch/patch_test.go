@@ -94,6 +94,15 @@ func TestParseAndApply(t *testing.T) {
 			parseError: "the label infrastructure.cluster.x-k8s.io/owned-by-azure-provider"},
 		{name: "merge patch sets the adopt annotation", format: Merge, patch: `{"metadata":{"annotations":{"sigs.k8s.io/cluster-api-provider-azure-adopt":"true"}}}`,
 			parseError: "sigs.k8s.io/cluster-api-provider-azure-adopt"},
+		{name: "merge patch points the object at another resource ID", format: Merge,
+			patch:      "metadata: {annotations: {serviceoperator.azure.com/resource-id: /subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/theirs}}",
+			parseError: "may not set or remove the annotation serviceoperator.azure.com/resource-id: ASO obeys every serviceoperator.azure.com/ key"},
+		{name: "merge patch removes operator-namespace", format: Merge, patch: `{"metadata":{"annotations":{"serviceoperator.azure.com/operator-namespace":null}}}`,
+			parseError: "the annotation serviceoperator.azure.com/operator-namespace: ASO obeys"},
+		{name: "merge patch sets an ASO label", format: Merge, patch: `{"metadata":{"labels":{"serviceoperator.azure.com/anything":"x"}}}`,
+			parseError: "may not set or remove the label serviceoperator.azure.com/anything"},
+		{name: "merge patch sets an ASO key spelt with capitals", format: Merge, patch: `{"metadata":{"annotations":{"ServiceOperator.Azure.com/resource-id":"x"}}}`,
+			parseError: "ServiceOperator.Azure.com/resource-id"},
 		{name: "merge patch sets owner references", format: Merge, patch: `{"metadata":{"ownerReferences":[]}}`, parseError: "metadata.ownerReferences"},
 		{name: "merge patch sets another annotation", format: Merge, patch: `{"metadata":{"annotations":{"team":"a"}}}`,
 			want: `{"apiVersion":"network.azure.com/v1api20240301","kind":"VirtualNetwork",
@@ -103,6 +112,20 @@ func TestParseAndApply(t *testing.T) {
 			parseError: "operation 0: a patch may not set or remove the annotation serviceoperator.azure.com/credential-from"},
 		{name: "JSON patch writes annotations holding reconcile-policy", format: JSON,
 			patch: `[{"op":"add","path":"/metadata/annotations","value":{"serviceoperator.azure.com/reconcile-policy":"manage"}}]`, parseError: "reconcile-policy"},
+		{name: "JSON patch adds child-resource-id-override", format: JSON,
+			patch:      `[{"op":"add","path":"/metadata/annotations/serviceoperator.azure.com~1child-resource-id-override","value":"/subscriptions/s/resourceGroups/rg"}]`,
+			parseError: "operation 0: a patch may not set or remove the annotation serviceoperator.azure.com/child-resource-id-override: ASO obeys"},
+		{name: "JSON patch removes operator-namespace", format: JSON,
+			patch:      `[{"op":"remove","path":"/metadata/annotations/serviceoperator.azure.com~1operator-namespace"}]`,
+			parseError: "serviceoperator.azure.com/operator-namespace"},
+		{name: "JSON patch moves a tag into resource-id", format: JSON,
+			patch:      `[{"op":"move","from":"/spec/tags/x","path":"/metadata/annotations/serviceoperator.azure.com~1resource-id"}]`,
+			parseError: "serviceoperator.azure.com/resource-id"},
+		{name: "JSON patch replaces the annotations with a map holding resource-id", format: JSON,
+			patch:      `[{"op":"replace","path":"/metadata/annotations","value":{"team":"a","serviceoperator.azure.com/resource-id":"/subscriptions/s/resourceGroups/theirs"}}]`,
+			parseError: "operation 0: a patch may not set or remove the annotation serviceoperator.azure.com/resource-id"},
+		{name: "merge patch replaces the labels with a map holding an ASO key", format: Merge,
+			patch: `{"metadata":{"labels":{"a":null,"serviceoperator.azure.com/x":"y"}}}`, parseError: "the label serviceoperator.azure.com/x"},
 		{name: "JSON patch copies into the cluster-name label", format: JSON,
 			patch: `[{"op":"copy","from":"/metadata/labels/a","path":"/metadata/labels/cluster.x-k8s.io~1cluster-name"}]`, parseError: "cluster.x-k8s.io/cluster-name"},
 		{name: "JSON patch removes the ownership label", format: JSON,
@@ -160,7 +183,8 @@ func TestApplyRejectsProtectedChangeFromValue(t *testing.T) {
 // removes a whole map, a patch object that bypassed Parse) is refused when applied, against the object.
 func TestApply_ReservedAndBootstrapChecksWhenApplied(t *testing.T) {
 	const vm = `{"apiVersion":"compute.azure.com/v1api20220301","kind":"VirtualMachine",
-"metadata":{"name":"vm","namespace":"ns","annotations":{"serviceoperator.azure.com/reconcile-policy":"skip","team":"a"}},
+"metadata":{"name":"vm","namespace":"ns","annotations":{"serviceoperator.azure.com/reconcile-policy":"skip","team":"a"},
+"labels":{"serviceoperator.azure.com/operator-namespace":"aso"}},
 "spec":{"owner":{"name":"rg"},"osProfile":{"customData":"I2Nsb3VkLWNvbmZpZwprdWJlYWRtIGpvaW4gLS10b2tlbiBzZWNyZXQ="},"tags":{"x":"y"}}}`
 	tests := []struct {
 		name, applyError string
@@ -170,6 +194,12 @@ func TestApply_ReservedAndBootstrapChecksWhenApplied(t *testing.T) {
 			patch: mustParse(t, Merge, `{"metadata":{"annotations":null}}`)},
 		{name: "JSON patch replaces the annotations", applyError: "reconcile-policy",
 			patch: mustParse(t, JSON, `[{"op":"replace","path":"/metadata/annotations","value":{"team":"b"}}]`)},
+		{name: "merge patch removes every label", applyError: "the label serviceoperator.azure.com/operator-namespace: ASO obeys",
+			patch: mustParse(t, Merge, `{"metadata":{"labels":null}}`)},
+		{name: "JSON patch removes the labels", applyError: "serviceoperator.azure.com/operator-namespace",
+			patch: mustParse(t, JSON, `[{"op":"remove","path":"/metadata/labels"}]`)},
+		{name: "merge patch that bypassed Parse sets resource-id", applyError: "serviceoperator.azure.com/resource-id",
+			patch: &Patch{format: Merge, merge: []byte(`{"metadata":{"annotations":{"serviceoperator.azure.com/resource-id":"/subscriptions/s/resourceGroups/theirs"}}}`)}},
 		{name: "JSON patch that bypassed Parse copies customData", applyError: "may not copy spec.osProfile.customData (the machine's bootstrap data) to spec.tags.leak",
 			patch: &Patch{format: JSON, ops: mustDecode(t, `[{"op":"copy","from":"/spec/osProfile/customData","path":"/spec/tags/leak"}]`)}},
 		{name: "JSON patch that bypassed Parse moves customData", applyError: "may not copy spec.osProfile.customData",
@@ -192,11 +222,13 @@ func TestApply_ReservedAndBootstrapChecksWhenApplied(t *testing.T) {
 func TestReserved(t *testing.T) {
 	g := NewWithT(t)
 	for _, key := range []string{"serviceoperator.azure.com/reconcile-policy", "serviceoperator.azure.com/credential-from",
+		"serviceoperator.azure.com/resource-id", "serviceoperator.azure.com/child-resource-id-override",
+		"serviceoperator.azure.com/operator-namespace", "serviceoperator.azure.com/poll-interval", "ServiceOperator.Azure.com/resource-id",
 		"cluster.x-k8s.io/cluster-name", "infrastructure.cluster.x-k8s.io/desired-hash", "clusterctl.cluster.x-k8s.io/delete-for-move",
 		"x-k8s.io/anything", "sigs.k8s.io/cluster-api-provider-azure-adopt"} {
 		g.Expect(Reserved(key)).To(BeTrue(), key)
 	}
-	for _, key := range []string{"team", "serviceoperator.azure.com/poll-interval", "example.com/x-k8s.io", "notx-k8s.io/a", "app.kubernetes.io/name"} {
+	for _, key := range []string{"team", "serviceoperator.azure.com", "sub.serviceoperator.azure.com/x", "example.com/serviceoperator.azure.com", "example.com/x-k8s.io", "notx-k8s.io/a", "app.kubernetes.io/name"} {
 		g.Expect(Reserved(key)).To(BeFalse(), key)
 	}
 }
