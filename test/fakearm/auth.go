@@ -23,13 +23,29 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // token is what the fake knows of a token it issued.
 type token struct {
-	tenant string
+	Identity
 	// resource is the scope's resource (the scope less "/.default").
 	resource string
+}
+
+// Identity is who a token was issued to: the client_id of the token request (a service principal's or a managed
+// identity's application ID, whether it authenticated with a secret or a client assertion) and the tenant of the
+// token endpoint it was sent to. It holds no secret.
+type Identity struct {
+	ClientID, TenantID string
+}
+
+// IssuedToken is one token the fake issued, without the token itself.
+type IssuedToken struct {
+	Identity
+	// Audience is the token's .default scope less "/.default".
+	Audience string
+	Time     time.Time
 }
 
 // entraRequest is one Entra ID request, for the tests: no query, no body, so no secret.
@@ -146,8 +162,10 @@ func (s *Server) issueToken(r *http.Request, tenant string) answer {
 		return oauthError(http.StatusInternalServerError, "temporarily_unavailable", err.Error())
 	}
 	issued := "fakearm." + hex.EncodeToString(random)
+	id := Identity{ClientID: form.Get("client_id"), TenantID: tenant}
 	s.mu.Lock()
-	s.tokens[issued] = token{tenant: tenant, resource: resource}
+	s.tokens[issued] = token{Identity: id, resource: resource}
+	s.issued = append(s.issued, IssuedToken{Identity: id, Audience: strings.TrimSuffix(resource, "/"), Time: time.Now()})
 	s.mu.Unlock()
 	return answer{status: http.StatusOK, body: map[string]any{
 		"token_type": "Bearer", "expires_in": 3600, "ext_expires_in": 3600, "access_token": issued,
@@ -173,10 +191,27 @@ func (s *Server) authorize(r *http.Request) (string, *armError) {
 	}
 	for _, a := range allowed {
 		if strings.EqualFold(strings.TrimRight(t.resource, "/"), strings.TrimRight(a, "/")) {
-			return t.tenant, nil
+			return t.TenantID, nil
 		}
 	}
 	return "", &armError{http.StatusUnauthorized, "InvalidAuthenticationTokenAudience", fmt.Sprintf(
 		"The access token has been obtained for wrong audience or resource '%s'. It should exactly match with one of the allowed audiences '%s'.",
 		t.resource, strings.Join(allowed, "', '"))}
+}
+
+// IssuedTokens lists the tokens the fake issued, in order: to whom and for which audience.
+func (s *Server) IssuedTokens() []IssuedToken {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]IssuedToken(nil), s.issued...)
+}
+
+// identityOf is the identity of the bearer token a request presents, if the fake issued it (whatever its audience);
+// the zero Identity otherwise. The caller holds s.mu.
+func (s *Server) identityOf(r *http.Request) Identity {
+	presented, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || presented == "" {
+		return Identity{}
+	}
+	return s.tokens[presented].Identity
 }

@@ -319,3 +319,74 @@ func TestProxy(t *testing.T) {
 		})
 	}
 }
+
+// TestARM_Identity: the fake records whom it issued each token to (the request's client_id, with a secret or a
+// client assertion, and the tenant), and every ARM request carries the identity of the token it presented: the
+// right client for each of two clients, that of a token refused for its audience, and none for a token the fake did
+// not issue or no token. Neither log holds a secret or a token.
+func TestARM_Identity(t *testing.T) {
+	g := NewWithT(t)
+	s := start(t, Options{})
+	client := httpClient(t, s)
+	const (
+		clientA, clientB = "00000000-0000-0000-0000-0000000000a1", "00000000-0000-0000-0000-0000000000b2"
+		tenantB          = "00000000-0000-0000-0000-0000000000bb"
+		secret           = "a-client-secret"
+	)
+	tokenFor := func(tenant, clientID, scope string, credential url.Values) string {
+		form := url.Values{"grant_type": {"client_credentials"}, "client_id": {clientID}, "scope": {scope + "/.default"}}
+		for k, v := range credential {
+			form[k] = v
+		}
+		resp, err := client.PostForm(s.URL()+"/"+tenant+"/oauth2/v2.0/token", form)
+		g.Expect(err).NotTo(HaveOccurred())
+		tok := str(object(t, resp), "access_token")
+		g.Expect(tok).NotTo(BeEmpty())
+		return tok
+	}
+	tokenA := tokenFor(testTenant, clientA, audience, url.Values{"client_secret": {secret}})
+	tokenB := tokenFor(tenantB, clientB, audience, url.Values{
+		"client_assertion_type": {"urn:ietf:params:oauth:client-assertion-type:jwt-bearer"}, "client_assertion": {"an.assertion.jwt"},
+	})
+	otherAudience := tokenFor(testTenant, clientA, "https://vault.azure.net", url.Values{"client_secret": {secret}})
+
+	g.Expect(s.IssuedTokens()).To(HaveExactElements(
+		And(HaveField("Identity", Identity{ClientID: clientA, TenantID: testTenant}), HaveField("Audience", audience)),
+		And(HaveField("Identity", Identity{ClientID: clientB, TenantID: tenantB}), HaveField("Audience", audience)),
+		And(HaveField("Identity", Identity{ClientID: clientA, TenantID: testTenant}), HaveField("Audience", "https://vault.azure.net")),
+	))
+
+	get := func(authorization string) {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL()+"/subscriptions/"+testSubscription+"?api-version=2022-12-01", nil)
+		g.Expect(err).NotTo(HaveOccurred())
+		if authorization != "" {
+			req.Header.Set("Authorization", authorization)
+		}
+		resp, err := client.Do(req)
+		g.Expect(err).NotTo(HaveOccurred())
+		_ = resp.Body.Close()
+	}
+	get("Bearer " + tokenA)
+	get("Bearer " + tokenB)
+	get("Bearer " + tokenA)
+	get("Bearer " + otherAudience)
+	get("Bearer fakearm.not-issued")
+	get("")
+
+	requests := s.Requests()
+	g.Expect(requests).To(HaveExactElements(
+		And(HaveField("Status", http.StatusOK), HaveField("ClientID", clientA), HaveField("TenantID", testTenant)),
+		And(HaveField("Status", http.StatusOK), HaveField("ClientID", clientB), HaveField("TenantID", tenantB)),
+		And(HaveField("Status", http.StatusOK), HaveField("ClientID", clientA), HaveField("TenantID", testTenant)),
+		And(HaveField("Status", http.StatusUnauthorized), HaveField("ClientID", clientA), HaveField("TenantID", testTenant)),
+		And(HaveField("Status", http.StatusUnauthorized), HaveField("Identity", Identity{})),
+		And(HaveField("Status", http.StatusUnauthorized), HaveField("Identity", Identity{})),
+	))
+	// The judge fails on a wrong identity: the second request was not clientA's.
+	g.Expect(requests[1].ClientID).NotTo(Equal(clientA))
+
+	logs := fmt.Sprintf("%+v %+v", s.IssuedTokens(), requests)
+	for _, hidden := range []string{secret, "an.assertion.jwt", tokenA, tokenB, otherAudience} {
+		g.Expect(logs).NotTo(ContainSubstring(hidden))
+	}
+}

@@ -29,7 +29,8 @@ limitations under the License.
 // accepts the public cloud's token audiences and polls its long-running operations on the same host.
 //
 // Entra ID: instance discovery, OpenID configuration and client-credentials tokens for any tenant and any client;
-// tokens are opaque and ARM accepts only tokens it issued for its audience.
+// tokens are opaque and ARM accepts only tokens it issued for its audience. The fake records whom it issued each
+// token to (IssuedTokens: the request's client_id and the tenant, never a secret or the token).
 //
 // ARM: a store of resources by ID (case-insensitive, keeping the case of the first PUT), with PUT, GET, PATCH,
 // DELETE and HEAD, Azure's parent rules (a resource group, a parent resource, the scope of an extension resource),
@@ -41,5 +42,6 @@ limitations under the License.
 // availability set of the regions of SKULocations, with their zones and capabilities. Managed clusters answer
 // listClusterUserCredential and listClusterAdminCredential; the built-in role definitions are listed for ASO's
 // role assignments. Faults can be injected by method and ID, and every ARM request is logged with its body exactly
-// as received.
+// as received and the identity behind it (Request.ClientID and TenantID: whom its bearer token was issued to), so
+// that a test judges which credential reached Azure.
 package fakearm

@@ -57,6 +57,9 @@ type Request struct {
 	// Status is the status answered.
 	Status int
 	Time   time.Time
+	// Identity is who the request's bearer token was issued to, if the fake issued it, even when the request was
+	// refused (a token of another audience); empty without a token or with one the fake did not issue.
+	Identity
 }
 
 // Server is a fake Azure Resource Manager and Entra ID. It is safe for concurrent use.
@@ -76,6 +79,7 @@ type Server struct {
 	requests   []Request
 	entra      []entraRequest
 	tokens     map[string]token
+	issued     []IssuedToken
 	faults     []*fault
 	requestSeq int
 	etagSeq    int
