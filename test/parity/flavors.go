@@ -47,6 +47,17 @@ type Flavor struct {
 	// after rendering, as a user's kustomize patch would.
 	Template string
 	Edits    []Edit
+	// Brought are Azure resources the user made before the cluster and gave it (a resource group, a network), in
+	// the order they are made: make parity-switch makes them in the fake ARM before the flavor, and they must
+	// survive the cluster's deletion.
+	Brought []Seed
+}
+
+// Seed is an Azure resource that exists before a flavor: its ID after /subscriptions/<subscription>/, and the body
+// the fake ARM holds.
+type Seed struct {
+	Path string
+	Body map[string]any
 }
 
 // Edit sets a field of every rendered object of a kind.
@@ -77,6 +88,85 @@ var SwitchFlavors = []Flavor{
 		Edits: []Edit{{Kind: "AzureMachinePool", Path: []string{"spec", "orchestrationMode"}, Value: "Flexible"}}},
 	// AKS through AzureManagedControlPlane, AzureManagedCluster and AzureManagedMachinePool.
 	{Name: "aks", Cluster: "pmaks"},
+	// CAPZ's prow-custom-vnet test flavor (templates/test/ci/prow-custom-vnet/patches/custom-vnet.yaml) on the
+	// default template: the network, its subnets, security groups and route table exist in a resource group of
+	// their own, as CAPZ's e2e SetupExistingVNet makes them (test/e2e/azure_privatecluster.go); the cluster's own
+	// resource group is brought too. CAPZ keeps their ASO objects at reconcile-policy skip; the provider must too,
+	// and deleting the cluster must leave them.
+	{Name: "custom-vnet", Cluster: "pcvnet", SelfManaged: true, Template: "default",
+		Vars: map[string]string{"AZURE_RESOURCE_GROUP": "pcvnet-rg"},
+		Edits: []Edit{{Kind: "AzureCluster", Path: []string{"spec", "networkSpec"}, Value: map[string]any{
+			"vnet": map[string]any{"name": "custom-vnet", "resourceGroup": "pcvnet-vnetrg"},
+			"subnets": []any{
+				map[string]any{"name": "custom-vnet-controlplane-subnet", "role": "control-plane",
+					"securityGroup": map[string]any{"name": "control-plane-nsg"}},
+				map[string]any{"name": "custom-vnet-node-subnet", "role": "node",
+					"routeTable": map[string]any{"name": "node-routetable"}, "securityGroup": map[string]any{"name": "node-nsg"}},
+			},
+		}}},
+		Brought: customVNet("pcvnet-rg", "pcvnet-vnetrg")},
+}
+
+// customVNet is what CAPZ's e2e SetupExistingVNet makes for the custom-vnet flavor in the network's resource group
+// (vnetGroup), and the cluster's resource group (group).
+func customVNet(group, vnetGroup string) []Seed {
+	net := "resourceGroups/" + vnetGroup + "/providers/Microsoft.Network/"
+	nsgID := func(name string) map[string]any {
+		return map[string]any{"id": "/subscriptions/{subscription}/" + net + "networkSecurityGroups/" + name}
+	}
+	tags := map[string]any{"owner": "the user"}
+	return []Seed{
+		{Path: "resourceGroups/" + group, Body: map[string]any{"location": Location, "tags": tags}},
+		{Path: "resourceGroups/" + vnetGroup, Body: map[string]any{"location": Location, "tags": tags}},
+		{Path: net + "networkSecurityGroups/control-plane-nsg", Body: map[string]any{"location": Location}},
+		{Path: net + "networkSecurityGroups/node-nsg", Body: map[string]any{"location": Location}},
+		{Path: net + "routeTables/node-routetable", Body: map[string]any{"location": Location}},
+		{Path: net + "virtualNetworks/custom-vnet", Body: map[string]any{"location": Location, "tags": tags,
+			"properties": map[string]any{"addressSpace": map[string]any{"addressPrefixes": []any{"10.0.0.0/16"}}}}},
+		{Path: net + "virtualNetworks/custom-vnet/subnets/custom-vnet-controlplane-subnet", Body: map[string]any{
+			"properties": map[string]any{"addressPrefix": "10.0.0.0/24", "networkSecurityGroup": nsgID("control-plane-nsg")}}},
+		{Path: net + "virtualNetworks/custom-vnet/subnets/custom-vnet-node-subnet", Body: map[string]any{
+			"properties": map[string]any{"addressPrefix": "10.0.1.0/24", "networkSecurityGroup": nsgID("node-nsg"),
+				"routeTable": map[string]any{"id": "/subscriptions/{subscription}/" + net + "routeTables/node-routetable"}}}},
+		{Path: net + "virtualNetworks/custom-vnet/subnets/custom-vnet-azure-bastion-subnet", Body: map[string]any{
+			"properties": map[string]any{"addressPrefix": "10.0.2.0/24"}}},
+	}
+}
+
+// brought returns the ARM IDs and bodies of the flavor's Brought resources, in order.
+func (f Flavor) brought() (ids []string, bodies []map[string]any) {
+	prefix := "/subscriptions/" + f.Subscription + "/"
+	for _, b := range f.Brought {
+		ids = append(ids, prefix+b.Path)
+		bodies = append(bodies, withSubscription(b.Body, f.Subscription))
+	}
+	return ids, bodies
+}
+
+// withSubscription copies a body with {subscription} replaced in its strings.
+func withSubscription(v map[string]any, subscription string) map[string]any {
+	var replace func(v any) any
+	replace = func(v any) any {
+		switch t := v.(type) {
+		case string:
+			return strings.ReplaceAll(t, "{subscription}", subscription)
+		case map[string]any:
+			out := make(map[string]any, len(t))
+			for k, e := range t {
+				out[k] = replace(e)
+			}
+			return out
+		case []any:
+			out := make([]any, len(t))
+			for i, e := range t {
+				out[i] = replace(e)
+			}
+			return out
+		}
+		return v
+	}
+	out, _ := replace(v).(map[string]any)
+	return out
 }
 
 // SwitchDefaults are the flavors make parity-switch builds by default.

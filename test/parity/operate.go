@@ -169,17 +169,35 @@ func (s *side) deleteCluster(ctx context.Context, f Flavor, timeout time.Duratio
 	return nil
 }
 
-// leftovers are the resources of a flavor's subscription in the fake ARM other than those that existed before it.
+// leftovers are the resources of a flavor's subscription in the fake ARM other than those that existed before it
+// (Flavor.existing and Flavor.Brought).
 func (s *side) leftovers(f Flavor) []string {
 	prefix := strings.ToLower("/subscriptions/" + f.Subscription + "/")
 	var existing []string
-	for _, id := range f.existing() {
+	brought, _ := f.brought()
+	for _, id := range append(f.existing(), brought...) {
 		existing = append(existing, strings.ToLower(id))
 	}
 	var out []string
 	for _, id := range s.arm.Resources() {
 		lower := strings.ToLower(id)
 		if strings.HasPrefix(lower, prefix) && !slices.Contains(existing, lower) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// lost are the resources the user brought to a flavor (Flavor.Brought) that are no longer in the fake ARM.
+func (s *side) lost(f Flavor) []string {
+	present := map[string]bool{}
+	for _, id := range s.arm.Resources() {
+		present[strings.ToLower(id)] = true
+	}
+	ids, _ := f.brought()
+	var out []string
+	for _, id := range ids {
+		if !present[strings.ToLower(id)] {
 			out = append(out, id)
 		}
 	}

@@ -120,6 +120,12 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 		return SwitchResult{}, err
 	}
 	for _, f := range o.Flavors {
+		ids, bodies := f.brought()
+		for i, id := range ids {
+			if err := s.arm.Seed(id, bodies[i]); err != nil {
+				return SwitchResult{}, fmt.Errorf("failed to make what the user brought to %s: %w", f.Name, err)
+			}
+		}
 		if err := s.apply(ctx, f, manifests[f.Name]); err != nil {
 			return SwitchResult{}, err
 		}
@@ -186,7 +192,7 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	}
 	s.runStep(ctx, o, &result, "the switch again", func(Flavor) error { return nil }, underOurs)
 
-	// Deleting the clusters leaves nothing in Azure but what existed before them.
+	// Deleting the clusters leaves nothing in Azure but what existed before them, and all of that.
 	for i, f := range o.Flavors {
 		sf := &result.Flavors[i]
 		if err := s.deleteCluster(ctx, f, o.Timeout); err != nil {
@@ -196,7 +202,13 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 		if left := s.leftovers(f); len(left) > 0 {
 			sf.Problems = append(sf.Problems, "left in Azure after the Cluster's deletion: "+strings.Join(left, ", "))
 		}
+		if lost := s.lost(f); len(lost) > 0 {
+			sf.Problems = append(sf.Problems, "the Cluster's deletion deleted what the user brought: "+strings.Join(lost, ", "))
+		}
 		sf.Steps = append(sf.Steps, "deleted: nothing left in Azure")
+		if len(f.Brought) > 0 {
+			sf.Steps = append(sf.Steps, fmt.Sprintf("deleted: the %d resources the user brought are still in Azure", len(f.Brought)))
+		}
 	}
 	if err := saveRequests(o.LogDir, s); err != nil {
 		o.Logf("%s: failed to save the ARM requests: %v", SideSwitch, err)
