@@ -49,6 +49,7 @@ type options struct {
 	stateDir        string
 	keep            bool
 	azure           string
+	provider        string
 	apply           bool
 	flavors         []string
 	printKubeconfig bool
@@ -63,6 +64,7 @@ func main() {
 	flag.StringVar(&o.stateDir, "state-dir", ".local", "Directory for the kubeconfigs, logs and etcd data.")
 	flag.BoolVar(&o.keep, "keep", false, "Keep the management cluster's etcd data across runs (in <state-dir>/etcd).")
 	flag.StringVar(&o.azure, "azure", azureSimulated, `Which Azure the ASO objects meet: "simulated" (the ASO simulator plays ASO's controllers and Azure), "fake-arm" (ASO's own controllers, against a fake Azure Resource Manager on loopback), or "none" (nothing reconciles them: run ASO's controllers yourself).`)
+	flag.StringVar(&o.provider, "provider", providerInProcess, `Where the provider runs: "in-process" (its controllers and webhooks in this process), or "none" (neither runs nor are its webhook configurations installed: run the provider yourself against <state-dir>/kubeconfig, as test/image runs its image; needs --flavors none).`)
 	flag.StringVar(&flavors, "flavors", "default,aks-aso",
 		`Comma-separated flavors of templates/ to apply a sample cluster of ("default" is cluster-template.yaml); "none" applies nothing.`)
 	flag.BoolVar(&o.apply, "apply", true, "Apply the sample clusters of --flavors; false applies nothing.")
@@ -107,6 +109,17 @@ func main() {
 	case azureSimulated, azureFakeARM, azureNone:
 	default:
 		fmt.Fprintf(os.Stderr, "localplane: --azure must be simulated, fake-arm or none, not %q\n", o.azure)
+		os.Exit(2)
+	}
+	switch o.provider {
+	case providerInProcess:
+	case providerNone:
+		if len(o.flavors) > 0 {
+			fmt.Fprintf(os.Stderr, "localplane: --provider none needs --flavors none: apply clusters once your provider's webhooks serve\n")
+			os.Exit(2)
+		}
+	default:
+		fmt.Fprintf(os.Stderr, "localplane: --provider must be in-process or none, not %q\n", o.provider)
 		os.Exit(2)
 	}
 	if o.refresh <= 0 {
@@ -169,7 +182,7 @@ func run(ctx context.Context, o options) (reterr error) {
 	fmt.Println("Starting the management cluster's and the simulated workload cluster's kube-apiserver and etcd on loopback ...")
 	start := time.Now()
 	p, err := startPlane(ctx, planeOptions{
-		stateDir: stateDir, keep: o.keep, azure: o.azure,
+		stateDir: stateDir, keep: o.keep, azure: o.azure, provider: o.provider,
 		managementLog: logs["control-plane.log"], workloadLog: logs["workload-cluster.log"], managerLog: logs["manager.log"],
 	})
 	if p != nil {
@@ -228,7 +241,11 @@ func printBanner(o options, p *plane, stateDir string, samples []*sample, took t
 	fmt.Fprintf(&b, "\nLocal management plane is running (started in %s).\n", took.Round(100*time.Millisecond))
 	fmt.Fprintf(&b, "  API server:  %s\n", p.management.Config.Host)
 	fmt.Fprintf(&b, "  kubeconfig:  %s\n", p.kubeconfig)
-	fmt.Fprintf(&b, "  controllers: Cluster API (core, kubeadm bootstrap and control plane, ClusterClass, topology, webhooks) and this provider, in-process; kube-controller-manager (garbage collector, namespace controller)\n")
+	provider := "and this provider, in-process"
+	if o.provider == providerNone {
+		provider = "in-process; NOT this provider (--provider none): run it yourself"
+	}
+	fmt.Fprintf(&b, "  controllers: Cluster API (core, kubeadm bootstrap and control plane, ClusterClass, topology, webhooks) %s; kube-controller-manager (garbage collector, namespace controller)\n", provider)
 	fmt.Fprintf(&b, "  ASO:         %s\n", aso)
 	fmt.Fprintf(&b, "  Azure:       %s\n", azure)
 	fmt.Fprintf(&b, "  workload:    SIMULATED: one local API server (%s) plays every workload cluster; simulated kubelets and AKS register the Nodes\n", rel(p.workloadKubeconfig))

@@ -61,11 +61,19 @@ const (
 	kubeletInterval = 500 * time.Millisecond
 )
 
+// The values of --provider: where the provider runs.
+const (
+	providerInProcess = "in-process"
+	providerNone      = "none"
+)
+
 // planeOptions configure startPlane.
 type planeOptions struct {
-	stateDir                   string
-	keep                       bool
-	azure                      string
+	stateDir string
+	keep     bool
+	azure    string
+	// provider is where the provider runs: in-process, or none (its webhook configurations are not installed either).
+	provider                   string
 	managementLog, workloadLog io.Writer
 	// managerLog receives the logs of the controllers that do not log with klog.
 	managerLog io.Writer
@@ -107,7 +115,7 @@ func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 	// As a real management cluster: Cluster API's webhooks (v1beta1 manifests are converted, every Cluster API
 	// object defaulted and validated) and kube-controller-manager's garbage collector and namespace controller.
 	opts := env.ControlPlaneOptions{
-		Scheme: capiScheme, InstallWebhooks: true, ClusterAPIWebhooks: true, ControllerManager: true, Output: o.managementLog,
+		Scheme: capiScheme, InstallWebhooks: o.provider != providerNone, ClusterAPIWebhooks: true, ControllerManager: true, Output: o.managementLog,
 	}
 	if o.keep {
 		opts.EtcdDataDir = filepath.Join(o.stateDir, "etcd")
@@ -172,8 +180,11 @@ func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 	}
 	mgrCtx, cancel := context.WithCancel(ctx)
 	p.cancel = cancel
-	if err := setup.Webhooks(mgr); err != nil {
-		return p, err
+	if o.provider != providerNone {
+		// The manager's default: the flavors and config/samples make run applies name an identity.
+		if err := setup.Webhooks(mgr, setup.WebhookOptions{}); err != nil {
+			return p, err
+		}
 	}
 	if o.azure == azureSimulated {
 		p.sim, err = asosim.Start(mgrCtx, management.Config, asosim.Options{
@@ -197,8 +208,10 @@ func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 		return p, fmt.Errorf("failed to set up the kubeconfig handout: %w", err)
 	}
 	// The provider shares Cluster API's ClusterCache, as it must in one manager.
-	if err := setup.Controllers(mgrCtx, mgr, setup.Options{ClusterCache: p.clusterCache}); err != nil {
-		return p, err
+	if o.provider != providerNone {
+		if err := setup.Controllers(mgrCtx, mgr, setup.Options{ClusterCache: p.clusterCache}); err != nil {
+			return p, err
+		}
 	}
 	p.done = make(chan struct{})
 	go func() {
