@@ -66,6 +66,7 @@ type flags struct {
 	identityCertDirs      []string
 	identityBindings      string
 	credentialPolicy      string
+	webhooks              setup.WebhookOptions
 	asoCloud              string
 }
 
@@ -76,6 +77,10 @@ func (f *flags) addTo(fs *pflag.FlagSet) {
 	fs.StringVar(&f.credentialPolicy, "credential-policy", string(aso.PermissivePolicy), "Which credentials ASO objects may name: "+
 		"permissive (CAPZ's behaviour) or strict (every ASO object names a credential of an identity that allows its namespace; "+
 		"for management clusters shared by tenants). See docs/security.md.")
+	fs.BoolVar(&f.webhooks.AllowASODefaultCredential, "allow-aso-default-credential", false, "Admit AzureClusters and "+
+		"AzureManagedControlPlanes without spec.identityRef, whose ASO objects then use ASO's default credential (the "+
+		"namespace's aso-credential Secret or ASO's global credential); only for management clusters with a single "+
+		"tenant, and refused with --credential-policy=strict. See docs/security.md.")
 	fs.StringVar(&f.identityBindings, "identity-bindings", "", "A YAML file binding certificate files, credential files and "+
 		"federated client IDs to the AzureClusterIdentities that may use them (re-read when it changes). See docs/security.md.")
 	fs.StringVar(&f.asoCloud, "aso-azure-environment", infrav1.DefaultAzureCloud, fmt.Sprintf("The Azure cloud ASO is configured for, one of %v; "+
@@ -134,6 +139,9 @@ func run(ctx context.Context, f *flags) error {
 	if err != nil {
 		return fmt.Errorf("--credential-policy: %w", err)
 	}
+	if err := setup.CheckCredentialSettings(policy, f.webhooks); err != nil {
+		return err
+	}
 	var bindings *aso.BindingsFile
 	if f.identityBindings != "" {
 		bindings = &aso.BindingsFile{Path: f.identityBindings}
@@ -180,7 +188,7 @@ func run(ctx context.Context, f *flags) error {
 	if err != nil {
 		return fmt.Errorf("failed to create the manager: %w", err)
 	}
-	if err := setup.Webhooks(mgr); err != nil {
+	if err := setup.Webhooks(mgr, f.webhooks); err != nil {
 		return err
 	}
 	concurrency := map[string]int{}

@@ -54,7 +54,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(env.Run(context.Background(), m, env.Options{Scheme: scheme.New(), SetupWebhooks: setup.Webhooks}))
+	os.Exit(env.Run(context.Background(), m, env.Options{Scheme: scheme.New(), SetupWebhooks: setup.WebhooksWith(setup.WebhookOptions{})}))
 }
 
 // manifest is one object of a yaml block of a page.

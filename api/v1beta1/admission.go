@@ -40,7 +40,13 @@ func NewAdmission[T runtime.Object](defaulter admission.Defaulter[T], validator 
 	return typedAdmission[T]{defaulter: defaulter, validator: validator}
 }
 
-// AdmissionFor returns the Admission of the kind of obj, or nil for an object of another package.
+// inMemoryOptions are the settings of the webhooks AdmissionFor runs: a cluster without spec.identityRef is admitted,
+// as a manager run with --allow-aso-default-credential admits it. Which credential ASO uses is no input of the
+// translators, and fuzzers would otherwise rarely reach an admitted AzureCluster.
+var inMemoryOptions = WebhookOptions{AllowASODefaultCredential: true}
+
+// AdmissionFor returns the Admission of the kind of obj, or nil for an object of another package. It admits clusters
+// without spec.identityRef (see inMemoryOptions).
 func AdmissionFor(obj runtime.Object) Admission {
 	switch obj.(type) {
 	case *AzureASOManagedCluster:
@@ -58,7 +64,7 @@ func AdmissionFor(obj runtime.Object) Admission {
 	case *AzureASOManagedMachinePoolTemplate:
 		return NewAdmission[*AzureASOManagedMachinePoolTemplate](nil, azureASOManagedMachinePoolTemplateWebhook{})
 	case *AzureCluster:
-		w := azureClusterWebhook{}
+		w := azureClusterWebhook{opts: inMemoryOptions}
 		return NewAdmission[*AzureCluster](w, w)
 	case *AzureClusterIdentity:
 		return NewAdmission[*AzureClusterIdentity](nil, azureClusterIdentityWebhook{})
@@ -76,7 +82,7 @@ func AdmissionFor(obj runtime.Object) Admission {
 	case *AzureManagedClusterTemplate:
 		return NewAdmission[*AzureManagedClusterTemplate](nil, azureManagedClusterTemplateWebhook{})
 	case *AzureManagedControlPlane:
-		w := azureManagedControlPlaneWebhook{}
+		w := azureManagedControlPlaneWebhook{opts: inMemoryOptions}
 		return NewAdmission[*AzureManagedControlPlane](w, w)
 	case *AzureManagedControlPlaneTemplate:
 		w := azureManagedControlPlaneTemplateWebhook{}

@@ -53,6 +53,7 @@ var invalidManifests = []invalid{
 	{name: "bastion subnet name", kind: "AzureCluster", patch: "spec: {bastionSpec: {azureBastion: {subnet: {name: my-bastion, role: bastion}}}}", field: "spec.bastionSpec.azureBastion.subnet.name"},
 	{name: "bastion tunneling on Basic", kind: "AzureCluster", patch: "spec: {bastionSpec: {azureBastion: {sku: Basic, enableTunneling: true}}}", field: "spec.bastionSpec.azureBastion.enableTunneling"},
 	{name: "identity of another kind", kind: "AzureCluster", patch: "spec: {identityRef: {kind: Secret, name: x}}", field: "spec.identityRef.kind"},
+	{name: "missing identityRef", kind: "AzureCluster", patch: "spec: {identityRef: null}", field: "spec.identityRef: Required value"},
 	{name: "tag key", kind: "AzureCluster", patch: "spec: {additionalTags: {'a<b': c}}", field: "spec.additionalTags[a<b]"},
 	{name: "patch renames an object", kind: "AzureCluster", patch: "spec: {asoPatches: [{target: {kind: VirtualNetwork}, patch: 'metadata: {name: other}'}]}", field: "spec.asoPatches[0].patch"},
 	{name: "patch points the resource group at another resource ID", kind: "AzureCluster", patch: "spec: {asoPatches: [{target: {kind: ResourceGroup}, patch: 'metadata: {annotations: {serviceoperator.azure.com/resource-id: /subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/theirs}}'}]}", field: "spec.asoPatches[0].patch"},
@@ -110,7 +111,7 @@ var invalidManifests = []invalid{
 	{name: "CAPZ patch sets child-resource-id-override", kind: "AzureManagedControlPlane", patch: "spec: {asoManagedClusterPatches: ['{\"metadata\": {\"annotations\": {\"serviceoperator.azure.com/child-resource-id-override\": \"/subscriptions/s/resourceGroups/rg\"}}}']}", field: "spec.asoManagedClusterPatches[0]"},
 	{name: "CAPZ patch renames the cluster", kind: "AzureManagedControlPlane", patch: "spec: {asoManagedClusterPatches: ['{\"metadata\": {\"name\": \"other\"}}']}", field: "spec.asoManagedClusterPatches[0]"},
 	{name: "user-assigned identity without ID", kind: "AzureManagedControlPlane", patch: "spec: {identity: {type: UserAssigned}}", field: "spec.identity.userAssignedIdentityResourceID"},
-	{name: "missing identityRef", kind: "AzureManagedControlPlane", patch: "spec: {identityRef: null}", field: "spec.identityRef"},
+	{name: "missing identityRef", kind: "AzureManagedControlPlane", patch: "spec: {identityRef: null}", field: "spec.identityRef: Required value"},
 	{name: "SKU tier", kind: "AzureManagedControlPlane", patch: "spec: {sku: {tier: Gold}}", field: "spec.sku.tier"},
 	{name: "resource group name", kind: "AzureManagedControlPlane", patch: "spec: {resourceGroupName: 'bad group!'}", field: "spec.resourceGroupName"},
 

@@ -23,10 +23,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -35,16 +37,76 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/yaml"
 
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(env.Run(context.Background(), m, env.Options{Scheme: scheme.New(), SetupWebhooks: setup.Webhooks}))
+	os.Exit(env.Run(context.Background(), m, env.Options{Scheme: scheme.New(), SetupWebhooks: setupWebhooks}))
+}
+
+// allowDefaultCredential switches the suite's webhooks of AzureCluster and AzureManagedControlPlane from the
+// manager's default to --allow-aso-default-credential, as a restart of the manager with the setting would. Only
+// TestAdmission_IdentityRefRequired sets it, and resets it before it ends.
+var allowDefaultCredential atomic.Bool
+
+// setupWebhooks registers the provider's webhooks as the manager does by default, and those that
+// --allow-aso-default-credential changes a second time with the setting; allowDefaultCredential picks which serve.
+func setupWebhooks(mgr ctrl.Manager) error {
+	allowing := &recordingServer{Server: mgr.GetWebhookServer(), hooks: map[string]http.Handler{}}
+	opts := infrav1.WebhookOptions{AllowASODefaultCredential: true}
+	if err := infrav1.SetupAzureClusterWebhookWithManager(withServer{mgr, allowing}, opts); err != nil {
+		return err
+	}
+	if err := infrav1.SetupAzureManagedControlPlaneWebhookWithManager(withServer{mgr, allowing}, opts); err != nil {
+		return err
+	}
+	return setup.Webhooks(withServer{mgr, &switchingServer{Server: mgr.GetWebhookServer(), allowing: allowing.hooks}}, setup.WebhookOptions{})
+}
+
+// withServer is a manager with another webhook server.
+type withServer struct {
+	ctrl.Manager
+	server webhook.Server
+}
+
+func (m withServer) GetWebhookServer() webhook.Server { return m.server }
+
+// recordingServer keeps the webhooks registered with it.
+type recordingServer struct {
+	webhook.Server
+	hooks map[string]http.Handler
+}
+
+func (s *recordingServer) Register(path string, hook http.Handler) { s.hooks[path] = hook }
+
+// switchingServer registers a webhook that has a counterpart in allowing as a handler that serves the counterpart
+// while allowDefaultCredential is set.
+type switchingServer struct {
+	webhook.Server
+	allowing map[string]http.Handler
+}
+
+func (s *switchingServer) Register(path string, hook http.Handler) {
+	allowing, ok := s.allowing[path]
+	if !ok {
+		s.Server.Register(path, hook)
+		return
+	}
+	s.Server.Register(path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if allowDefaultCredential.Load() {
+			allowing.ServeHTTP(w, r)
+			return
+		}
+		hook.ServeHTTP(w, r)
+	}))
 }
 
 const samplesDir = "../../config/samples"
@@ -318,6 +380,86 @@ func TestAdmission_ExternallyManagedStaysExternal(t *testing.T) {
 	g.Expect(env.Env.Create(ctx, obj)).To(Succeed())
 	err = env.Env.Patch(ctx, obj, client.RawPatch("application/merge-patch+json", []byte(`{"metadata":{"annotations":{"cluster.x-k8s.io/managed-by":null}}}`)))
 	g.Expect(err).To(MatchError(ContainSubstring("metadata.annotations[cluster.x-k8s.io/managed-by]")))
+}
+
+// TestAdmission_IdentityRefRequired covers the rule of docs/security.md ("Clusters without identityRef"): by default
+// a cluster without spec.identityRef is refused, when created and when an update removes it, with a message that
+// names the setting, the strict policy and the page; --allow-aso-default-credential admits it; and a cluster that
+// already has none stays updatable whatever the setting.
+func TestAdmission_IdentityRefRequired(t *testing.T) {
+	ctx := t.Context()
+	samples, ns := samplesNamespace(t, "identityref")
+	t.Cleanup(func() { allowDefaultCredential.Store(false) })
+	refused := func(g Gomega, err error) {
+		g.Expect(err).To(HaveOccurred(), "the API server admitted it")
+		g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), err.Error())
+		for _, s := range []string{"spec.identityRef: Required value", "--allow-aso-default-credential", "--credential-policy=strict", "docs/security.md"} {
+			g.Expect(err.Error()).To(ContainSubstring(s))
+		}
+	}
+	mergePatch := func(p string) client.Patch { return client.RawPatch("application/merge-patch+json", []byte(p)) }
+	for _, kind := range []string{"AzureCluster", "AzureManagedControlPlane"} {
+		t.Run(kind, func(t *testing.T) {
+			newObject := func(g Gomega, name, patch string) *unstructured.Unstructured {
+				obj := patched(g, samples[kind], patch)
+				obj.SetNamespace(ns.Name)
+				obj.SetName(name)
+				return obj
+			}
+
+			t.Run("by default a new one without identityRef is refused", func(t *testing.T) {
+				g := NewWithT(t)
+				refused(g, env.Env.Create(ctx, newObject(g, "anonymous", "spec: {identityRef: null}")))
+			})
+
+			t.Run("by default an update may not remove identityRef", func(t *testing.T) {
+				g := NewWithT(t)
+				obj := newObject(g, "named", "{}")
+				g.Expect(env.Env.Create(ctx, obj)).To(Succeed())
+				refused(g, env.Env.Patch(ctx, obj.DeepCopy(), mergePatch(`{"spec":{"identityRef":null}}`)))
+				g.Expect(env.Env.Patch(ctx, obj, mergePatch(`{"metadata":{"labels":{"team":"a"}}}`))).To(Succeed(), "other updates are admitted")
+			})
+
+			t.Run("with the setting, a cluster may have no identityRef and stays updatable without it", func(t *testing.T) {
+				g := NewWithT(t)
+				allowDefaultCredential.Store(true)
+				legacy := newObject(g, "legacy", "spec: {identityRef: null}")
+				g.Expect(env.Env.Create(ctx, legacy)).To(Succeed())
+				named := newObject(g, "named-then-not", "{}")
+				g.Expect(env.Env.Create(ctx, named)).To(Succeed())
+				g.Expect(env.Env.Patch(ctx, named, mergePatch(`{"spec":{"identityRef":null}}`))).To(Succeed())
+
+				// The manager restarts with its default. What it admitted before stays updatable: finalizers, labels
+				// and annotations (the provider's, Cluster API's and clusterctl move's updates).
+				allowDefaultCredential.Store(false)
+				refused(g, env.Env.Create(ctx, newObject(g, "anonymous-again", "spec: {identityRef: null}")))
+				g.Expect(env.Env.Patch(ctx, legacy, mergePatch(`{"metadata":{"labels":{"team":"a"},"finalizers":["example.com/test"]}}`))).To(Succeed())
+				g.Expect(env.Env.Patch(ctx, legacy, mergePatch(`{"metadata":{"finalizers":null}}`))).To(Succeed())
+				g.Expect(env.Env.Patch(ctx, named, mergePatch(`{"metadata":{"annotations":{"note":"moved"}}}`))).To(Succeed())
+				// Once it names an identity, it cannot go back.
+				g.Expect(env.Env.Patch(ctx, legacy, mergePatch(`{"spec":{"identityRef":{"apiVersion":"infrastructure.cluster.x-k8s.io/v1beta1","kind":"AzureClusterIdentity","name":"cluster-identity"}}}`))).To(Succeed())
+				refused(g, env.Env.Patch(ctx, legacy, mergePatch(`{"spec":{"identityRef":null}}`)))
+			})
+		})
+	}
+
+	t.Run("an externally managed AzureCluster needs an identityRef too: its machines take their credential from it", func(t *testing.T) {
+		g := NewWithT(t)
+		obj := patched(g, samples["AzureCluster"], "{metadata: {annotations: {cluster.x-k8s.io/managed-by: terraform}}, spec: {identityRef: null}}")
+		obj.SetNamespace(ns.Name)
+		obj.SetName("external")
+		refused(g, env.Env.Create(ctx, obj))
+	})
+
+	t.Run("templates may leave identityRef to ClusterClass patches", func(t *testing.T) {
+		g := NewWithT(t)
+		for _, kind := range []string{"AzureClusterTemplate", "AzureManagedControlPlaneTemplate"} {
+			obj := patched(g, samples[kind], "spec: {template: {spec: {identityRef: null}}}")
+			obj.SetNamespace(ns.Name)
+			obj.SetName("no-identity")
+			g.Expect(env.Env.Create(ctx, obj)).To(Succeed(), kind)
+		}
+	})
 }
 
 // TestAdmission_IncompleteTemplates follows Cluster API's convention for templates: a template may be incomplete,

@@ -30,12 +30,17 @@ import (
 // +kubebuilder:webhook:verbs=create;update,path=/validate-infrastructure-cluster-x-k8s-io-v1beta1-azurecluster,mutating=false,failurePolicy=fail,matchPolicy=Equivalent,groups=infrastructure.cluster.x-k8s.io,resources=azureclusters,versions=v1beta1,name=validation.azurecluster.infrastructure.cluster.x-k8s.io,sideEffects=None,admissionReviewVersions=v1
 
 // SetupAzureClusterWebhookWithManager registers the defaulting and validating webhooks of AzureCluster.
-func SetupAzureClusterWebhookWithManager(mgr ctrl.Manager) error {
-	w := azureClusterWebhook{}
+func SetupAzureClusterWebhookWithManager(mgr ctrl.Manager, opts WebhookOptions) error {
+	w := azureClusterWebhook{opts: opts}
 	return ctrl.NewWebhookManagedBy(mgr, &AzureCluster{}).WithDefaulter(w).WithValidator(w).Complete()
 }
 
-type azureClusterWebhook struct{}
+// azureClusterWebhook requires spec.identityRef as WebhookOptions say, also on an externally managed AzureCluster
+// (cluster.x-k8s.io/managed-by): its AzureMachines take their credential from it. CAPZ v1.26.0 requires it on
+// every AzureCluster (internal/webhooks/azurecluster_validation.go, validateIdentityRef).
+type azureClusterWebhook struct {
+	opts WebhookOptions
+}
 
 // Default fills in CAPZ's defaults.
 func (azureClusterWebhook) Default(_ context.Context, c *AzureCluster) error {
@@ -44,16 +49,19 @@ func (azureClusterWebhook) Default(_ context.Context, c *AzureCluster) error {
 }
 
 // ValidateCreate validates a new AzureCluster.
-func (azureClusterWebhook) ValidateCreate(_ context.Context, c *AzureCluster) (admission.Warnings, error) {
-	return nil, Invalid("AzureCluster", c.Name, c.validate())
+func (w azureClusterWebhook) ValidateCreate(_ context.Context, c *AzureCluster) (admission.Warnings, error) {
+	errs := c.validate()
+	errs = append(errs, w.opts.validateIdentityRefRequired(field.NewPath("spec", "identityRef"), c.Spec.IdentityRef, false)...)
+	return nil, Invalid("AzureCluster", c.Name, errs)
 }
 
 // ValidateUpdate validates a changed AzureCluster, including what may not change after creation.
-func (azureClusterWebhook) ValidateUpdate(_ context.Context, old, c *AzureCluster) (admission.Warnings, error) {
+func (w azureClusterWebhook) ValidateUpdate(_ context.Context, old, c *AzureCluster) (admission.Warnings, error) {
 	if !c.DeletionTimestamp.IsZero() {
 		return nil, nil
 	}
 	errs := c.validate()
+	errs = append(errs, w.opts.validateIdentityRefRequired(field.NewPath("spec", "identityRef"), c.Spec.IdentityRef, old.Spec.IdentityRef == nil)...)
 	errs = append(errs, validateManagedByKept(old.Annotations, c.Annotations)...)
 	errs = append(errs, validateAzureClusterUpdate(old, c)...)
 	return nil, Invalid("AzureCluster", c.Name, errs)

@@ -37,14 +37,17 @@ import (
 
 // SetupAzureManagedControlPlaneWebhookWithManager registers the defaulting and validating webhooks of
 // AzureManagedControlPlane.
-func SetupAzureManagedControlPlaneWebhookWithManager(mgr ctrl.Manager) error {
-	w := azureManagedControlPlaneWebhook{}
+func SetupAzureManagedControlPlaneWebhookWithManager(mgr ctrl.Manager, opts WebhookOptions) error {
+	w := azureManagedControlPlaneWebhook{opts: opts}
 	return ctrl.NewWebhookManagedBy(mgr, &AzureManagedControlPlane{}).WithDefaulter(w).WithValidator(w).Complete()
 }
 
 // azureManagedControlPlaneWebhook validates without reading other objects. CAPZ also checks spec.dnsServiceIP
-// against the owning Cluster's service CIDR; that needs a client, so only the address itself is checked here.
-type azureManagedControlPlaneWebhook struct{}
+// against the owning Cluster's service CIDR; that needs a client, so only the address itself is checked here. It
+// requires spec.identityRef as WebhookOptions say; CAPZ v1.26.0's CRD requires it on every AzureManagedControlPlane.
+type azureManagedControlPlaneWebhook struct {
+	opts WebhookOptions
+}
 
 // Default fills in CAPZ's defaults.
 func (azureManagedControlPlaneWebhook) Default(_ context.Context, c *AzureManagedControlPlane) error {
@@ -53,17 +56,20 @@ func (azureManagedControlPlaneWebhook) Default(_ context.Context, c *AzureManage
 }
 
 // ValidateCreate validates a new AzureManagedControlPlane.
-func (azureManagedControlPlaneWebhook) ValidateCreate(_ context.Context, c *AzureManagedControlPlane) (admission.Warnings, error) {
+func (w azureManagedControlPlaneWebhook) ValidateCreate(_ context.Context, c *AzureManagedControlPlane) (admission.Warnings, error) {
+	errs := c.validate()
+	errs = append(errs, w.opts.validateIdentityRefRequired(field.NewPath("spec", "identityRef"), c.Spec.IdentityRef, false)...)
 	return managedControlPlaneWarnings(field.NewPath("spec"), &c.Spec.AzureManagedControlPlaneClassSpec),
-		Invalid("AzureManagedControlPlane", c.Name, c.validate())
+		Invalid("AzureManagedControlPlane", c.Name, errs)
 }
 
 // ValidateUpdate validates a changed AzureManagedControlPlane, including what AKS cannot change after creation.
-func (azureManagedControlPlaneWebhook) ValidateUpdate(_ context.Context, old, c *AzureManagedControlPlane) (admission.Warnings, error) {
+func (w azureManagedControlPlaneWebhook) ValidateUpdate(_ context.Context, old, c *AzureManagedControlPlane) (admission.Warnings, error) {
 	if !c.DeletionTimestamp.IsZero() {
 		return nil, nil
 	}
 	errs := c.validate()
+	errs = append(errs, w.opts.validateIdentityRefRequired(field.NewPath("spec", "identityRef"), c.Spec.IdentityRef, old.Spec.IdentityRef == nil)...)
 	errs = append(errs, validateAzureManagedControlPlaneUpdate(old, c)...)
 	return managedControlPlaneWarnings(field.NewPath("spec"), &c.Spec.AzureManagedControlPlaneClassSpec),
 		Invalid("AzureManagedControlPlane", c.Name, errs)
@@ -104,9 +110,6 @@ func (c *AzureManagedControlPlane) validate() field.ErrorList {
 	}
 	if s.Version == "" {
 		errs = append(errs, field.Required(spec.Child("version"), "a Kubernetes version such as v1.33.2"))
-	}
-	if s.IdentityRef == nil {
-		errs = append(errs, field.Required(spec.Child("identityRef"), "the AzureClusterIdentity whose credentials ASO uses for the cluster"))
 	}
 	errs = append(errs, validateNodeResourceGroupName(spec.Child("nodeResourceGroupName"), s.NodeResourceGroupName, s.ResourceGroupName)...)
 	errs = append(errs, ValidateSSHPublicKey(spec.Child("sshPublicKey"), ptr.Deref(s.SSHPublicKey, ""))...)

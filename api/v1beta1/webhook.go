@@ -21,6 +21,7 @@ import (
 	"reflect"
 	"sort"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -30,8 +31,37 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 )
 
-// This file holds what every webhook of the package shares: the error shape, immutability checks, and the
-// template rule that lets Cluster API's topology controller dry-run changes.
+// This file holds what every webhook of the package shares: the manager's options, the error shape, immutability
+// checks, the template rule that lets Cluster API's topology controller dry-run changes, and the rule that asks a
+// cluster for an identity.
+
+// WebhookOptions are the manager's settings that change what the webhooks admit.
+// +kubebuilder:object:generate=false
+type WebhookOptions struct {
+	// AllowASODefaultCredential admits an AzureCluster or AzureManagedControlPlane without spec.identityRef, whose
+	// ASO objects then name no credential, so that ASO uses its default one: the namespace's aso-credential Secret,
+	// else ASO's global credential (the manager's --allow-aso-default-credential). Off, such an owner is refused, as
+	// CAPZ v1.26.0 refuses it. The strict credential policy never allows it (the manager refuses to start with both).
+	AllowASODefaultCredential bool
+}
+
+// IdentityRefRequiredMessage explains why an AzureCluster or AzureManagedControlPlane needs spec.identityRef.
+const IdentityRefRequiredMessage = "an AzureClusterIdentity that allows this namespace: the provider hands a cluster " +
+	"without one ASO's default credential (the namespace's aso-credential Secret or ASO's global credential) only " +
+	"when the manager runs with --allow-aso-default-credential, which the strict credential policy " +
+	"(--credential-policy=strict) never allows; see docs/security.md"
+
+// validateIdentityRefRequired refuses a cluster without spec.identityRef, unless the manager allows ASO's default
+// credential: a new one, and an update that removes the identityRef. An existing cluster that already had none
+// (hadNone: created while the manager allowed it, or by a version that did not ask) stays updatable, so that the
+// provider's own patches (its finalizer), Cluster API's (labels, owner references) and clusterctl move's still work
+// on it; which credential its ASO objects may then use is its controller's decision, as for any cluster.
+func (o WebhookOptions) validateIdentityRefRequired(path *field.Path, ref *corev1.ObjectReference, hadNone bool) field.ErrorList {
+	if ref != nil || o.AllowASODefaultCredential || hadNone {
+		return nil
+	}
+	return field.ErrorList{field.Required(path, IdentityRefRequiredMessage)}
+}
 
 // Invalid turns field errors into the API error the API server returns to the user, or nil when there are none.
 func Invalid(kind string, name string, errs field.ErrorList) error {

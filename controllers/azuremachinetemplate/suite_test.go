@@ -49,8 +49,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := env.Run(ctx, m, env.Options{
+		// The webhooks admit clusters without identityRef, as on a single-tenant management cluster: most tests'
+		// clusters name no identity.
 		Scheme:        scheme.New(),
-		SetupWebhooks: setup.Webhooks,
+		SetupWebhooks: setup.WebhooksWith(setup.WebhookOptions{AllowASODefaultCredential: true}),
 		ManagerOptions: func(o *ctrl.Options) {
 			o.Cache = cache.Options{ByObject: setup.CacheByObject(), DefaultTransform: cache.TransformStripManagedFields()}
 			o.Logger = logs.Logger()

@@ -18,6 +18,7 @@ package setup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -115,16 +116,29 @@ func workQueueOptions(n int) controller.Options {
 	return controller.Options{MaxConcurrentReconciles: n, UsePriorityQueue: ptr.To(false)}
 }
 
+// WebhookOptions configure the webhooks.
+type WebhookOptions struct {
+	// AllowASODefaultCredential admits AzureClusters and AzureManagedControlPlanes without spec.identityRef, whose
+	// ASO objects then use ASO's default credential (--allow-aso-default-credential; see infrav1.WebhookOptions).
+	// It is for single-tenant management clusters; the strict credential policy never allows it.
+	AllowASODefaultCredential bool
+}
+
 // Webhooks registers the defaulting and validating webhooks of every kind, and the one that keeps reconcile-policy
 // skip on the ASO objects clusterctl move deletes.
-func Webhooks(mgr ctrl.Manager) error {
+func Webhooks(mgr ctrl.Manager, opts WebhookOptions) error {
+	infraOpts := infrav1.WebhookOptions{AllowASODefaultCredential: opts.AllowASODefaultCredential}
+	azureCluster := func(mgr ctrl.Manager) error { return infrav1.SetupAzureClusterWebhookWithManager(mgr, infraOpts) }
+	azureManagedControlPlane := func(mgr ctrl.Manager) error {
+		return infrav1.SetupAzureManagedControlPlaneWebhookWithManager(mgr, infraOpts)
+	}
 	webhooks := map[string]func(ctrl.Manager) error{
-		"AzureCluster":                        infrav1.SetupAzureClusterWebhookWithManager,
+		"AzureCluster":                        azureCluster,
 		"AzureClusterTemplate":                infrav1.SetupAzureClusterTemplateWebhookWithManager,
 		"AzureClusterIdentity":                infrav1.SetupAzureClusterIdentityWebhookWithManager,
 		"AzureMachine":                        infrav1.SetupAzureMachineWebhookWithManager,
 		"AzureMachineTemplate":                infrav1.SetupAzureMachineTemplateWebhookWithManager,
-		"AzureManagedControlPlane":            infrav1.SetupAzureManagedControlPlaneWebhookWithManager,
+		"AzureManagedControlPlane":            azureManagedControlPlane,
 		"AzureManagedControlPlaneTemplate":    infrav1.SetupAzureManagedControlPlaneTemplateWebhookWithManager,
 		"AzureManagedCluster":                 infrav1.SetupAzureManagedClusterWebhookWithManager,
 		"AzureManagedClusterTemplate":         infrav1.SetupAzureManagedClusterTemplateWebhookWithManager,
@@ -149,6 +163,22 @@ func Webhooks(mgr ctrl.Manager) error {
 	// Keeps ASO from deleting in Azure what clusterctl move deletes from this management cluster.
 	mgr.GetWebhookServer().Register(aso.DeleteForMoveWebhookPath, &webhook.Admission{Handler: aso.DeleteForMoveWebhook{}})
 	return nil
+}
+
+// CheckCredentialSettings refuses a manager whose settings contradict each other: the strict credential policy never
+// lets an ASO object use ASO's default credential, so it cannot run with AllowASODefaultCredential.
+func CheckCredentialSettings(policy aso.CredentialPolicy, opts WebhookOptions) error {
+	if policy == aso.StrictPolicy && opts.AllowASODefaultCredential {
+		return errors.New("--allow-aso-default-credential cannot be used with --credential-policy=strict: the strict policy " +
+			"never lets a cluster use ASO's default credential (the namespace's aso-credential Secret or ASO's global " +
+			"credential); give every AzureCluster and AzureManagedControlPlane an identityRef (see docs/security.md)")
+	}
+	return nil
+}
+
+// WebhooksWith returns a function that registers the webhooks with opts, for test environments (env.Options).
+func WebhooksWith(opts WebhookOptions) func(ctrl.Manager) error {
+	return func(mgr ctrl.Manager) error { return Webhooks(mgr, opts) }
 }
 
 // NewClusterCache sets up the cache through which the controllers reach workload clusters (the nodes of machine

@@ -67,8 +67,10 @@ func TestMain(m *testing.M) {
 // manager runs them, and an ASO simulator on the shared Azure, stored in sim.
 func managementCluster(sim **asosim.Simulator) env.Options {
 	return env.Options{
+		// The webhooks admit clusters without identityRef, as on single-tenant management clusters: the moved
+		// clusters name no identity.
 		Scheme:        scheme.New(),
-		SetupWebhooks: setup.Webhooks,
+		SetupWebhooks: setup.WebhooksWith(setup.WebhookOptions{AllowASODefaultCredential: true}),
 		ManagerOptions: func(o *ctrl.Options) {
 			o.Cache = cache.Options{ByObject: setup.CacheByObject(), DefaultTransform: cache.TransformStripManagedFields()}
 			// The source's and the target's managers run the same controllers in this process.

@@ -206,7 +206,8 @@ func (s *side) startManager(ctx context.Context, ours bool, logger logr.Logger) 
 	mgrCtx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
 	if ours {
-		if err := setup.Webhooks(mgr); err != nil {
+		// The manager's default: CAPZ's flavors name an identity, as CAPZ requires.
+		if err := setup.Webhooks(mgr, setup.WebhookOptions{}); err != nil {
 			return err
 		}
 	}
@@ -466,7 +467,7 @@ func (s *side) startProvider(ctx context.Context, logger logr.Logger) error {
 	}
 	mgrCtx, cancel := context.WithCancel(ctx)
 	s.providerCancel = cancel
-	if err := setup.Webhooks(mgr); err != nil {
+	if err := setup.Webhooks(mgr, setup.WebhookOptions{}); err != nil {
 		return err
 	}
 	if err := setup.Controllers(mgrCtx, mgr, setup.Options{ClusterCache: s.clusterCache}); err != nil {

@@ -136,10 +136,12 @@ func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 		}
 	}
 	return env.Options{
+		// The webhooks admit clusters without identityRef, as on a single-tenant management cluster: the testdata
+		// clusters name no identity, and ASO's default credential is the simulator's (or the fake Azure's).
 		APIServerFlags:   apiServerFlags,
 		ASOAzure:         azure,
 		Scheme:           capiplane.Scheme(),
-		SetupWebhooks:    setup.Webhooks,
+		SetupWebhooks:    setup.WebhooksWith(setup.WebhookOptions{AllowASODefaultCredential: true}),
 		ManagerOptions:   capiplane.ManagerOptions,
 		SetupReconcilers: p.setup,
 		// Cluster API and the simulator run as admins; the provider runs as its ServiceAccount (setup).

@@ -44,8 +44,10 @@ type Options struct {
 // Main runs the package's tests with the provider, its cache configured as main.go's, and exits with their code.
 func Main(m *testing.M, opts Options) {
 	os.Exit(env.Run(context.Background(), m, env.Options{
+		// The webhooks admit clusters without identityRef, as on a single-tenant management cluster: most of the
+		// controllers' tests make clusters without an identity.
 		Scheme:        scheme.New(),
-		SetupWebhooks: setup.Webhooks,
+		SetupWebhooks: setup.WebhooksWith(setup.WebhookOptions{AllowASODefaultCredential: true}),
 		ManagerOptions: func(o *ctrl.Options) {
 			o.Cache = cache.Options{ByObject: setup.CacheByObject(), DefaultTransform: cache.TransformStripManagedFields()}
 			if opts.Logger != nil {

@@ -86,8 +86,10 @@ func run(m *testing.M) int {
 		return 1
 	}
 	return env.Run(context.Background(), m, env.Options{
+		// The webhooks run with the manager's default, as the strict credential policy requires: a cluster without
+		// identityRef is refused.
 		Scheme:        scheme.New(),
-		SetupWebhooks: setup.Webhooks,
+		SetupWebhooks: setup.WebhooksWith(setup.WebhookOptions{}),
 		ManagerOptions: func(o *ctrl.Options) {
 			o.Cache = cache.Options{ByObject: setup.CacheByObject(), DefaultTransform: cache.TransformStripManagedFields()}
 		},

@@ -212,15 +212,14 @@ func TestTenancy_Matrix(t *testing.T) {
 		}
 	})
 
-	t.Run("an owner without identityRef gets no ASO object", func(t *testing.T) {
+	t.Run("an owner without identityRef is refused at admission", func(t *testing.T) {
 		g := NewWithT(t)
 		anonymous := azureCluster("anonymous", "", "")
-		tn.cluster(ctx, g, anonymous)
-		g.Eventually(func(g Gomega) {
-			c := condition(ctx, g, anonymous, infrav1.CredentialsReadyCondition)
-			g.Expect(c).To(And(Not(BeNil()), HaveField("Reason", aso.IdentityRequiredReason)))
-		}, timeout).Should(Succeed())
-		g.Consistently(func(g Gomega) { g.Expect(ofCluster(asoObjects(ctx, g, tn.namespace), "anonymous")).To(BeEmpty()) }, 3*time.Second).Should(Succeed())
+		anonymous.SetNamespace(tn.namespace)
+		err := tn.Create(ctx, anonymous)
+		g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
+		g.Expect(err.Error()).To(ContainSubstring("spec.identityRef: Required value"))
+		g.Expect(err.Error()).To(ContainSubstring("--credential-policy=strict"))
 	})
 
 	t.Run("identities that copy the platform's client ID or certificate file are not bound", func(t *testing.T) {

@@ -58,8 +58,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := env.Run(ctx, m, env.Options{
+		// The webhooks admit clusters without identityRef, as on a single-tenant management cluster: the tests'
+		// clusters name no identity.
 		Scheme:        scheme.New(),
-		SetupWebhooks: setup.Webhooks,
+		SetupWebhooks: setup.WebhooksWith(setup.WebhookOptions{AllowASODefaultCredential: true}),
 		ManagerOptions: func(o *ctrl.Options) {
 			capiplane.ManagerOptions(o)
 			o.Logger = logs.Logger()
