@@ -212,6 +212,15 @@ vet: ## Run go vet.
 build: ## Build the manager binary into bin/manager.
 	go build -o bin/manager .
 
+# make image: the platforms (GOARCH: one, or several space- or comma-separated), and the engine (empty: docker when
+# its daemon answers, else podman; it may carry global flags).
+ARCH ?= $(shell go env GOARCH)
+CONTAINER_ENGINE ?=
+
+.PHONY: image
+image: ## Build the manager image IMG for linux/ARCH (one or more GOARCHes; several: IMG-<arch> each) with docker or podman: the manager built on the host, FROM scratch, nothing pulled (hack/image; the Dockerfile builds the same from the sources).
+	@CONTAINER_ENGINE="$(CONTAINER_ENGINE)" hack/image/build.sh "$(IMG)" "$(ARCH)" out/image
+
 .PHONY: run
 run: test-tools ## Run the local management plane (Cluster API and the provider in-process, simulated ASO and workload clusters) with sample clusters until Ctrl-C (RUN_ARGS=--help for its flags).
 	go build -o bin/localplane ./hack/localplane
