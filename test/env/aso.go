@@ -66,24 +66,35 @@ type ASOAzure struct {
 	Proxy string
 	// SubscriptionID, TenantID, ClientID and ClientSecret are ASO's global credential, a service principal.
 	SubscriptionID, TenantID, ClientID, ClientSecret string
+	// ManagedIdentityEndpoint and ManagedIdentityHeader are the managed identity endpoint of ASO's host
+	// (IDENTITY_ENDPOINT, IDENTITY_HEADER: App Service's protocol), where the ManagedIdentityCredential of a
+	// credential Secret with AUTH_MODE podidentity gets its tokens, as from the pod's managed identities; empty:
+	// ASO's host has none.
+	ManagedIdentityEndpoint, ManagedIdentityHeader string
 	// MaxConcurrentReconciles is how many objects of a kind ASO reconciles at once (ASO's default: 1).
 	MaxConcurrentReconciles int
 }
 
-// FakeAzure is ASO's configuration for a fake Azure Resource Manager (test/fakearm), which serves the subscription
-// and accepts any service principal: ASO's controllers reconcile up to four objects of a kind at once.
+// FakeAzure is ASO's configuration for a fake Azure Resource Manager (test/fakearm), which serves the subscription:
+// it registers the secret of ASO's global credential with the fake, which then refuses that client ID any other
+// secret (and accepts any other service principal with any secret), and gives ASO's host the fake's managed
+// identity endpoint. ASO's controllers reconcile up to four objects of a kind at once.
 func FakeAzure(arm *fakearm.Server, subscriptionID string) *ASOAzure {
+	arm.RegisterClientSecret(fakeClientID, fakeClientSecret)
+	endpoint, header := arm.ManagedIdentityEndpoint()
 	return &ASOAzure{
 		ResourceManagerEndpoint: arm.URL(), ResourceManagerAudience: arm.Audience(), AuthorityHost: arm.URL(), CAFile: arm.CAFile(), Proxy: arm.ProxyURL(),
-		SubscriptionID: subscriptionID, TenantID: fakeTenantID, ClientID: fakeClientID, ClientSecret: "fake-client-secret",
+		SubscriptionID: subscriptionID, TenantID: fakeTenantID, ClientID: fakeClientID, ClientSecret: fakeClientSecret,
+		ManagedIdentityEndpoint: endpoint, ManagedIdentityHeader: header,
 		MaxConcurrentReconciles: 4,
 	}
 }
 
 // The tenant and service principal of ASO's credential for a fake Azure Resource Manager.
 const (
-	fakeTenantID = "00000000-0000-0000-0000-00000000000a"
-	fakeClientID = "00000000-0000-0000-0000-00000000000c"
+	fakeTenantID     = "00000000-0000-0000-0000-00000000000a"
+	fakeClientID     = "00000000-0000-0000-0000-00000000000c"
+	fakeClientSecret = "fake-client-secret"
 )
 
 // environment is ASO's configuration for this Azure, as environment variables.
@@ -103,6 +114,9 @@ func (a *ASOAzure) environment() []string {
 		"AZURE_CLIENT_ID=" + a.ClientID,
 		"AZURE_CLIENT_SECRET=" + a.ClientSecret,
 	}
+	if a.ManagedIdentityEndpoint != "" {
+		env = append(env, "IDENTITY_ENDPOINT="+a.ManagedIdentityEndpoint, "IDENTITY_HEADER="+a.ManagedIdentityHeader)
+	}
 	if a.MaxConcurrentReconciles > 0 {
 		env = append(env, "MAX_CONCURRENT_RECONCILES="+strconv.Itoa(a.MaxConcurrentReconciles))
 	}
@@ -110,7 +124,8 @@ func (a *ASOAzure) environment() []string {
 }
 
 // processEnvironment is this process's environment without what would configure ASO (AZURE_*, and ASO's other
-// settings): a developer's Azure credentials never reach the ASO of a test.
+// settings) or its managed identity (the variables from which MSAL picks a managed identity source): a developer's
+// Azure credentials never reach the ASO of a test.
 func processEnvironment() []string {
 	var out []string
 	for _, kv := range os.Environ() {
@@ -118,7 +133,9 @@ func processEnvironment() []string {
 		switch {
 		case strings.HasPrefix(name, "AZURE_"), name == "USE_WORKLOAD_IDENTITY_AUTH", name == "MAX_CONCURRENT_RECONCILES",
 			name == "TARGET_NAMESPACES", name == "RATE_LIMIT_MODE", name == "SSL_CERT_FILE",
-			strings.EqualFold(name, "HTTPS_PROXY"), strings.EqualFold(name, "HTTP_PROXY"), strings.EqualFold(name, "NO_PROXY"):
+			strings.EqualFold(name, "HTTPS_PROXY"), strings.EqualFold(name, "HTTP_PROXY"), strings.EqualFold(name, "NO_PROXY"),
+			name == "IDENTITY_ENDPOINT", name == "IDENTITY_HEADER", name == "IDENTITY_SERVER_THUMBPRINT",
+			name == "MSI_ENDPOINT", name == "MSI_SECRET", name == "IMDS_ENDPOINT":
 			continue
 		}
 		out = append(out, kv)

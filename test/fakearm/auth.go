@@ -17,8 +17,6 @@ limitations under the License.
 package fakearm
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -34,8 +32,9 @@ type token struct {
 }
 
 // Identity is who a token was issued to: the client_id of the token request (a service principal's or a managed
-// identity's application ID, whether it authenticated with a secret or a client assertion) and the tenant of the
-// token endpoint it was sent to. It holds no secret.
+// identity's application ID, whether it authenticated with a secret or a client assertion, or asked the managed
+// identity endpoint) and the tenant of the token endpoint it was sent to (the fake's own tenant for the managed
+// identity endpoint). It holds no secret.
 type Identity struct {
 	ClientID, TenantID string
 }
@@ -45,7 +44,10 @@ type IssuedToken struct {
 	Identity
 	// Audience is the token's .default scope less "/.default".
 	Audience string
-	Time     time.Time
+	// ManagedIdentity tells that the token came from the managed identity endpoint (ManagedIdentityEndpoint), not
+	// from Entra ID's token endpoint.
+	ManagedIdentity bool
+	Time            time.Time
 }
 
 // entraRequest is one Entra ID request, for the tests: no query, no body, so no secret.
@@ -133,13 +135,24 @@ func openIDConfiguration(host, tenant string) answer {
 	}}
 }
 
-// issueToken answers a client-credentials request from any client with any secret (or assertion) with an opaque
-// token for the resource of its .default scope.
-func (s *Server) issueToken(r *http.Request, tenant string) answer {
+// issueToken answers a client-credentials request with an opaque token for the resource of its .default scope:
+// from a client registered with a secret (RegisterClientSecret) only with that secret, from any other client with
+// any secret or assertion. It logs the request, issued or refused.
+func (s *Server) issueToken(r *http.Request, tenant string) (a answer) {
+	req := TokenRequest{Identity: Identity{TenantID: tenant}, Time: time.Now()}
+	defer func() { s.recordTokenRequest(req, a) }()
 	if err := r.ParseForm(); err != nil {
 		return oauthError(http.StatusBadRequest, "invalid_request", err.Error())
 	}
 	form := r.PostForm
+	req.ClientID, req.Credential = form.Get("client_id"), credentialOf(form)
+	resource := ""
+	for _, scope := range strings.Fields(form.Get("scope")) {
+		if strings.HasSuffix(scope, "/.default") {
+			resource = strings.TrimSuffix(scope, ".default")
+		}
+	}
+	req.Audience = strings.TrimSuffix(resource, "/")
 	switch {
 	case form.Get("grant_type") != "client_credentials":
 		return oauthError(http.StatusBadRequest, "unsupported_grant_type", "The fake Entra ID grants client_credentials only.")
@@ -148,25 +161,16 @@ func (s *Server) issueToken(r *http.Request, tenant string) answer {
 	case form.Get("client_secret") == "" && form.Get("client_assertion") == "":
 		return oauthError(http.StatusUnauthorized, "invalid_client", "The request body must contain 'client_secret' or 'client_assertion'.")
 	}
-	resource := ""
-	for _, scope := range strings.Fields(form.Get("scope")) {
-		if strings.HasSuffix(scope, "/.default") {
-			resource = strings.TrimSuffix(scope, ".default")
-		}
+	if refused := s.checkClientCredential(req.ClientID, form); refused != nil {
+		return *refused
 	}
 	if resource == "" {
 		return oauthError(http.StatusBadRequest, "invalid_scope", "The scope must name a resource's /.default.")
 	}
-	random := make([]byte, 24)
-	if _, err := rand.Read(random); err != nil {
+	issued, err := s.newToken(req.Identity, resource, false)
+	if err != nil {
 		return oauthError(http.StatusInternalServerError, "temporarily_unavailable", err.Error())
 	}
-	issued := "fakearm." + hex.EncodeToString(random)
-	id := Identity{ClientID: form.Get("client_id"), TenantID: tenant}
-	s.mu.Lock()
-	s.tokens[issued] = token{Identity: id, resource: resource}
-	s.issued = append(s.issued, IssuedToken{Identity: id, Audience: strings.TrimSuffix(resource, "/"), Time: time.Now()})
-	s.mu.Unlock()
 	return answer{status: http.StatusOK, body: map[string]any{
 		"token_type": "Bearer", "expires_in": 3600, "ext_expires_in": 3600, "access_token": issued,
 	}}

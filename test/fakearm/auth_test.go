@@ -47,6 +47,8 @@ func TestMain(m *testing.M) {
 	case "":
 	case publicChildMode:
 		os.Exit(publicChild())
+	case managedIdentityChildMode:
+		os.Exit(managedIdentityChild())
 	default:
 		os.Exit(child())
 	}

@@ -29,8 +29,13 @@ limitations under the License.
 // accepts the public cloud's token audiences and polls its long-running operations on the same host.
 //
 // Entra ID: instance discovery, OpenID configuration and client-credentials tokens for any tenant and any client;
-// tokens are opaque and ARM accepts only tokens it issued for its audience. The fake records whom it issued each
-// token to (IssuedTokens: the request's client_id and the tenant, never a secret or the token).
+// tokens are opaque and ARM accepts only tokens it issued for its audience. A client registered with a secret
+// (Options.ClientSecrets, RegisterClientSecret) gets a token with that secret only, as in Entra ID; any other
+// client with any secret or assertion. The fake also serves the managed identity endpoint of the host its clients
+// run on (ManagedIdentityEndpoint: App Service's protocol, IDENTITY_ENDPOINT and IDENTITY_HEADER), through which
+// azidentity's ManagedIdentityCredential gets a token of the managed identity with the client ID it asks. The fake
+// records whom it issued each token to (IssuedTokens: the request's client_id and the tenant, never a secret or the
+// token) and every token request, refused ones too (TokenRequests).
 //
 // ARM: a store of resources by ID (case-insensitive, keeping the case of the first PUT), with PUT, GET, PATCH,
 // DELETE and HEAD, Azure's parent rules (a resource group, a parent resource, the scope of an extension resource),

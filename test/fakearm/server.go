@@ -47,6 +47,9 @@ type Options struct {
 	// Polls is how many status polls a long-running PUT or DELETE stays in progress (Retry-After: 1) before it
 	// completes; 0 answers every PUT and DELETE synchronously.
 	Polls int
+	// ClientSecrets are the service principals whose secret Entra ID checks, by client ID (see
+	// RegisterClientSecret); any other client ID gets a token with any secret.
+	ClientSecrets map[string]string
 }
 
 // Request is one ARM request, as received.
@@ -83,6 +86,11 @@ type Server struct {
 	faults     []*fault
 	requestSeq int
 	etagSeq    int
+	// secrets are the registered client secrets by lower-cased client ID.
+	secrets       map[string]string
+	tokenRequests []TokenRequest
+	// identityHeader is the managed identity endpoint's IDENTITY_HEADER.
+	identityHeader string
 }
 
 // Start serves a new fake on 127.0.0.1, on random ports, with a certificate authority of its own.
@@ -91,6 +99,10 @@ func Start(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("failed to start the fake ARM: Polls %d is negative", opts.Polls)
 	}
 	certs, err := newCertificates(interceptedHosts)
+	if err != nil {
+		return nil, fmt.Errorf("failed to start the fake ARM: %w", err)
+	}
+	identityHeader, err := newIdentityHeader()
 	if err != nil {
 		return nil, fmt.Errorf("failed to start the fake ARM: %w", err)
 	}
@@ -121,6 +133,12 @@ func Start(opts Options) (*Server, error) {
 		resources:   map[string]*resource{},
 		ops:         map[string]*operation{},
 		tokens:      map[string]token{},
+		secrets:     map[string]string{},
+		// The managed identity endpoint's header, as App Service sets IDENTITY_HEADER: a secret of the host.
+		identityHeader: identityHeader,
+	}
+	for clientID, secret := range opts.ClientSecrets {
+		s.secrets[strings.ToLower(clientID)] = secret
 	}
 	s.server = &http.Server{
 		Handler:           http.HandlerFunc(s.serve),
@@ -167,12 +185,14 @@ func (s *Server) Requests() []Request {
 }
 
 // serve tells ARM's requests from Entra's: on the fake's own address by path (ARM's start with subscriptions or
-// providers), on the public cloud's hosts by host.
+// providers, the managed identity endpoint's is managedIdentityPath), on the public cloud's hosts by host.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	first, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	switch {
 	case isHost(r.Host, armHost):
 		s.serveARM(w, r)
+	case !isInterceptedHost(r.Host) && r.URL.Path == managedIdentityPath:
+		s.serveManagedIdentity(w, r)
 	case !isInterceptedHost(r.Host) && (strings.EqualFold(first, "subscriptions") || strings.EqualFold(first, "providers")):
 		s.serveARM(w, r)
 	default:

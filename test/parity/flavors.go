@@ -196,10 +196,11 @@ func (f Flavor) Namespace() string { return "parity-" + f.Name }
 
 // identity, tenant and the rest are the flavors' credentials: a service principal (AzureClusterIdentity type
 // ServicePrincipal with a Secret; CAPZ's templates default to WorkloadIdentity, whose token file ASO reads from a
-// fixed path) that the fake ARM accepts with any secret.
+// fixed path) that the fake ARM accepts with any secret. It is not ASO's global credential (test/env's FakeAzure),
+// whose secret the fake checks.
 const (
 	TenantID            = "00000000-0000-0000-0000-00000000000a"
-	ClientID            = "00000000-0000-0000-0000-00000000000c"
+	ClientID            = "00000000-0000-0000-0000-00000000000b"
 	clientSecret        = "parity-client-secret"
 	identitySecretName  = "cluster-identity-secret"
 	asoCredentialSecret = "aso-credential"
