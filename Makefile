@@ -344,6 +344,23 @@ test: test-tools ## Run all tests, including the ones on a real API server, then
 	[[ $$status -eq 0 ]] || exit $$status; \
 	go run $(GO_BUILD_FLAGS) ./test/rbaccheck "$$usage"
 
+# make test-image runs podman so: with runc and cgroupfs (crun refuses a hybrid cgroup hierarchy), and, in podman
+# run, ulimits within what the machine allows (podman's defaults exceed them).
+PODMAN ?= podman --runtime runc --cgroup-manager cgroupfs
+PODMAN_RUN_FLAGS ?= --ulimit nofile=1000:1000 --ulimit nproc=1000:1000
+
+# The image test (test/image) runs with make test's build flags, so that it and the local plane it builds reuse the
+# packages make test compiled.
+.PHONY: test-image
+test-image: test-tools $(KUSTOMIZE) ## Build the manager image with podman (apt-get installs podman and runc when missing) and run it exactly as the release manifests' Deployment says against a local management plane: probes, metrics, webhooks, a sample cluster, SIGTERM (test/image).
+	@hack/image/ensure-podman.sh
+	@$(MAKE) --no-print-directory image CONTAINER_ENGINE="$(PODMAN)" ARCH="$$(go env GOARCH)"
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	hack/release-manifests.sh $(KUSTOMIZE) "$(IMG)" "$$tmp"; \
+	CAPZASO_TEST_IMAGE="$(IMG)" CAPZASO_TEST_IMAGE_COMPONENTS="$$tmp/infrastructure-components.yaml" \
+	CAPZASO_TEST_IMAGE_PODMAN="$(PODMAN)" CAPZASO_TEST_IMAGE_PODMAN_RUN_FLAGS="$(PODMAN_RUN_FLAGS)" \
+	go test $(GO_BUILD_FLAGS) -count=1 -timeout 20m -v -run '^TestImage$$' ./test/image
+
 # Where make test-profile keeps its records and report.
 PROFILE_DIR ?= out/test-profile
 
@@ -436,7 +453,7 @@ crd-coverage: ## Print how many CAPZ v1beta1 spec fields each CRD accepts, and h
 ##@ release
 
 .PHONY: release-manifests
-release-manifests: $(KUSTOMIZE) ## Write the clusterctl assets out/infrastructure-components.yaml (manager image: IMG) and out/metadata.yaml.
+release-manifests: $(KUSTOMIZE) ## Write the clusterctl assets out/infrastructure-components.yaml (manager image: IMG) and out/metadata.yaml, and the optional out/credential-secrets-policy.yaml.
 	@hack/release-manifests.sh $(KUSTOMIZE) "$(IMG)" $(RELEASE_DIR)
 
 .PHONY: verify-release

@@ -16,7 +16,9 @@
 # release-manifests.sh KUSTOMIZE IMAGE OUT_DIR
 #
 # Writes the clusterctl release assets into OUT_DIR: infrastructure-components.yaml
-# (config/default, with the manager container running IMAGE) and metadata.yaml.
+# (config/default, with the manager container running IMAGE) and metadata.yaml; and
+# credential-secrets-policy.yaml (config/policies/credential-secrets), the optional
+# admission policy for credential Secrets, which clusterctl does not install.
 # The same inputs give the same bytes.
 
 set -euo pipefail
@@ -55,4 +57,6 @@ OVERLAY
 "$kustomize" build "$overlay" >"$overlay/infrastructure-components.yaml"
 mv "$overlay/infrastructure-components.yaml" "$out_dir/infrastructure-components.yaml"
 cp "$root/metadata.yaml" "$out_dir/metadata.yaml"
-echo "release-manifests: wrote $out_dir/infrastructure-components.yaml (manager image $image) and $out_dir/metadata.yaml"
+"$kustomize" build "$root/config/policies/credential-secrets" >"$overlay/credential-secrets-policy.yaml"
+mv "$overlay/credential-secrets-policy.yaml" "$out_dir/credential-secrets-policy.yaml"
+echo "release-manifests: wrote $out_dir/infrastructure-components.yaml (manager image $image), $out_dir/metadata.yaml and $out_dir/credential-secrets-policy.yaml"
