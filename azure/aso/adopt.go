@@ -20,7 +20,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -62,10 +64,19 @@ func adoptionOf(live client.Object, clusterName string) (adoption string, waitin
 		return adoptionProbing, false
 	}
 	switch a := live.GetAnnotations()[AdoptionAnnotation]; a {
-	case adoptionCreated, "":
+	case adoptionCreated:
 		return adoptionCreated, false
 	case adoptionTakenOver, adoptionReferenced:
 		return a, false
+	case "":
+		if !skipOfItsOwn(live) {
+			// Made without a record: by the provider before it kept one, or by CAPZ, which manages what it created.
+			return adoptionCreated, false
+		}
+		// Made by someone else with reconcile-policy skip of its own: CAPZ keeps skip on a resource that existed
+		// before the cluster (kubernetes-sigs/cluster-api-provider-azure v1.26.0, azure/services/aso/aso.go,
+		// CreateOrUpdateResource: skip at creation, manage only once ASO reports it missing or it carries the
+		// cluster's owned tag, WasManaged). What ASO reports of it decides, as for a probe: never "created".
 	}
 	ready := readyCondition(live)
 	switch {
@@ -121,8 +132,8 @@ func ownedByCluster(obj client.Object, clusterName string) bool {
 }
 
 // IsManaged reports whether a live ASO object is one the owner created and manages: controlled by the owner, and
-// neither referenced (reconcile-policy skip) nor adopted as the user's resource. Deleting a managed resource group,
-// for instance, deletes everything in it.
+// neither referenced (reconcile-policy skip of its own, not a pause's) nor adopted as the user's resource. Deleting
+// a managed resource group, for instance, deletes everything in it.
 func IsManaged(obj, owner client.Object) bool {
 	if obj == nil || !isControlledBy(obj, owner) {
 		return false
@@ -130,8 +141,29 @@ func IsManaged(obj, owner client.Object) bool {
 	if obj.GetAnnotations()[AdoptionAnnotation] == adoptionReferenced || obj.GetAnnotations()[AdoptionAnnotation] == adoptionProbing {
 		return false
 	}
-	_, paused := obj.GetAnnotations()[PrePauseAnnotation]
-	return paused || reconcilePolicy(obj) != "skip"
+	return !skipOfItsOwn(obj)
+}
+
+// CAPZPrePauseAnnotation is CAPZ's record of the reconcile-policy an ASO object had before CAPZ paused it
+// (kubernetes-sigs/cluster-api-provider-azure v1.26.0, azure/services/aso/aso.go, PauseResource); CAPZ restores it
+// and removes the record when it resumes.
+const CAPZPrePauseAnnotation = "sigs.k8s.io/cluster-api-provider-azure-pre-pause-reconcile-policy"
+
+// skipOfItsOwn reports whether an object has reconcile-policy skip of its own, which makes ASO only read its
+// resource and never delete it: not skip a pause set, the engine's (PrePauseAnnotation, which never records skip) or
+// CAPZ's (CAPZPrePauseAnnotation: the policy from before the pause decides).
+func skipOfItsOwn(obj client.Object) bool {
+	if reconcilePolicy(obj) != string(asoannotations.ReconcilePolicySkip) {
+		return false
+	}
+	annotations := obj.GetAnnotations()
+	if _, paused := annotations[PrePauseAnnotation]; paused {
+		return false
+	}
+	if previous, paused := annotations[CAPZPrePauseAnnotation]; paused {
+		return previous == string(asoannotations.ReconcilePolicySkip)
+	}
+	return true
 }
 
 // takeOver makes the provider the owner of the spec fields that other clients wrote with updates to an object it
@@ -141,6 +173,11 @@ func IsManaged(obj, owner client.Object) bool {
 // to the same group, which ASO refuses. Once the provider owns them, its apply drops the fields it does not set.
 // Only an object the provider has not labelled yet is taken over (later updates by others are theirs); the
 // managers that wrote no spec field (ASO's own, which writes its annotations and finalizer) keep their fields.
+//
+// The reconcile-policy of an object with skip of its own (a resource that existed before CAPZ's cluster, which CAPZ
+// only references) stays with the manager that wrote it: an apply that does not set it then keeps it, and ASO never
+// writes or deletes the resource, whatever the provider desires of the object. Unless ASO reported the resource
+// missing: CAPZ would then switch the object to manage and have ASO create it, and so does the provider.
 func (e *Engine) takeOver(ctx context.Context, live client.Object) error {
 	if _, ours := live.GetLabels()[infrav1.OwnedByLabel]; ours {
 		return nil
@@ -154,8 +191,29 @@ func (e *Engine) takeOver(ctx context.Context, live client.Object) error {
 	if managers.Len() == 0 {
 		return nil
 	}
-	patch, err := csaupgrade.UpgradeManagedFieldsPatch(live, managers, FieldManager)
-	if err != nil || patch == nil {
+	upgraded, ok := live.DeepCopyObject().(client.Object)
+	if !ok {
+		return fmt.Errorf("%T is not an object", live)
+	}
+	if err := csaupgrade.UpgradeManagedFields(upgraded, managers, FieldManager); err != nil {
+		return err
+	}
+	fields := upgraded.GetManagedFields()
+	if skipOfItsOwn(live) && !missingInAzure(live) {
+		var err error
+		if fields, err = keepField(live.GetManagedFields(), fields, managers, reconcilePolicyField); err != nil {
+			return err
+		}
+	}
+	if reflect.DeepEqual(fields, live.GetManagedFields()) {
+		return nil
+	}
+	// As csaupgrade.UpgradeManagedFieldsPatch: the managed fields, guarded by the resource version.
+	patch, err := json.Marshal([]map[string]any{
+		{"op": "replace", "path": "/metadata/managedFields", "value": fields},
+		{"op": "replace", "path": "/metadata/resourceVersion", "value": live.GetResourceVersion()},
+	})
+	if err != nil {
 		return err
 	}
 	if err := e.Client.Patch(ctx, live, client.RawPatch(types.JSONPatchType, patch)); err != nil {
@@ -175,4 +233,111 @@ func ownsSpec(m metav1.ManagedFieldsEntry) bool {
 	}
 	_, ok := fields["f:spec"]
 	return ok
+}
+
+// missingInAzure reports whether ASO reported that the resource of a skipped object does not exist in Azure.
+func missingInAzure(obj client.Object) bool {
+	ready := readyCondition(obj)
+	return ready != nil && ready.Status == metav1.ConditionFalse && ready.Reason == reasonAzureResourceNotFound
+}
+
+// reconcilePolicyField is the path of ASO's reconcile-policy annotation in a managed fields entry (FieldsV1).
+var reconcilePolicyField = []string{"f:metadata", "f:annotations", "f:" + asoannotations.ReconcilePolicy}
+
+// keepField gives a field back to the manager that owned it before the takeover: before are the managed fields of
+// the live object, after those csaupgrade made of them, in which FieldManager took over every field of managers. The
+// field leaves FieldManager's entry (unless FieldManager owned it before) and returns to the first of managers whose
+// update owned it, in an update entry of its own.
+func keepField(before, after []metav1.ManagedFieldsEntry, managers sets.Set[string], path []string) ([]metav1.ManagedFieldsEntry, error) {
+	var owner *metav1.ManagedFieldsEntry
+	for i, m := range before {
+		if m.Manager == FieldManager && m.Operation == metav1.ManagedFieldsOperationApply && m.Subresource == "" && ownsField(m, path) {
+			return after, nil
+		}
+		if owner == nil && managers.Has(m.Manager) && m.Operation == metav1.ManagedFieldsOperationUpdate && m.Subresource == "" && ownsField(m, path) {
+			owner = &before[i]
+		}
+	}
+	if owner == nil {
+		return after, nil
+	}
+	out := make([]metav1.ManagedFieldsEntry, 0, len(after)+1)
+	for _, m := range after {
+		if m.Manager == FieldManager && m.Operation == metav1.ManagedFieldsOperationApply && m.Subresource == "" {
+			fields, err := withoutField(m, path)
+			if err != nil {
+				return nil, err
+			}
+			m.FieldsV1 = fields
+		}
+		out = append(out, m)
+	}
+	only := map[string]any{}
+	for i := len(path) - 1; i >= 0; i-- {
+		only = map[string]any{path[i]: only}
+	}
+	raw, err := json.Marshal(only)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, metav1.ManagedFieldsEntry{
+		Manager:    owner.Manager,
+		Operation:  metav1.ManagedFieldsOperationUpdate,
+		APIVersion: owner.APIVersion,
+		Time:       owner.Time,
+		FieldsType: "FieldsV1",
+		FieldsV1:   &metav1.FieldsV1{Raw: raw},
+	}), nil
+}
+
+// ownsField reports whether a managed fields entry owns the field at path (FieldsV1 keys).
+func ownsField(m metav1.ManagedFieldsEntry, path []string) bool {
+	if m.FieldsV1 == nil {
+		return false
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(m.FieldsV1.GetRawBytes(), &fields); err != nil {
+		return false
+	}
+	for _, key := range path {
+		child, ok := fields[key].(map[string]any)
+		if !ok {
+			return false
+		}
+		fields = child
+	}
+	return true
+}
+
+// withoutField returns a managed fields entry's fields without the field at path; the maps that held nothing else
+// go too, since an empty map in FieldsV1 owns the field itself.
+func withoutField(m metav1.ManagedFieldsEntry, path []string) (*metav1.FieldsV1, error) {
+	if m.FieldsV1 == nil {
+		return nil, nil
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(m.FieldsV1.GetRawBytes(), &fields); err != nil {
+		return nil, err
+	}
+	var remove func(fields map[string]any, path []string)
+	remove = func(fields map[string]any, path []string) {
+		if len(path) == 1 {
+			delete(fields, path[0])
+			return
+		}
+		child, ok := fields[path[0]].(map[string]any)
+		if !ok {
+			return
+		}
+		remove(child, path[1:])
+		if len(child) == 0 {
+			delete(fields, path[0])
+		}
+	}
+	remove(fields, path)
+	raw, err := json.Marshal(fields)
+	if err != nil {
+		return nil, err
+	}
+	return &metav1.FieldsV1{Raw: raw}, nil
 }

@@ -24,7 +24,10 @@ import (
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -73,6 +76,123 @@ func TestReconcile_AdoptableResources(t *testing.T) {
 
 			g.Expect(deleteAll(ctx, g, e, owner, aso.DeleteOptions{ClusterName: "adopt", Kinds: allKinds})).To(BeTrue())
 			g.Expect(sim.ExistsInAzure(id)).To(Equal(tt.wantSkip), "only the user's own resource survives the cluster")
+		})
+	}
+}
+
+// TestReconcile_CAPZBroughtResourcesStayTheUsers switches from CAPZ: ASO objects CAPZ made for the same owner,
+// written by CAPZ's field manager with updates and without the engine's adoption record. CAPZ keeps
+// reconcile-policy skip on a resource that existed before the cluster (one it only references); the engine must
+// reference it too, keep skip, and leave it in Azure when the cluster goes. A skip CAPZ's pause set is not one of
+// its own: the policy CAPZ recorded before the pause decides.
+func TestReconcile_CAPZBroughtResourcesStayTheUsers(t *testing.T) {
+	const cluster = "switch"
+	users := map[string]string{"owner": "the user"}
+	owned := map[string]string{azure.ClusterTagKey(cluster): "owned"}
+	tests := []struct {
+		name        string
+		azureTags   map[string]string
+		annotations map[string]string
+		adoptable   bool
+		// wantAdoption is the engine's record; "" for a resource that is not adoptable.
+		wantAdoption string
+		wantSkip     bool
+	}{
+		{name: "a resource group CAPZ references is referenced", azureTags: users, adoptable: true,
+			annotations: map[string]string{reconcilePolicy: "skip"}, wantAdoption: "referenced", wantSkip: true},
+		{name: "one CAPZ references and paused is referenced", azureTags: users, adoptable: true,
+			annotations:  map[string]string{reconcilePolicy: "skip", aso.CAPZPrePauseAnnotation: "skip"},
+			wantAdoption: "referenced", wantSkip: true},
+		{name: "one CAPZ manages and paused is managed", azureTags: owned, adoptable: true,
+			annotations:  map[string]string{reconcilePolicy: "skip", aso.CAPZPrePauseAnnotation: "manage"},
+			wantAdoption: "created"},
+		{name: "one CAPZ manages is managed", azureTags: owned, adoptable: true,
+			annotations: map[string]string{reconcilePolicy: "manage"}, wantAdoption: "created"},
+		{name: "the takeover leaves skip to CAPZ on a resource that is not adoptable", azureTags: users,
+			annotations: map[string]string{reconcilePolicy: "skip"}, wantSkip: true},
+		{name: "one CAPZ made at skip that ASO found missing is created and managed, as CAPZ would", adoptable: true,
+			annotations: map[string]string{reconcilePolicy: "skip"}, wantAdoption: "created"},
+		{name: "one that is not adoptable and that ASO found missing is created too",
+			annotations: map[string]string{reconcilePolicy: "skip"}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			ctx, owner := setup(t, g)
+			e := newEngine(t)
+			name := fmt.Sprintf("capz-rg-%d", i)
+			id := fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", sim.SubscriptionID(), name)
+			if tt.azureTags != nil {
+				sim.SeedAzure("ResourceGroup", id, tt.azureTags)
+			}
+
+			// CAPZ's object, as CAPZ v1.26.0 leaves it: created and patched by its manager (updates), controlled by
+			// the AzureCluster, which keeps its UID across the switch.
+			capz := client.WithFieldOwner(env.Env, "manager")
+			theirs := &asoresources.ResourceGroup{
+				ObjectMeta: metav1.ObjectMeta{
+					Name: name, Namespace: owner.Namespace,
+					Labels:      map[string]string{clusterv1.ClusterNameLabel: cluster},
+					Annotations: tt.annotations,
+					OwnerReferences: []metav1.OwnerReference{{
+						APIVersion: infrav1.GroupVersion.String(), Kind: "AzureCluster", Name: owner.Name, UID: owner.UID,
+						Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+					}},
+				},
+				Spec: asoresources.ResourceGroup_Spec{AzureName: name, Location: ptr.To("eastus"), Tags: tt.azureTags},
+			}
+			g.Expect(capz.Create(ctx, theirs)).To(Succeed())
+			g.Eventually(func(g Gomega) {
+				g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(theirs), theirs)).To(Succeed())
+				g.Expect(theirs.Status.Conditions).To(ContainElement(Or(HaveField("Status", metav1.ConditionTrue),
+					HaveField("Reason", "AzureResourceNotFound"))), "ASO has looked it up")
+			}, timeout).Should(Succeed())
+			before := len(sim.Events())
+
+			rg := resourceGroup(name)
+			rg.Adoptable = tt.adoptable
+			desired := func() []aso.Resource { return []aso.Resource{rg} }
+			result := reconcileUntilReady(ctx, g, e, owner, desired, options(cluster))
+			if tt.adoptable {
+				want := infrav1.ResourceManaged
+				if tt.wantSkip {
+					want = infrav1.ResourceReferenced
+				}
+				g.Expect(result.Resource("ResourceGroup", name)).To(HaveField("Management", want))
+			}
+			live := &asoresources.ResourceGroup{}
+			g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(theirs), live)).To(Succeed())
+			g.Expect(live.Labels).To(HaveKey(infrav1.OwnedByLabel), "the engine applied it")
+			g.Expect(live.Annotations).NotTo(HaveKey(aso.CAPZPrePauseAnnotation), "CAPZ's pause record went with the takeover")
+			if tt.wantAdoption != "" {
+				g.Expect(live.Annotations).To(HaveKeyWithValue(aso.AdoptionAnnotation, tt.wantAdoption))
+			}
+			if tt.wantSkip {
+				g.Expect(live.Annotations).To(HaveKeyWithValue(reconcilePolicy, "skip"))
+				g.Expect(aso.IsManaged(live, owner)).To(BeFalse())
+				for _, event := range sim.Events()[before:] {
+					g.Expect(event.ID).NotTo(Equal(id), "ASO never wrote the user's resource group")
+				}
+			} else {
+				g.Expect(live.Annotations).NotTo(HaveKeyWithValue(reconcilePolicy, "skip"))
+				g.Expect(aso.IsManaged(live, owner)).To(BeTrue())
+			}
+			if !tt.adoptable && tt.wantSkip {
+				// The engine does not set the policy of a resource that is not adoptable: CAPZ's manager keeps it.
+				g.Expect(live.ManagedFields).To(ContainElement(And(HaveField("Manager", "manager"),
+					HaveField("FieldsV1.Raw", MatchJSON(`{"f:metadata":{"f:annotations":{"f:serviceoperator.azure.com/reconcile-policy":{}}}}`)))))
+			}
+			for _, p := range []string{"spec", "labels", "ownerReferences"} {
+				g.Expect(live.ManagedFields).NotTo(ContainElement(And(HaveField("Manager", "manager"),
+					HaveField("FieldsV1.Raw", ContainSubstring(`"f:`+p+`"`)))), "the engine took over CAPZ's other fields")
+			}
+
+			g.Expect(deleteAll(ctx, g, e, owner, aso.DeleteOptions{ClusterName: cluster, Kinds: allKinds})).To(BeTrue())
+			g.Eventually(func(g Gomega) {
+				err := env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(theirs), &asoresources.ResourceGroup{})
+				g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the ASO object is gone")
+			}, timeout).Should(Succeed())
+			g.Expect(sim.ExistsInAzure(id)).To(Equal(tt.wantSkip), "deleting the cluster deletes only what it manages")
 		})
 	}
 }
