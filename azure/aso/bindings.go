@@ -107,36 +107,66 @@ func (b IdentityBinding) validate() error {
 	return nil
 }
 
-// boundMaterial returns what of an identity needs a binding: the field and its value; "" for an identity whose
-// secret is a Secret's (a service principal's client secret or certificate), which the Secret rules govern.
+// boundMaterial returns what of an identity needs a binding: the field and its normalised value (normalised); ""
+// for an identity whose secret is a Secret's (a service principal's client secret or certificate), which the Secret
+// rules govern.
 func boundMaterial(identity *infrav1.AzureClusterIdentity) (field, value string) {
 	spec := identity.Spec
 	switch spec.Type {
 	case infrav1.ServicePrincipalCertificate:
 		if spec.CertPath != "" {
-			return "certPath", filepath.Clean(spec.CertPath)
+			return certPathField, normalised(certPathField, spec.CertPath)
 		}
 	case infrav1.UserAssignedIdentityCredential:
-		return "userAssignedIdentityCredentialsPath", spec.UserAssignedIdentityCredentialsPath
+		return credentialsPathField, normalised(credentialsPathField, spec.UserAssignedIdentityCredentialsPath)
 	case infrav1.WorkloadIdentity, infrav1.UserAssignedMSI:
-		return "clientID", spec.ClientID
+		return clientIDField, normalised(clientIDField, spec.ClientID)
 	}
 	return "", ""
 }
 
-// value returns the binding's value of a field of boundMaterial.
-func (b IdentityBinding) value(field string) string {
+// The fields of boundMaterial.
+const (
+	certPathField        = "certPath"
+	credentialsPathField = "userAssignedIdentityCredentialsPath"
+	clientIDField        = "clientID"
+)
+
+// normalised is the form in which values of a field are compared, so that one file or client ID cannot be written
+// two ways: a certificate path with its links resolved (a Secret or ConfigMap volume reaches every file also
+// through its ..data link), a credential file's path cleaned (the file is in ASO's pod, not the manager's, so
+// only its spelling can be normalised), and a client ID (a GUID) in lower case.
+func normalised(field, value string) string {
 	switch field {
-	case "certPath":
-		if b.CertPath != "" {
-			return filepath.Clean(b.CertPath)
+	case certPathField:
+		clean := filepath.Clean(value)
+		if resolved, err := filepath.EvalSymlinks(clean); err == nil {
+			return resolved
 		}
-	case "userAssignedIdentityCredentialsPath":
-		return b.UserAssignedIdentityCredentialsPath
-	case "clientID":
-		return b.ClientID
+		return clean
+	case credentialsPathField:
+		return filepath.Clean(value)
+	case clientIDField:
+		return strings.ToLower(strings.TrimSpace(value))
 	}
-	return ""
+	return value
+}
+
+// value returns the binding's normalised value of a field of boundMaterial.
+func (b IdentityBinding) value(field string) string {
+	var v string
+	switch field {
+	case certPathField:
+		v = b.CertPath
+	case credentialsPathField:
+		v = b.UserAssignedIdentityCredentialsPath
+	case clientIDField:
+		v = b.ClientID
+	}
+	if v == "" {
+		return ""
+	}
+	return normalised(field, v)
 }
 
 // bindingProblem says why an identity may not use its certificate file, credential file or federated client ID:

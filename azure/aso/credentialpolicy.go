@@ -19,6 +19,7 @@ package aso
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	asoconfig "github.com/Azure/azure-service-operator/v2/pkg/common/config"
@@ -171,13 +172,14 @@ func (e *Engine) vouchedFor(ctx context.Context, namespace, kind, value, tenant 
 		var matches bool
 		switch kind {
 		case credentialFile:
-			matches = spec.Type == infrav1.UserAssignedIdentityCredential && spec.UserAssignedIdentityCredentialsPath == value
+			matches = spec.Type == infrav1.UserAssignedIdentityCredential &&
+				normalised(credentialsPathField, spec.UserAssignedIdentityCredentialsPath) == normalised(credentialsPathField, value)
 		case managedIdentity:
-			matches = spec.Type == infrav1.UserAssignedMSI && spec.ClientID == value
+			matches = spec.Type == infrav1.UserAssignedMSI && normalised(clientIDField, spec.ClientID) == normalised(clientIDField, value)
 		case federatedIdentity:
-			matches = spec.Type == infrav1.WorkloadIdentity && spec.ClientID == value
+			matches = spec.Type == infrav1.WorkloadIdentity && normalised(clientIDField, spec.ClientID) == normalised(clientIDField, value)
 		}
-		if !matches || (tenant != "" && spec.TenantID != tenant) || !NamespaceAllowed(spec.AllowedNamespaces, ns) {
+		if !matches || (tenant != "" && !strings.EqualFold(strings.TrimSpace(spec.TenantID), strings.TrimSpace(tenant))) || !NamespaceAllowed(spec.AllowedNamespaces, ns) {
 			continue
 		}
 		problem, err := e.bindingProblem(identity)

@@ -34,7 +34,9 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
 	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
@@ -138,7 +140,11 @@ func (e *Engine) EnsureCredentials(ctx context.Context, owner client.Object, in 
 		return Credentials{}, err
 	case verdict.refused != "":
 		e.warn(owner, CredentialNotAllowedReason, verdict.refused)
-		return Credentials{Reason: CredentialNotAllowedReason, Message: "the user's " + verdict.refused}, nil
+		if err := e.revokeCredentials(ctx, owner, in); err != nil {
+			return Credentials{}, err
+		}
+		return Credentials{Reason: CredentialNotAllowedReason, Message: "the user's " + verdict.refused + "; the credential is revoked: " +
+			"ASO's credential-from annotations name a revoked credential"}, nil
 	case verdict.warning != "":
 		e.warn(owner, CredentialNotVouchedReason, verdict.warning)
 		creds.Warning = verdict.warning
@@ -205,9 +211,29 @@ func (e *Engine) resolveIdentity(ctx context.Context, owner client.Object, in Cr
 	return Credentials{SecretName: CredentialSecretName(in.ClusterName), Ready: true, Reason: CredentialsReadyReason}, identity, nil
 }
 
-// revokeCredentials removes the cluster's credential secret from the owner's ASO objects' credential-from
-// annotation and deletes the secret when the owner controls it (a user's own secret of that name stays). The
-// identity was read and does not allow the namespace: an explicit intent.
+// RevokedCredentialPrefix starts the credential-from value of an object whose credential is revoked or refused.
+// ASO v2.18 refuses a credential-from that contains "/" outright (internal/identity/credential_provider.go,
+// getCredentialFromAnnotation), without falling back to the namespace's aso-credential Secret or to its global
+// credential, so such an object reaches Azure with no identity at all. Removing the annotation instead would hand
+// the object to those fallbacks.
+const RevokedCredentialPrefix = "revoked/"
+
+// revokedCredential is the credential-from value that revokes the credential an object named (name; empty for
+// ASO's default credential).
+func revokedCredential(name string) string {
+	if name == "" {
+		name = "default"
+	}
+	return RevokedCredentialPrefix + name
+}
+
+// IsRevokedCredential reports whether a credential-from value is one the engine wrote to revoke a credential.
+func IsRevokedCredential(value string) bool { return strings.HasPrefix(value, RevokedCredentialPrefix) }
+
+// revokeCredentials points every ASO object the owner controls at a revoked credential (RevokedCredentialPrefix)
+// and deletes the cluster's credential secret when the owner controls it (a user's own secret of that name stays).
+// It runs on an explicit intent computed from a complete read: the identity was read and may not be used, or the
+// credential Secret the objects name was read and is refused.
 func (e *Engine) revokeCredentials(ctx context.Context, owner client.Object, in CredentialsInput) error {
 	name := CredentialSecretName(in.ClusterName)
 	objs, err := e.owned(ctx, owner, in.ClusterName, in.Kinds)
@@ -215,7 +241,7 @@ func (e *Engine) revokeCredentials(ctx context.Context, owner client.Object, in 
 		return err
 	}
 	for _, obj := range objs {
-		if err := e.removeCredential(ctx, obj, name); err != nil {
+		if err := e.revokeCredential(ctx, obj); err != nil {
 			return err
 		}
 	}
@@ -226,7 +252,7 @@ func (e *Engine) revokeCredentials(ctx context.Context, owner client.Object, in 
 		return nil
 	case err != nil:
 		return fmt.Errorf("failed to get Secret %s/%s: %w", owner.GetNamespace(), name, err)
-	case secret.Labels[infrav1.OwnedByLabel] == "" || !isControlledBy(secret, owner):
+	case !isControlledBy(secret, owner):
 		return nil
 	}
 	if err := e.Client.Delete(ctx, secret, client.Preconditions{UID: ptr.To(secret.UID)}); client.IgnoreNotFound(err) != nil {
@@ -235,18 +261,20 @@ func (e *Engine) revokeCredentials(ctx context.Context, owner client.Object, in 
 	return nil
 }
 
-// removeCredential removes credential-from from an object when it names the credential Secret name.
-func (e *Engine) removeCredential(ctx context.Context, obj client.Object, name string) error {
-	if name == "" || obj.GetAnnotations()[asoannotations.PerResourceSecret] != name {
+// revokeCredential points an object's credential-from at a revoked credential, unless it already is. A merge
+// patch sets only that annotation: whatever value it replaces, a revoked one is the safe direction.
+func (e *Engine) revokeCredential(ctx context.Context, obj client.Object) error {
+	current := obj.GetAnnotations()[asoannotations.PerResourceSecret]
+	if IsRevokedCredential(current) {
 		return nil
 	}
-	path := "/metadata/annotations/" + strings.ReplaceAll(asoannotations.PerResourceSecret, "/", "~1")
-	ops, err := json.Marshal([]map[string]any{{"op": "test", "path": path, "value": name}, {"op": "remove", "path": path}})
+	body, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]string{
+		asoannotations.PerResourceSecret: revokedCredential(current)}}})
 	if err != nil {
 		return err
 	}
-	if err := e.Client.Patch(ctx, obj, client.RawPatch(types.JSONPatchType, ops), client.FieldOwner(FieldManager)); client.IgnoreNotFound(err) != nil {
-		return fmt.Errorf("failed to remove the credential of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
+	if err := e.Client.Patch(ctx, obj, client.RawPatch(types.MergePatchType, body), client.FieldOwner(FieldManager)); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("failed to revoke the credential of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
 	}
 	return nil
 }
@@ -396,17 +424,24 @@ func (e *Engine) readCertPath(certPath string) ([]byte, string) {
 	return cert, ""
 }
 
-// writeCredentialSecret creates or updates the credential secret, unless the user owns one of that name (users).
+// writeCredentialSecret creates the credential secret, or rewrites it whenever it differs from what the identity
+// gives (data, type, labels), unless the user owns one of that name (users). The provider's Secret is recognised by
+// its controller reference to the owner, not by a label that whoever may edit Secrets can remove: a Secret the
+// owner controls is always rewritten, never trusted as it is. One without that reference is the user's, and the
+// credential policy judges it (vetCredential).
 func (e *Engine) writeCredentialSecret(ctx context.Context, owner client.Object, clusterName, name string, data map[string][]byte) (users bool, err error) {
 	existing := &corev1.Secret{}
 	err = e.APIReader.Get(ctx, client.ObjectKey{Namespace: owner.GetNamespace(), Name: name}, existing)
 	switch {
-	case err == nil && existing.Labels[infrav1.OwnedByLabel] == "":
+	case err == nil && !isControlledBy(existing, owner):
 		return true, nil // the user's own credential secret
-	case err == nil && maps.EqualFunc(existing.Data, data, func(a, b []byte) bool { return string(a) == string(b) }) && isControlledBy(existing, owner):
+	case err == nil && intactCredentialSecret(existing, clusterName, data):
 		return false, nil
 	case err != nil && !apierrors.IsNotFound(err):
 		return false, fmt.Errorf("failed to get Secret %s/%s: %w", owner.GetNamespace(), name, err)
+	case err == nil:
+		ctrl.LoggerFrom(ctx).Info("Rewriting the credential Secret: it differs from what the identity gives", "Secret", klog.KObj(existing))
+		return false, e.rewriteCredentialSecret(ctx, existing, clusterName, data)
 	}
 	ownerGVK, err := apiutil.GVKForObject(owner, e.Client.Scheme())
 	if err != nil {
@@ -433,4 +468,37 @@ func (e *Engine) writeCredentialSecret(ctx context.Context, owner client.Object,
 		return false, fmt.Errorf("failed to write Secret %s/%s: %w", owner.GetNamespace(), name, err)
 	}
 	return false, nil
+}
+
+// rewriteCredentialSecret replaces the whole data of the provider's credential secret, so that no key someone else
+// added stays (server-side apply would keep the keys other managers own), and puts its labels back. A Secret whose
+// type or immutability was changed cannot be rewritten in place: it is deleted, and the next pass creates it.
+func (e *Engine) rewriteCredentialSecret(ctx context.Context, secret *corev1.Secret, clusterName string, data map[string][]byte) error {
+	if secret.Type != corev1.SecretTypeOpaque || ptr.Deref(secret.Immutable, false) {
+		if err := e.Client.Delete(ctx, secret, client.Preconditions{UID: ptr.To(secret.UID)}); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("failed to delete Secret %s/%s: %w", secret.Namespace, secret.Name, err)
+		}
+		return fmt.Errorf("deleted Secret %s/%s, whose type or immutability someone else changed, to create it again", secret.Namespace, secret.Name)
+	}
+	original := secret.DeepCopy()
+	secret.Data, secret.StringData = data, nil
+	if secret.Labels == nil {
+		secret.Labels = map[string]string{}
+	}
+	secret.Labels[infrav1.ClusterNameLabel], secret.Labels[infrav1.OwnedByLabel] = clusterName, clusterName
+	// A merge patch computed from the Secret as read removes every key that is not the identity's (null), and the
+	// optimistic lock makes a write the provider did not see fail instead of being overwritten unseen.
+	patch := client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})
+	if err := e.Client.Patch(ctx, secret, patch, client.FieldOwner(FieldManager)); err != nil {
+		return fmt.Errorf("failed to rewrite Secret %s/%s: %w", secret.Namespace, secret.Name, err)
+	}
+	return nil
+}
+
+// intactCredentialSecret reports whether the provider's credential secret holds exactly the data it writes, with
+// its labels and type: anything else was changed by someone else, and is rewritten.
+func intactCredentialSecret(secret *corev1.Secret, clusterName string, data map[string][]byte) bool {
+	return maps.EqualFunc(secret.Data, data, func(a, b []byte) bool { return string(a) == string(b) }) &&
+		secret.Labels[infrav1.OwnedByLabel] == clusterName && secret.Labels[infrav1.ClusterNameLabel] == clusterName &&
+		secret.Type == corev1.SecretTypeOpaque && len(secret.StringData) == 0
 }

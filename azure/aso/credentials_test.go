@@ -367,9 +367,9 @@ func TestCredentials_TenancyMatrix(t *testing.T) {
 	g.Expect(denials).To(BeNumerically(">", 0))
 }
 
-// TestCredentials_Revocation revokes an identity: the machine-level owner's objects lose credential-from (the
-// cluster's secret stays for its owner to delete), then the cluster-level owner's objects lose it and its secret
-// goes. Nothing is deleted but the secret.
+// TestCredentials_Revocation revokes an identity: the machine-level owner's objects name a revoked credential (the
+// cluster's secret stays for its owner to delete), then the cluster-level owner's objects do and its secret goes.
+// No object loses credential-from, which would hand it to ASO's fallbacks. Nothing is deleted but the secret.
 func TestCredentials_Revocation(t *testing.T) {
 	g := NewWithT(t)
 	ctx, cluster := setup(t, g)
@@ -401,14 +401,16 @@ func TestCredentials_Revocation(t *testing.T) {
 	mcreds, err := e.ClusterCredentials(ctx, machine, in)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(mcreds).To(And(HaveField("Ready", false), HaveField("Reason", infrav1.NamespaceNotAllowedReason), HaveField("SecretName", "")))
-	g.Expect(credentialFrom("nsg", &asonetwork.NetworkSecurityGroup{})).To(BeEmpty())
+	g.Expect(credentialFrom("nsg", &asonetwork.NetworkSecurityGroup{})).To(Equal("revoked/"+creds.SecretName))
 	g.Expect(credentialFrom("rg", &asoresources.ResourceGroup{})).To(Equal(creds.SecretName), "the cluster's objects are its own controller's")
 	g.Expect(env.Env.GetAPIReader().Get(ctx, secretKey, &corev1.Secret{})).To(Succeed(), "a machine does not delete the cluster's secret")
 
+	secretName := creds.SecretName
 	creds, err = e.EnsureCredentials(ctx, cluster, in)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(creds).To(And(HaveField("Ready", false), HaveField("Message", ContainSubstring("the credential is revoked"))))
-	g.Expect(credentialFrom("rg", &asoresources.ResourceGroup{})).To(BeEmpty())
+	g.Expect(credentialFrom("rg", &asoresources.ResourceGroup{})).To(Equal("revoked/"+secretName))
+	g.Expect(aso.IsRevokedCredential(credentialFrom("rg", &asoresources.ResourceGroup{}))).To(BeTrue())
 	g.Expect(env.Env.GetAPIReader().Get(ctx, secretKey, &corev1.Secret{})).To(MatchError(ContainSubstring("not found")))
 }
 

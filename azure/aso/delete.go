@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -41,6 +42,9 @@ type DeleteOptions struct {
 	// subnets): no object of a later group is deleted while one of an earlier group remains. Kinds not listed
 	// are deleted last, together.
 	Order [][]schema.GroupKind
+	// Credentials are the owner's credentials as the deletion pass resolved them (EnsureCredentials,
+	// ClusterCredentials); nil when the owner has none of its own (its raw objects name theirs).
+	Credentials *Credentials
 }
 
 // Delete deletes the owner's objects, one group at a time. It returns done once no owned object remains, that
@@ -71,20 +75,62 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 	for _, obj := range objs {
 		current = min(current, group(obj))
 	}
+	verdicts := map[string]credentialVerdict{}
 	for _, obj := range objs {
 		gvk := obj.GetObjectKind().GroupVersionKind()
 		state := newState(gvk, obj.GetName(), "")
 		state.notReady(infrav1.DeletingReason, "ASO is deleting the resource", false)
-		if group(obj) == current {
+		switch {
+		case group(obj) != current:
+			state.message = "waiting for resources that depend on it to be deleted first"
+		case obj.GetDeletionTimestamp().IsZero():
+			// ASO deletes the Azure resource with the credential the object names, which it reads again on every
+			// try: it is vetted as on an apply, before every delete.
+			held, err := e.credentialHold(ctx, owner, obj, opts.Credentials, verdicts)
+			if err != nil {
+				return false, result, err
+			}
+			if held != "" {
+				state.notReady(CredentialNotAllowedReason, held, false)
+				break
+			}
 			if err := e.delete(ctx, obj, result); err != nil {
 				return false, result, err
 			}
-		} else {
-			state.message = "waiting for resources that depend on it to be deleted first"
 		}
 		result.add(state)
 	}
 	return false, result, nil
+}
+
+// credentialHold says why an object may not be deleted now, judged by the credential it names (ASO's
+// credential-from annotation): "" when it names the owner's credentials that the pass vetted, or one the credential
+// policy accepts; otherwise why not. A revoked credential holds the deletion: ASO could not delete the resource with
+// it, and deleting the object would only hand it to whoever restores a credential of that name.
+func (e *Engine) credentialHold(ctx context.Context, owner, obj client.Object, creds *Credentials, verdicts map[string]credentialVerdict) (string, error) {
+	name := obj.GetAnnotations()[asoannotations.PerResourceSecret]
+	what := fmt.Sprintf("%s %s is not deleted", obj.GetObjectKind().GroupVersionKind().Kind, obj.GetName())
+	switch {
+	case IsRevokedCredential(name):
+		return what + ": its credential is revoked (" + name + "); it is deleted once the owner's identity may be used again", nil
+	case creds != nil && creds.Reason != "" && name == creds.SecretName:
+		if creds.Ready {
+			return "", nil
+		}
+		return what + ": " + creds.Message, nil
+	}
+	verdict, known := verdicts[name]
+	if !known {
+		var err error
+		if verdict, err = e.vetCredential(ctx, owner.GetNamespace(), name); err != nil {
+			return "", err
+		}
+		verdicts[name] = verdict
+	}
+	if verdict.refused != "" {
+		return what + ": " + verdict.refused, nil
+	}
+	return "", nil
 }
 
 // deleteOrphans deletes owned objects that are no longer desired and reports them as deleting. With a hold

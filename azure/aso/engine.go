@@ -253,10 +253,11 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		if refused != "" {
 			state.notReady(CredentialNotAllowedReason, refused, false)
 			state.writeFailed = true
-			// A credential that is refused now (an identity stopped vouching for it) is revoked from the object
-			// applied before; the object itself stays.
+			// The object applied before is not trusted with whatever it names now (an identity may have stopped
+			// vouching for it): its credential is revoked, never removed, so that ASO does not fall back to the
+			// namespace's aso-credential Secret or its global credential. The object itself stays.
 			if live != nil {
-				err = e.removeCredential(ctx, live, desired.GetAnnotations()[asoannotations.PerResourceSecret])
+				err = e.revokeCredential(ctx, live)
 			}
 			return state, err
 		}

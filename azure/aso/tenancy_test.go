@@ -423,7 +423,7 @@ func TestCredentials_IdentityDeletedRevokes(t *testing.T) {
 	creds, err = e.EnsureCredentials(ctx, owner, in)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(creds).To(And(HaveField("Ready", false), HaveField("Reason", aso.IdentityNotFoundReason), HaveField("Message", ContainSubstring("the credential is revoked"))))
-	g.Expect(live(ctx, g, owner.Namespace, "rg", &asoresources.ResourceGroup{}).GetAnnotations()).NotTo(HaveKey(credentialFrom))
+	g.Expect(live(ctx, g, owner.Namespace, "rg", &asoresources.ResourceGroup{}).GetAnnotations()).To(HaveKeyWithValue(credentialFrom, "revoked/"+aso.CredentialSecretName("gone")))
 	err = env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.Namespace, Name: aso.CredentialSecretName("gone")}, &corev1.Secret{})
 	g.Expect(apierrors.IsNotFound(err)).To(BeTrue())
 }

@@ -394,7 +394,8 @@ func TestReconcile_IdentityAllowedAndRevoked(t *testing.T) {
 		g.Expect(o.GetAnnotations()).To(HaveKeyWithValue(asoannotations.PerResourceSecret, credentialSecret.Name), "%T %s", o, o.GetName())
 	}
 
-	// Revoking it removes the credential secret and ASO's credential-from, and says so.
+	// Revoking it removes the credential secret, points ASO's credential-from at a revoked credential (never removes
+	// it: ASO would fall back to the namespace's aso-credential Secret or its global credential), and says so.
 	setAllowed(&infrav1.AllowedNamespaces{NamespaceList: []string{"other"}})
 	expectCredentials(infrav1.NamespaceNotAllowedReason)
 	g.Eventually(func(g Gomega) {
@@ -402,7 +403,7 @@ func TestReconcile_IdentityAllowedAndRevoked(t *testing.T) {
 		objs := asoObjects(ctx, g, ac.Namespace)
 		g.Expect(objs).NotTo(BeEmpty(), "revoking deletes no ASO object")
 		for _, o := range objs {
-			g.Expect(o.GetAnnotations()).NotTo(HaveKey(asoannotations.PerResourceSecret), "%T %s", o, o.GetName())
+			g.Expect(o.GetAnnotations()).To(HaveKeyWithValue(asoannotations.PerResourceSecret, "revoked/"+credentialSecret.Name), "%T %s", o, o.GetName())
 			g.Expect(o.GetDeletionTimestamp().IsZero()).To(BeTrue())
 		}
 		live := &infrav1.AzureCluster{}

@@ -52,3 +52,16 @@ func (k *Kind[T, S]) checkCredentialsWhilePaused(ctx context.Context, obj T, s S
 	st.Credentials = &creds
 	return err
 }
+
+// credentialsBeforeDelete resolves, in a deletion pass, the credentials the object's ASO objects are deleted with,
+// as a live pass does: ASO reads the credential again whenever it tries to delete a resource, so it is vetted (and
+// the cluster's credential secret rewritten, or revoked) before every delete, not only while the object lives.
+func (k *Kind[T, S]) credentialsBeforeDelete(ctx context.Context, obj T, s S) error {
+	switch {
+	case k.Identity != nil:
+		return k.ensureCredentials(obj)(ctx, s)
+	case k.WhilePaused != nil:
+		return k.WhilePaused(ctx, s)
+	}
+	return nil
+}

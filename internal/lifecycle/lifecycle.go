@@ -93,11 +93,13 @@ type Kind[T Object, S Scope] struct {
 	// before the Phases, a first phase turns it into ASO's credential secret (aso.Engine.EnsureCredentials) and
 	// records the credentials in the scope, or makes the object wait while the identity may not be used; in a
 	// paused pass it is checked (aso.Engine.ClusterCredentials), so that a revoked identity is revoked at once, not
-	// after the pause. The lifecycle sets the input's Kinds.
+	// after the pause; a deletion pass ensures it as a live pass does before any ASO object is deleted. The
+	// lifecycle sets the input's Kinds.
 	Identity func(obj T, s S) aso.CredentialsInput
-	// WhilePaused, when set, runs in the passes of a paused object before its ASO objects are paused: it resolves
-	// the credentials the object uses (its cluster's), so that a revoked identity is revoked at once, and records
-	// them in the scope.
+	// WhilePaused, when set, runs in the passes of a paused object before its ASO objects are paused, and before
+	// the ASO objects of a deleted object are deleted: it resolves the credentials the object uses (its cluster's),
+	// so that a revoked identity is revoked at once, and records them in the scope, which the deletion vets the
+	// objects' credentials against.
 	WhilePaused func(ctx context.Context, s S) error
 	// Phases reconcile a live object, in order (see Phase).
 	Phases []Phase[S]
@@ -271,7 +273,10 @@ func (k *Kind[T, S]) delete(ctx context.Context, s S, obj T, clusterName string)
 			return false, err
 		}
 	}
-	done, result, err := k.Engine.Delete(ctx, obj, aso.DeleteOptions{ClusterName: clusterName, Kinds: st.Kinds, Order: order})
+	if err := k.credentialsBeforeDelete(ctx, obj, s); err != nil {
+		return false, err
+	}
+	done, result, err := k.Engine.Delete(ctx, obj, aso.DeleteOptions{ClusterName: clusterName, Kinds: st.Kinds, Order: order, Credentials: st.Credentials})
 	st.Result = result
 	return done, err
 }

@@ -26,22 +26,20 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
+	"github.com/capzaso/cluster-api-provider-azure/test/tenant"
 )
 
 const (
@@ -49,52 +47,6 @@ const (
 	credentialFrom = "serviceoperator.azure.com/credential-from"
 	subscription   = "00000000-0000-0000-0000-000000000000"
 )
-
-// tenant is a user of the API server whose RBAC allows the provider's kinds, Clusters and Secrets in one namespace.
-type tenant struct {
-	client.Client
-	namespace string
-}
-
-// newTenant creates a namespace and a user who may work in it, and nowhere else.
-func newTenant(ctx context.Context, t *testing.T, g *WithT) *tenant {
-	ns, err := env.Env.CreateNamespace(ctx, "team-a")
-	g.Expect(err).NotTo(HaveOccurred())
-	t.Cleanup(func() { _ = env.Env.Cleanup(context.Background(), ns) })
-	user := "tenant-of-" + ns.Name
-	verbs := []string{"get", "list", "watch", "create", "update", "patch", "delete"}
-	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "tenant", Namespace: ns.Name}, Rules: []rbacv1.PolicyRule{
-		{APIGroups: []string{infrav1.GroupVersion.Group}, Resources: []string{"*"}, Verbs: verbs},
-		{APIGroups: []string{clusterv1.GroupVersion.Group}, Resources: []string{"clusters"}, Verbs: verbs},
-		{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: verbs},
-	}}
-	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "tenant", Namespace: ns.Name},
-		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: role.Name},
-		Subjects: []rbacv1.Subject{{Kind: rbacv1.UserKind, APIGroup: rbacv1.GroupName, Name: user}}}
-	g.Expect(env.Env.Create(ctx, role)).To(Succeed())
-	g.Expect(env.Env.Create(ctx, binding)).To(Succeed())
-	au, err := env.Env.ControlPlane.AddUser(envtest.User{Name: user, Groups: []string{"tenants"}}, &rest.Config{QPS: 50, Burst: 100})
-	g.Expect(err).NotTo(HaveOccurred())
-	c, err := client.New(au.Config(), client.Options{Scheme: env.Env.Scheme()})
-	g.Expect(err).NotTo(HaveOccurred())
-	return &tenant{Client: c, namespace: ns.Name}
-}
-
-// cluster creates, as the tenant, a Cluster and its infrastructure object owned by it, as Cluster API would.
-func (tn *tenant) cluster(ctx context.Context, g *WithT, infra client.Object) {
-	gvk, err := apiutil.GVKForObject(infra, env.Env.Scheme())
-	g.Expect(err).NotTo(HaveOccurred())
-	cluster := &clusterv1.Cluster{
-		ObjectMeta: metav1.ObjectMeta{Name: infra.GetName(), Namespace: tn.namespace},
-		Spec: clusterv1.ClusterSpec{InfrastructureRef: clusterv1.ContractVersionedObjectReference{
-			APIGroup: gvk.Group, Kind: gvk.Kind, Name: infra.GetName()}},
-	}
-	g.Expect(tn.Create(ctx, cluster)).To(Succeed())
-	infra.SetNamespace(tn.namespace)
-	infra.SetLabels(map[string]string{clusterv1.ClusterNameLabel: cluster.Name})
-	infra.SetOwnerReferences([]metav1.OwnerReference{{APIVersion: clusterv1.GroupVersion.String(), Kind: "Cluster", Name: cluster.Name, UID: cluster.UID}})
-	g.Expect(tn.Create(ctx, infra)).To(Succeed())
-}
 
 // azureCluster is an AzureCluster of the tenant's with an identity of the platform's namespace, or none.
 func azureCluster(name, identityNamespace, identity string) *infrav1.AzureCluster {
@@ -171,14 +123,14 @@ func ofCluster(objs []client.Object, cluster string) []client.Object {
 func TestTenancy_Matrix(t *testing.T) {
 	g := NewWithT(t)
 	ctx := t.Context()
-	tn := newTenant(ctx, t, g)
+	tn := tenant.New(ctx, t, g, "team-a")
 
 	// The platform: its identities, which the manager's bindings bind, in a namespace the tenant cannot touch.
 	platform := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: platformNamespace}}
 	g.Expect(client.IgnoreAlreadyExists(env.Env.Create(ctx, platform))).To(Succeed())
 	teamWI := &infrav1.AzureClusterIdentity{ObjectMeta: metav1.ObjectMeta{Name: teamIdentity, Namespace: platformNamespace},
 		Spec: infrav1.AzureClusterIdentitySpec{Type: infrav1.WorkloadIdentity, TenantID: tenantID, ClientID: teamClientID,
-			AllowedNamespaces: &infrav1.AllowedNamespaces{NamespaceList: []string{tn.namespace}}}}
+			AllowedNamespaces: &infrav1.AllowedNamespaces{NamespaceList: []string{tn.Namespace}}}}
 	for _, identity := range []*infrav1.AzureClusterIdentity{
 		teamWI,
 		{ObjectMeta: metav1.ObjectMeta{Name: platformIdentity, Namespace: platformNamespace},
@@ -199,13 +151,13 @@ func TestTenancy_Matrix(t *testing.T) {
 	t.Run("the identity given to the namespace works", func(t *testing.T) {
 		g := NewWithT(t)
 		good := azureCluster("good", platformNamespace, teamIdentity)
-		tn.cluster(ctx, g, good)
+		tn.Cluster(ctx, g, good)
 		g.Eventually(func(g Gomega) {
 			ready := condition(ctx, g, good, clusterv1.ReadyCondition)
 			g.Expect(ready).NotTo(BeNil())
 			g.Expect(ready.Status).To(Equal(metav1.ConditionTrue), ready.Message)
 		}, timeout).Should(Succeed())
-		objs := ofCluster(asoObjects(ctx, g, tn.namespace), "good")
+		objs := ofCluster(asoObjects(ctx, g, tn.Namespace), "good")
 		g.Expect(objs).NotTo(BeEmpty())
 		for _, obj := range objs {
 			g.Expect(obj.GetAnnotations()).To(HaveKeyWithValue(credentialFrom, "good-aso-secret"), "%T %s", obj, obj.GetName())
@@ -215,7 +167,7 @@ func TestTenancy_Matrix(t *testing.T) {
 	t.Run("an owner without identityRef is refused at admission", func(t *testing.T) {
 		g := NewWithT(t)
 		anonymous := azureCluster("anonymous", "", "")
-		anonymous.SetNamespace(tn.namespace)
+		anonymous.SetNamespace(tn.Namespace)
 		err := tn.Create(ctx, anonymous)
 		g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
 		g.Expect(err.Error()).To(ContainSubstring("spec.identityRef: Required value"))
@@ -230,43 +182,43 @@ func TestTenancy_Matrix(t *testing.T) {
 			"made-up":   {Type: infrav1.WorkloadIdentity, TenantID: tenantID, ClientID: "44444444-4444-4444-4444-444444444444"},
 		} {
 			spec.AllowedNamespaces = &infrav1.AllowedNamespaces{}
-			g.Expect(tn.Create(ctx, &infrav1.AzureClusterIdentity{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: tn.namespace}, Spec: spec})).To(Succeed())
-			ac := azureCluster(name, tn.namespace, name)
-			tn.cluster(ctx, g, ac)
+			g.Expect(tn.Create(ctx, &infrav1.AzureClusterIdentity{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: tn.Namespace}, Spec: spec})).To(Succeed())
+			ac := azureCluster(name, tn.Namespace, name)
+			tn.Cluster(ctx, g, ac)
 			g.Eventually(func(g Gomega) {
 				c := condition(ctx, g, ac, infrav1.CredentialsReadyCondition)
 				g.Expect(c).To(And(Not(BeNil()), HaveField("Reason", aso.IdentityNotBoundReason)))
 			}, timeout).Should(Succeed(), name)
-			g.Expect(ofCluster(asoObjects(ctx, g, tn.namespace), name)).To(BeEmpty(), name)
-			err := env.Env.Get(ctx, client.ObjectKey{Namespace: tn.namespace, Name: aso.CredentialSecretName(name)}, &corev1.Secret{})
+			g.Expect(ofCluster(asoObjects(ctx, g, tn.Namespace), name)).To(BeEmpty(), name)
+			err := env.Env.Get(ctx, client.ObjectKey{Namespace: tn.Namespace, Name: aso.CredentialSecretName(name)}, &corev1.Secret{})
 			g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "no credential Secret for %s", name)
 		}
 	})
 
 	t.Run("a planted secretless credential Secret is refused", func(t *testing.T) {
 		g := NewWithT(t)
-		g.Expect(tn.Create(ctx, secretlessCredential(tn.namespace, aso.CredentialSecretName("planted"), platformClientID))).To(Succeed())
+		g.Expect(tn.Create(ctx, secretlessCredential(tn.Namespace, aso.CredentialSecretName("planted"), platformClientID))).To(Succeed())
 		planted := azureCluster("planted", platformNamespace, teamIdentity)
-		tn.cluster(ctx, g, planted)
+		tn.Cluster(ctx, g, planted)
 		g.Eventually(func(g Gomega) {
 			c := condition(ctx, g, planted, infrav1.CredentialsReadyCondition)
 			g.Expect(c).To(And(Not(BeNil()), HaveField("Reason", aso.CredentialNotAllowedReason)))
 		}, timeout).Should(Succeed())
-		g.Expect(ofCluster(asoObjects(ctx, g, tn.namespace), "planted")).To(BeEmpty())
+		g.Expect(ofCluster(asoObjects(ctx, g, tn.Namespace), "planted")).To(BeEmpty())
 	})
 
 	t.Run("raw objects name only credentials of their own or vouched for", func(t *testing.T) {
 		g := NewWithT(t)
-		g.Expect(tn.Create(ctx, secretlessCredential(tn.namespace, "forged", platformClientID))).To(Succeed())
-		g.Expect(tn.Create(ctx, secretlessCredential(tn.namespace, "team", teamClientID))).To(Succeed())
-		g.Expect(tn.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "own", Namespace: tn.namespace}, StringData: map[string]string{
+		g.Expect(tn.Create(ctx, secretlessCredential(tn.Namespace, "forged", platformClientID))).To(Succeed())
+		g.Expect(tn.Create(ctx, secretlessCredential(tn.Namespace, "team", teamClientID))).To(Succeed())
+		g.Expect(tn.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "own", Namespace: tn.Namespace}, StringData: map[string]string{
 			"AZURE_SUBSCRIPTION_ID": subscription, "AZURE_TENANT_ID": tenantID, "AZURE_CLIENT_ID": "55555555-5555-5555-5555-555555555555", "AZURE_CLIENT_SECRET": "the team's own"}})).To(Succeed())
 		raw := &infrav1.AzureASOManagedCluster{ObjectMeta: metav1.ObjectMeta{Name: "raw"}}
 		raw.Spec.Resources = []runtime.RawExtension{
 			rawResourceGroup(g, "raw-forged", "forged"), rawResourceGroup(g, "raw-none", ""),
 			rawResourceGroup(g, "raw-team", "team"), rawResourceGroup(g, "raw-own", "own"),
 		}
-		tn.cluster(ctx, g, raw)
+		tn.Cluster(ctx, g, raw)
 		g.Eventually(func(g Gomega) {
 			g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(raw), raw)).To(Succeed())
 			g.Expect(raw.Status.Resources).To(ContainElements(
@@ -277,25 +229,26 @@ func TestTenancy_Matrix(t *testing.T) {
 			))
 		}, timeout).Should(Succeed())
 		names := []string{}
-		for _, obj := range ofCluster(asoObjects(ctx, g, tn.namespace), "raw") {
+		for _, obj := range ofCluster(asoObjects(ctx, g, tn.Namespace), "raw") {
 			names = append(names, obj.GetName())
 		}
 		g.Expect(names).To(ConsistOf("raw-team", "raw-own"))
 		g.Eventually(func(g Gomega) {
 			events := &eventsv1.EventList{}
-			g.Expect(env.Env.List(ctx, events, client.InNamespace(tn.namespace))).To(Succeed())
+			g.Expect(env.Env.List(ctx, events, client.InNamespace(tn.Namespace))).To(Succeed())
 			g.Expect(events.Items).To(ContainElement(And(HaveField("Regarding.Name", "raw"), HaveField("Reason", aso.CredentialNotAllowedReason),
 				HaveField("Type", corev1.EventTypeWarning))))
 		}, timeout).Should(Succeed())
 
-		// The tenant rewrites a vouched credential to the platform's client ID: the object loses it at once.
+		// The tenant rewrites a vouched credential to the platform's client ID: the object's credential is revoked at
+		// once (never removed, which would hand it to ASO's fallbacks).
 		team := &corev1.Secret{}
-		g.Expect(tn.Get(ctx, client.ObjectKey{Namespace: tn.namespace, Name: "team"}, team)).To(Succeed())
+		g.Expect(tn.Get(ctx, client.ObjectKey{Namespace: tn.Namespace, Name: "team"}, team)).To(Succeed())
 		team.Data["AZURE_CLIENT_ID"] = []byte(platformClientID)
 		g.Expect(tn.Update(ctx, team)).To(Succeed())
 		g.Eventually(func(g Gomega) {
-			rg := ofCluster(asoObjects(ctx, g, tn.namespace), "raw")
-			g.Expect(rg).To(ContainElement(And(HaveField("ObjectMeta.Name", "raw-team"), WithTransform(client.Object.GetAnnotations, Not(HaveKey(credentialFrom))))))
+			rg := ofCluster(asoObjects(ctx, g, tn.Namespace), "raw")
+			g.Expect(rg).To(ContainElement(And(HaveField("ObjectMeta.Name", "raw-team"), WithTransform(client.Object.GetAnnotations, HaveKeyWithValue(credentialFrom, "revoked/team")))))
 		}, timeout).Should(Succeed())
 	})
 
@@ -310,11 +263,11 @@ func TestTenancy_Matrix(t *testing.T) {
 		} {
 			ac := azureCluster(fmt.Sprintf("patched-%d", i), platformNamespace, teamIdentity)
 			ac.Spec.ASOPatches = []infrav1.ASOPatch{p}
-			ac.Namespace = tn.namespace
+			ac.Namespace = tn.Namespace
 			err := tn.Create(ctx, ac)
 			g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "patch %d: %v", i, err)
 		}
-		machine := &infrav1.AzureMachine{ObjectMeta: metav1.ObjectMeta{Name: "leaky", Namespace: tn.namespace},
+		machine := &infrav1.AzureMachine{ObjectMeta: metav1.ObjectMeta{Name: "leaky", Namespace: tn.Namespace},
 			Spec: infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", ASOPatches: []infrav1.ASOPatch{{Target: infrav1.ASOPatchTarget{Kind: "VirtualMachine"}, Type: "JSONPatch",
 				Patch: `[{"op":"copy","from":"/spec/osProfile/customData","path":"/spec/tags/leak"}]`}}}}
 		err := tn.Create(ctx, machine)
@@ -325,10 +278,10 @@ func TestTenancy_Matrix(t *testing.T) {
 	t.Run("revocation reaches a paused cluster at once", func(t *testing.T) {
 		g := NewWithT(t)
 		good := &clusterv1.Cluster{}
-		g.Expect(tn.Get(ctx, client.ObjectKey{Namespace: tn.namespace, Name: "good"}, good)).To(Succeed())
+		g.Expect(tn.Get(ctx, client.ObjectKey{Namespace: tn.Namespace, Name: "good"}, good)).To(Succeed())
 		good.Spec.Paused = ptr.To(true)
 		g.Expect(tn.Update(ctx, good)).To(Succeed())
-		ac := &infrav1.AzureCluster{ObjectMeta: metav1.ObjectMeta{Name: "good", Namespace: tn.namespace}}
+		ac := &infrav1.AzureCluster{ObjectMeta: metav1.ObjectMeta{Name: "good", Namespace: tn.Namespace}}
 		g.Eventually(func(g Gomega) {
 			g.Expect(condition(ctx, g, ac, clusterv1.PausedCondition)).To(HaveField("Status", metav1.ConditionTrue))
 		}, timeout).Should(Succeed())
@@ -339,22 +292,23 @@ func TestTenancy_Matrix(t *testing.T) {
 		g.Eventually(func(g Gomega) {
 			c := condition(ctx, g, ac, infrav1.CredentialsReadyCondition)
 			g.Expect(c).To(And(Not(BeNil()), HaveField("Reason", infrav1.NamespaceNotAllowedReason), HaveField("Message", ContainSubstring("revoked"))))
-			err := env.Env.Get(ctx, client.ObjectKey{Namespace: tn.namespace, Name: "good-aso-secret"}, &corev1.Secret{})
+			err := env.Env.Get(ctx, client.ObjectKey{Namespace: tn.Namespace, Name: "good-aso-secret"}, &corev1.Secret{})
 			g.Expect(apierrors.IsNotFound(err)).To(BeTrue())
-			for _, obj := range ofCluster(asoObjects(ctx, g, tn.namespace), "good") {
-				g.Expect(obj.GetAnnotations()).NotTo(HaveKey(credentialFrom), "%T %s", obj, obj.GetName())
+			for _, obj := range ofCluster(asoObjects(ctx, g, tn.Namespace), "good") {
+				g.Expect(obj.GetAnnotations()).To(HaveKeyWithValue(credentialFrom, "revoked/good-aso-secret"), "%T %s", obj, obj.GetName())
 			}
 		}, timeout).Should(Succeed())
 	})
 
-	t.Run("every ASO object of the namespace names a credential the policy allows, or none", func(t *testing.T) {
+	t.Run("every ASO object of the namespace names a credential the policy allows, or a revoked one", func(t *testing.T) {
 		g := NewWithT(t)
 		// What remains allowed: the tenant's own service principal. Everything the platform's identities gave is
 		// revoked, and nothing the tenant forged was ever applied.
 		g.Eventually(func(g Gomega) {
-			for _, obj := range asoObjects(ctx, g, tn.namespace) {
+			for _, obj := range asoObjects(ctx, g, tn.Namespace) {
 				credential, named := obj.GetAnnotations()[credentialFrom]
-				if !named {
+				g.Expect(named).To(BeTrue(), "%T %s names a credential: without one ASO falls back to the namespace's aso-credential", obj, obj.GetName())
+				if aso.IsRevokedCredential(credential) {
 					continue
 				}
 				g.Expect(credential).To(Equal("own"), "%T %s", obj, obj.GetName())
