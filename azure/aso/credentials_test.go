@@ -401,7 +401,7 @@ func TestCredentials_Revocation(t *testing.T) {
 	mcreds, err := e.ClusterCredentials(ctx, machine, in)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(mcreds).To(And(HaveField("Ready", false), HaveField("Reason", infrav1.NamespaceNotAllowedReason), HaveField("SecretName", "")))
-	g.Expect(credentialFrom("nsg", &asonetwork.NetworkSecurityGroup{})).To(Equal("revoked/"+creds.SecretName))
+	g.Expect(credentialFrom("nsg", &asonetwork.NetworkSecurityGroup{})).To(Equal("revoked/" + creds.SecretName))
 	g.Expect(credentialFrom("rg", &asoresources.ResourceGroup{})).To(Equal(creds.SecretName), "the cluster's objects are its own controller's")
 	g.Expect(env.Env.GetAPIReader().Get(ctx, secretKey, &corev1.Secret{})).To(Succeed(), "a machine does not delete the cluster's secret")
 
@@ -409,7 +409,7 @@ func TestCredentials_Revocation(t *testing.T) {
 	creds, err = e.EnsureCredentials(ctx, cluster, in)
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(creds).To(And(HaveField("Ready", false), HaveField("Message", ContainSubstring("the credential is revoked"))))
-	g.Expect(credentialFrom("rg", &asoresources.ResourceGroup{})).To(Equal("revoked/"+secretName))
+	g.Expect(credentialFrom("rg", &asoresources.ResourceGroup{})).To(Equal("revoked/" + secretName))
 	g.Expect(aso.IsRevokedCredential(credentialFrom("rg", &asoresources.ResourceGroup{}))).To(BeTrue())
 	g.Expect(env.Env.GetAPIReader().Get(ctx, secretKey, &corev1.Secret{})).To(MatchError(ContainSubstring("not found")))
 }
