@@ -26,9 +26,14 @@ limitations under the License.
 // Secrets and ConfigMaps that have the key (else SecretNotFound, ConfigMapNotFound), all retried Warnings. A Ready
 // resource exports what its operatorSpec asks to ConfigMaps: configMapExpressions (CEL over the resource) and a managed
 // cluster's OIDC issuer URL; VMs and scale sets with a system-assigned identity report its principal. While a resource
-// waits or fails, it keeps the status last read from Azure and changes only the Ready condition. A credential-from
-// Secret that is missing or incomplete keeps a resource unclaimed (Failed, a Warning), and so does one of another
-// subscription than the resource group's (Failed, an Error). Azure errors injected with Fail are classified as ASO
+// waits or fails, it keeps the status last read from Azure and changes only the Ready condition. It takes a
+// resource's credential where ASO v2.18 does, in ASO's order: the Secret its credential-from annotation names (a name
+// with '/' refused), else its namespace's aso-credential Secret, else the global credential (none with
+// Options.NoGlobalCredential); a credential that is refused (missing, incomplete, a '/', no global credential) keeps
+// a resource unclaimed (Failed, a Warning) with no fallback, and so does one of another subscription than the
+// resource group's (Failed, an Error). It resolves the credential again to delete, and a refused one holds the
+// deletion (Failed, a Warning). CredentialUsed and CredentialUses tell which credential reached Azure for each
+// object, and when. Azure errors injected with Fail are classified as ASO
 // classifies them: Error for the few fatal codes, Warning for the rest. ASO's post-reconciliation check of private
 // endpoints holds one with a manual connection awaiting approval (PostReconciliationFailure). Its own tests show what
 // it does where ASO does so, and test/contract checks the same scenarios against ASO's own controllers.

@@ -79,10 +79,11 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	// Like ASO, claim the object (its finalizer and resource-id) only once its owner is Ready, its credential is
 	// complete and every reference, secret and config map of its spec resolves; until then it is not ASO's.
 	claimed := controllerutil.ContainsFinalizer(obj, finalizer)
-	subscription, problem, err := r.credential(ctx, obj)
+	cred, problem, err := r.credential(ctx, obj)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	subscription := cred.SubscriptionID
 	id, waiting, err := r.armID(ctx, obj, subscription)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -122,6 +123,13 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			return retryLater(err)
 		}
 	}
+	// From here on ASO reaches Azure, with the credential.
+	use := CredentialUse{Kind: r.gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(), ID: id, Op: OpSync, Credential: cred}
+	if fault.Reconciling || fault.Severity != "" {
+		s.azure.mu.Lock()
+		s.azure.recordUse(use)
+		s.azure.mu.Unlock()
+	}
 	if fault.Reconciling {
 		return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionFalse, severity: "Info", reason: "Reconciling", message: "The resource is being reconciled"}, 0)
 	}
@@ -141,13 +149,16 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		// ASO only reads the resource.
 	case !exists:
 		az.record("Create", r.gvk.Kind, id)
+		use.Op = OpCreate
 		if s.opts.RecordCreates {
 			az.created = append(az.created, Created{ID: id, Object: obj.DeepCopyObject().(genruntime.ARMMetaObject)})
 		}
 		exists = true
 	case current.spec != spec:
 		az.record("Update", r.gvk.Kind, id)
+		use.Op = OpUpdate
 	}
+	az.recordUse(use)
 	if exists && policy != string(asoannotations.ReconcilePolicySkip) {
 		// A seeded resource keeps its properties: the simulator does not derive a status from the spec.
 		az.resources[strings.ToLower(id)] = resource{kind: r.gvk.Kind, tags: specTags(obj), spec: spec, properties: current.properties}
@@ -162,18 +173,31 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 }
 
 // reconcileDelete deletes the resource in Azure (unless skipped or detached) and, after the delay, releases the
-// finalizer.
+// finalizer. Like ASO, it resolves the object's credential again to delete: while ASO can make none, the object
+// keeps its finalizer and reports why (Ready false, Warning, Failed), and nothing is deleted in Azure.
 func (r *reconciler) reconcileDelete(ctx context.Context, obj genruntime.ARMMetaObject, policy string) (ctrl.Result, error) {
 	s := r.sim
 	if !controllerutil.ContainsFinalizer(obj, finalizer) {
 		return ctrl.Result{}, nil
 	}
+	deletes := policy != string(asoannotations.ReconcilePolicySkip) && policy != string(asoannotations.ReconcilePolicyDetachOnDelete)
+	var cred CredentialRef
+	if deletes {
+		var problem string
+		var err error
+		if cred, problem, err = r.credential(ctx, obj); err != nil {
+			return ctrl.Result{}, err
+		}
+		if problem != "" {
+			return r.writeStatus(ctx, obj, "", ready{status: metav1.ConditionFalse, severity: "Warning", reason: "Failed", message: problem}, ownerRetry)
+		}
+	}
 	if wait := time.Until(obj.GetDeletionTimestamp().Add(s.opts.DeleteDelay)); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
-	if policy != string(asoannotations.ReconcilePolicySkip) && policy != string(asoannotations.ReconcilePolicyDetachOnDelete) {
+	if deletes {
 		if id := genruntime.GetResourceIDOrDefault(obj); id != "" {
-			s.deleteInAzure(r.gvk.Kind, id)
+			s.deleteInAzure(r.gvk.Kind, id, CredentialUse{Kind: r.gvk.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName(), ID: id, Op: OpDelete, Credential: cred})
 		}
 	}
 	controllerutil.RemoveFinalizer(obj, finalizer)
@@ -191,11 +215,12 @@ func retryLater(err error) (ctrl.Result, error) {
 	return ctrl.Result{}, client.IgnoreNotFound(err)
 }
 
-// deleteInAzure deletes a resource and, like Azure, everything inside it.
-func (s *Simulator) deleteInAzure(kind, id string) {
+// deleteInAzure deletes a resource and, like Azure, everything inside it, with the credential of use.
+func (s *Simulator) deleteInAzure(kind, id string, use CredentialUse) {
 	az := s.azure
 	az.mu.Lock()
 	defer az.mu.Unlock()
+	az.recordUse(use)
 	lower := strings.ToLower(id)
 	if _, ok := az.resources[lower]; !ok {
 		return

@@ -47,8 +47,15 @@ func Kinds() []client.Object { return aso.Kinds() }
 type Options struct {
 	// Scheme must hold the ASO kinds and core types.
 	Scheme *runtime.Scheme
-	// SubscriptionID is the fake Azure subscription; defaults to a fixed GUID.
+	// SubscriptionID is the fake Azure subscription, that of ASO's global credential; defaults to a fixed GUID.
 	SubscriptionID string
+	// ClientID and TenantID are the identity of ASO's global credential; they default to those of test/env's
+	// FakeAzure (ASO's global credential on the fake Azure Resource Manager), so that both ASOs report the same.
+	ClientID, TenantID string
+	// NoGlobalCredential runs the simulator as an ASO installed without a global credential: an object with no
+	// credential-from annotation, in a namespace without an aso-credential Secret, fails as ASO fails it (Ready
+	// false, severity Warning, reason Failed, "global credential not configured, ...") and never reaches Azure.
+	NoGlobalCredential bool
 	// DeleteDelay is how long a deletion takes in Azure before ASO removes its finalizer.
 	DeleteDelay time.Duration
 	// Kubeconfig returns the kubeconfig ASO writes for a managed cluster; defaults to one pointing at its FQDN.
@@ -64,12 +71,21 @@ type Options struct {
 	RecordCreates bool
 }
 
+// The identity of the simulator's global credential by default: that of test/env's FakeAzure.
+const (
+	DefaultClientID = "00000000-0000-0000-0000-00000000000c"
+	DefaultTenantID = "00000000-0000-0000-0000-00000000000a"
+)
+
 // Azure is a fake Azure: its resources and the log of the operations on them.
 type Azure struct {
 	mu        sync.Mutex
 	resources map[string]resource // ARM ID (lower case) → the fake Azure resource
 	events    []Event
 	created   []Created
+	// uses are the credentials used in Azure (CredentialUses); lastUse is each object's last one.
+	uses    []CredentialUse
+	lastUse map[objectKey]CredentialUse
 }
 
 // Created is an ASO object as it was when the simulator created its resource in Azure: its references resolved,
@@ -83,7 +99,7 @@ type Created struct {
 
 // NewAzure returns an empty fake Azure, to share between simulators.
 func NewAzure() *Azure {
-	return &Azure{resources: map[string]resource{}}
+	return &Azure{resources: map[string]resource{}, lastUse: map[objectKey]CredentialUse{}}
 }
 
 func (a *Azure) record(op, kind, id string) {
@@ -130,6 +146,12 @@ type objectKey struct {
 func Start(ctx context.Context, cfg *rest.Config, opts Options) (*Simulator, error) {
 	if opts.SubscriptionID == "" {
 		opts.SubscriptionID = "00000000-0000-0000-0000-000000000000"
+	}
+	if opts.ClientID == "" {
+		opts.ClientID = DefaultClientID
+	}
+	if opts.TenantID == "" {
+		opts.TenantID = DefaultTenantID
 	}
 	if opts.Azure == nil {
 		opts.Azure = NewAzure()
@@ -340,6 +362,9 @@ func (s *Simulator) Deleted() []string {
 
 // SubscriptionID is the fake subscription.
 func (s *Simulator) SubscriptionID() string { return s.opts.SubscriptionID }
+
+// ClientID is the client ID of the simulator's global credential (Options.ClientID).
+func (s *Simulator) ClientID() string { return s.opts.ClientID }
 
 // fakeIP derives a stable address from a name: 20.x.y.z for public, 10.x.y.z for private ones.
 func fakeIP(first int, name string) string {
