@@ -17,6 +17,7 @@ limitations under the License.
 package parity
 
 import (
+	"fmt"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -94,4 +95,29 @@ func TestMachineNames(t *testing.T) {
 		"pdef-md-0-win-ccccc-wwwww": "${CLUSTER_NAME}-md-0-win-*",
 		"pdef-md-0-w-xxxxx":         "${CLUSTER_NAME}-md-0-win-*",
 	}))
+}
+
+// TestFlavors_CustomVNet: the custom-vnet switch flavor renders the default template into the brought resource
+// group and network, and makes what the user brought parents first, in its own subscription.
+func TestFlavors_CustomVNet(t *testing.T) {
+	g := NewWithT(t)
+	f, ok := FlavorNamed("custom-vnet")
+	g.Expect(ok).To(BeTrue())
+	objs, err := f.Render("testdata")
+	g.Expect(err).NotTo(HaveOccurred())
+	spec, _ := objs[0].Object["spec"].(map[string]any)
+	g.Expect(spec).To(HaveKeyWithValue("resourceGroup", "pcvnet-rg"))
+	g.Expect(spec).To(HaveKeyWithValue("networkSpec", HaveKeyWithValue("vnet", map[string]any{"name": "custom-vnet", "resourceGroup": "pcvnet-vnetrg"})))
+
+	ids, bodies := f.brought()
+	prefix := "/subscriptions/" + f.Subscription + "/resourceGroups/"
+	g.Expect(ids).To(HaveEach(HavePrefix(prefix)))
+	g.Expect(ids[:2]).To(Equal([]string{prefix + "pcvnet-rg", prefix + "pcvnet-vnetrg"}))
+	for i, id := range ids {
+		for _, parent := range ids[i+1:] {
+			g.Expect(id).NotTo(HavePrefix(parent+"/"), "a parent comes first")
+		}
+	}
+	g.Expect(fmt.Sprint(bodies)).NotTo(ContainSubstring("{subscription}"))
+	g.Expect(fmt.Sprint(bodies)).To(ContainSubstring(prefix + "pcvnet-vnetrg/providers/Microsoft.Network/networkSecurityGroups/node-nsg"))
 }
