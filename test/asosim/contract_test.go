@@ -21,6 +21,7 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/sets"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
@@ -29,7 +30,7 @@ import (
 
 // TestContract runs the contract of ASO's behaviours (test/contract) on the simulator; test/realaso runs it on ASO.
 func TestContract(t *testing.T) {
-	contract.Run(t, contract.Backend{Name: "asosim", SubscriptionID: sim.SubscriptionID(), Azure: simulatedAzure{sim}})
+	contract.Run(t, contract.Backend{Name: "asosim", SubscriptionID: sim.SubscriptionID(), ClientID: sim.ClientID(), Azure: simulatedAzure{sim}})
 }
 
 // simulatedAzure is the simulator's Azure.
@@ -56,4 +57,15 @@ func (a simulatedAzure) Writes(id string) int {
 		}
 	}
 	return n
+}
+
+// ClientIDs are the client IDs of the credentials the simulator used for the resource.
+func (a simulatedAzure) ClientIDs(id string) []string {
+	seen := sets.New[string]()
+	for _, use := range a.sim.CredentialUses() {
+		if strings.EqualFold(use.ID, id) {
+			seen.Insert(use.Credential.ClientID)
+		}
+	}
+	return sets.List(seen)
 }

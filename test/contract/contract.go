@@ -47,6 +47,9 @@ type Azure interface {
 	Exists(id string) bool
 	// Writes counts the writes (PUTs) of a resource that reached Azure.
 	Writes(id string) int
+	// ClientIDs are the client IDs of the credentials with which ASO reached Azure for the resource id (its reads,
+	// writes and deletes), each once, sorted; none if nothing reached Azure for it.
+	ClientIDs(id string) []string
 }
 
 // Backend is an ASO under test, on the test environment's API server (test/env): scenarios write as users do, with
@@ -54,9 +57,9 @@ type Azure interface {
 type Backend struct {
 	// Name names the backend in the test output and in Scenario.Differences.
 	Name string
-	// SubscriptionID is the subscription of ASO's global credential.
-	SubscriptionID string
-	Azure          Azure
+	// SubscriptionID is the subscription of ASO's global credential, and ClientID its identity.
+	SubscriptionID, ClientID string
+	Azure                    Azure
 }
 
 // Outcome is what ASO reports of an object. The Ready condition's observedGeneration must equal the object's
@@ -165,6 +168,9 @@ func (s *Session) GroupID() string {
 
 // SubscriptionID is the subscription of ASO's global credential.
 func (s *Session) SubscriptionID() string { return s.b.SubscriptionID }
+
+// ClientID is the client ID of ASO's global credential.
+func (s *Session) ClientID() string { return s.b.ClientID }
 
 // ConfigMap creates a ConfigMap that nothing owns.
 func (s *Session) ConfigMap(name string, data map[string]string) *corev1.ConfigMap {

@@ -19,7 +19,8 @@ limitations under the License.
 // Azure Resource Manager (test/fakearm, TestContract in test/realaso). Each scenario creates ASO objects in a
 // namespace of its own, and states what ASO reports of one of them at each step: the Ready condition's status,
 // severity and reason, its observedGeneration (always the object's generation), and the metadata ASO writes (its
-// finalizer and the resource-id annotation). Both ASOs must give the same outcome, so that what the provider's
+// finalizer and the resource-id annotation), and, where the credential ASO takes is the question, the client IDs
+// that reached Azure for a resource (Azure.ClientIDs). Both ASOs must give the same outcome, so that what the provider's
 // tests prove on the fast simulator holds with ASO itself. A difference that is accepted is listed in the scenario
 // (Differences), with why; a scenario then says so in the test output instead of comparing.
 package contract

@@ -158,6 +158,34 @@ var Scenarios = []Scenario{
 			s.t.Errorf("%s was created in Azure without a credential", s.GroupID())
 		}
 	}},
+	{Name: "credential-from with a slash does not fall back", Run: func(s *Session) {
+		// ASO refuses a credential-from naming a Secret with '/', and looks no further: not at the namespace's
+		// aso-credential Secret, not at its global credential.
+		s.createNamespaceCredential()
+		rg := s.resourceGroup()
+		rg.Annotations = map[string]string{asoannotations.PerResourceSecret: "other/" + namespaceCredential}
+		s.Create(rg)
+		s.Expect(rg, unclaimed(warning, conditions.ReasonFailed.Name))
+		s.g.Consistently(func() []string { return s.Azure().ClientIDs(s.GroupID()) }, 3*time.Second, 250*time.Millisecond).
+			Should(BeEmpty(), "nothing reaches Azure for %s", s.GroupID())
+		if s.Azure().Exists(s.GroupID()) {
+			s.t.Errorf("%s was created in Azure with a refused credential", s.GroupID())
+		}
+	}},
+	{Name: "credential from the namespace", Run: func(s *Session) {
+		// Without credential-from, ASO takes the namespace's aso-credential Secret, not its global credential,
+		// to create and to delete.
+		s.createNamespaceCredential()
+		rg := s.readyResourceGroup()
+		s.g.Expect(s.Azure().ClientIDs(s.GroupID())).To(Equal([]string{namespaceClientID}), "who reached Azure for %s", s.GroupID())
+		s.Delete(rg)
+		s.g.Expect(s.Azure().Exists(s.GroupID())).To(BeFalse(), "%s is deleted in Azure", s.GroupID())
+		s.g.Expect(s.Azure().ClientIDs(s.GroupID())).To(Equal([]string{namespaceClientID}), "who reached Azure for %s", s.GroupID())
+	}},
+	{Name: "global credential", Run: func(s *Session) {
+		s.readyResourceGroup()
+		s.g.Expect(s.Azure().ClientIDs(s.GroupID())).To(Equal([]string{s.ClientID()}), "who reached Azure for %s", s.GroupID())
+	}},
 	{Name: "credential of another subscription", Run: func(s *Session) {
 		s.readyResourceGroup()
 		s.Create(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "other-subscription"}, StringData: map[string]string{
@@ -313,6 +341,27 @@ func (s *Session) azureError(status int, code string, severity conditions.Condit
 	s.FailPuts(rg, "ResourceGroup", s.GroupID(), status, code)
 	s.Create(rg)
 	s.Expect(rg, failing(s.GroupID(), severity, code))
+}
+
+// The namespace credential of the scenarios: ASO's aso-credential Secret, a service principal of the global
+// credential's subscription (the fake Azure Resource Manager takes any client and secret).
+const (
+	namespaceCredential = "aso-credential"
+	namespaceClientID   = "00000000-0000-0000-0000-0000000000c2"
+	namespaceTenantID   = "00000000-0000-0000-0000-0000000000a2"
+)
+
+// createNamespaceCredential creates the namespace's aso-credential Secret, and gives ASO time to see it: ASO reads
+// Secrets from its informer's cache.
+func (s *Session) createNamespaceCredential() {
+	s.t.Helper()
+	s.Create(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: namespaceCredential}, StringData: map[string]string{
+		asoconfig.AzureSubscriptionID: s.SubscriptionID(),
+		asoconfig.AzureTenantID:       namespaceTenantID,
+		asoconfig.AzureClientID:       namespaceClientID,
+		asoconfig.AzureClientSecret:   "not-a-secret",
+	}})
+	time.Sleep(time.Second)
 }
 
 // virtualNetwork is a VirtualNetwork in the scenario's resource group.

@@ -21,16 +21,19 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/sets"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/capzaso/cluster-api-provider-azure/test/contract"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 // TestContract runs the contract of ASO's behaviours (test/contract) on ASO's own controllers; test/asosim runs it
 // on the simulator.
 func TestContract(t *testing.T) {
-	contract.Run(t, contract.Backend{Name: "aso", SubscriptionID: p.SubscriptionID(), Azure: fakeAzure{p.ARM}})
+	global := env.FakeAzure(p.ARM, p.SubscriptionID())
+	contract.Run(t, contract.Backend{Name: "aso", SubscriptionID: p.SubscriptionID(), ClientID: global.ClientID, Azure: fakeAzure{p.ARM}})
 }
 
 // fakeAzure is the fake Azure Resource Manager ASO talks to.
@@ -59,4 +62,15 @@ func (a fakeAzure) Writes(id string) int {
 func (a fakeAzure) Exists(id string) bool {
 	_, exists := a.arm.Resource(id)
 	return exists
+}
+
+// ClientIDs are the client IDs of the tokens of the requests the fake received for the resource (to its own ID).
+func (a fakeAzure) ClientIDs(id string) []string {
+	seen := sets.New[string]()
+	for _, r := range a.arm.Requests() {
+		if strings.EqualFold(r.Path, id) {
+			seen.Insert(r.ClientID)
+		}
+	}
+	return sets.List(seen)
 }
