@@ -156,7 +156,8 @@ func TestCredentialLookupOrder(t *testing.T) {
 
 			rg := &asoresources.ResourceGroup{
 				ObjectMeta: metav1.ObjectMeta{Namespace: ns.Name, Name: "rg"},
-				Spec:       asoresources.ResourceGroup_Spec{Location: ptr.To("eastus")},
+				// Azure names of their own: the tests of the package share one fake Azure.
+				Spec: asoresources.ResourceGroup_Spec{AzureName: ns.Name, Location: ptr.To("eastus")},
 			}
 			if tt.annotation != "" {
 				rg.Annotations = map[string]string{asoannotations.PerResourceSecret: tt.annotation}
@@ -219,7 +220,7 @@ func TestCredentialOnDelete(t *testing.T) {
 
 	rg := &asoresources.ResourceGroup{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns.Name, Name: "rg"},
-		Spec:       asoresources.ResourceGroup_Spec{Location: ptr.To("eastus")},
+		Spec:       asoresources.ResourceGroup_Spec{AzureName: ns.Name, Location: ptr.To("eastus")},
 	}
 	g.Expect(env.Env.Create(ctx, rg)).To(Succeed())
 	g.Eventually(func(g Gomega) { readyCondition(ctx, g, rg, HaveField("Status", metav1.ConditionTrue)) }, timeout).Should(Succeed())
