@@ -219,13 +219,8 @@ func (e *Engine) resolveIdentity(ctx context.Context, owner client.Object, in Cr
 const RevokedCredentialPrefix = "revoked/"
 
 // revokedCredential is the credential-from value that revokes the credential an object named (name; empty for
-// ASO's default credential).
-func revokedCredential(name string) string {
-	if name == "" {
-		name = "default"
-	}
-	return RevokedCredentialPrefix + name
-}
+// ASO's default credential, which is never named again).
+func revokedCredential(name string) string { return RevokedCredentialPrefix + name }
 
 // IsRevokedCredential reports whether a credential-from value is one the engine wrote to revoke a credential.
 func IsRevokedCredential(value string) bool { return strings.HasPrefix(value, RevokedCredentialPrefix) }
@@ -275,6 +270,20 @@ func (e *Engine) revokeCredential(ctx context.Context, obj client.Object) error 
 	}
 	if err := e.Client.Patch(ctx, obj, client.RawPatch(types.MergePatchType, body), client.FieldOwner(FieldManager)); client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("failed to revoke the credential of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
+	}
+	return nil
+}
+
+// nameCredential names a credential again in the credential-from annotation of an object whose credential the
+// provider revoked, once the pass vetted it (a deleted owner whose identity may be used again): ASO can then delete
+// the resource, with that credential.
+func (e *Engine) nameCredential(ctx context.Context, obj client.Object, name string) error {
+	body, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]string{asoannotations.PerResourceSecret: name}}})
+	if err != nil {
+		return err
+	}
+	if err := e.Client.Patch(ctx, obj, client.RawPatch(types.MergePatchType, body), client.FieldOwner(FieldManager)); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("failed to name the credential of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
 	}
 	return nil
 }

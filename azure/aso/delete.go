@@ -19,6 +19,7 @@ package aso
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -86,13 +87,32 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 		case obj.GetDeletionTimestamp().IsZero():
 			// ASO deletes the Azure resource with the credential the object names, which it reads again on every
 			// try: it is vetted as on an apply, before every delete.
-			held, err := e.credentialHold(ctx, owner, obj, opts.Credentials, verdicts)
-			if err != nil {
-				return false, result, err
+			name := obj.GetAnnotations()[asoannotations.PerResourceSecret]
+			revoked := IsRevokedCredential(name)
+			if revoked {
+				// Revoked by the provider; once what it named may be used again, it is named again.
+				name = strings.TrimPrefix(name, RevokedCredentialPrefix)
 			}
-			if held != "" {
-				state.notReady(CredentialNotAllowedReason, held, false)
-				break
+			held, err := e.credentialHold(ctx, owner, name, opts.Credentials, verdicts)
+			if revoked && name == "" {
+				held = "it named no credential before, and ASO's default credential is never handed back"
+			}
+			switch {
+			case err != nil:
+				return false, result, err
+			case held != "" && revoked:
+				state.notReady(CredentialNotAllowedReason, fmt.Sprintf("%s %s is not deleted: its credential is revoked (%s): %s",
+					gvk.Kind, obj.GetName(), RevokedCredentialPrefix+name, held), false)
+				result.add(state)
+				continue
+			case held != "":
+				state.notReady(CredentialNotAllowedReason, fmt.Sprintf("%s %s is not deleted: %s", gvk.Kind, obj.GetName(), held), false)
+				result.add(state)
+				continue
+			case revoked:
+				if err := e.nameCredential(ctx, obj, name); err != nil {
+					return false, result, err
+				}
 			}
 			if err := e.delete(ctx, obj, result); err != nil {
 				return false, result, err
@@ -103,21 +123,14 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 	return false, result, nil
 }
 
-// credentialHold says why an object may not be deleted now, judged by the credential it names (ASO's
-// credential-from annotation): "" when it names the owner's credentials that the pass vetted, or one the credential
-// policy accepts; otherwise why not. A revoked credential holds the deletion: ASO could not delete the resource with
-// it, and deleting the object would only hand it to whoever restores a credential of that name.
-func (e *Engine) credentialHold(ctx context.Context, owner, obj client.Object, creds *Credentials, verdicts map[string]credentialVerdict) (string, error) {
-	name := obj.GetAnnotations()[asoannotations.PerResourceSecret]
-	what := fmt.Sprintf("%s %s is not deleted", obj.GetObjectKind().GroupVersionKind().Kind, obj.GetName())
-	switch {
-	case IsRevokedCredential(name):
-		return what + ": its credential is revoked (" + name + "); it is deleted once the owner's identity may be used again", nil
-	case creds != nil && creds.Reason != "" && name == creds.SecretName:
+// credentialHold says why an object that names a credential (ASO's credential-from annotation) may not be deleted
+// now: "" when it is the owner's credentials that the pass vetted, or one the credential policy accepts.
+func (e *Engine) credentialHold(ctx context.Context, owner client.Object, name string, creds *Credentials, verdicts map[string]credentialVerdict) (string, error) {
+	if creds != nil && creds.Reason != "" && name == creds.SecretName {
 		if creds.Ready {
 			return "", nil
 		}
-		return what + ": " + creds.Message, nil
+		return creds.Message, nil
 	}
 	verdict, known := verdicts[name]
 	if !known {
@@ -127,10 +140,7 @@ func (e *Engine) credentialHold(ctx context.Context, owner, obj client.Object, c
 		}
 		verdicts[name] = verdict
 	}
-	if verdict.refused != "" {
-		return what + ": " + verdict.refused, nil
-	}
-	return "", nil
+	return verdict.refused, nil
 }
 
 // deleteOrphans deletes owned objects that are no longer desired and reports them as deleting. With a hold

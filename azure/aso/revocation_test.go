@@ -150,17 +150,17 @@ func TestDelete_VetsCredentials(t *testing.T) {
 	g.Expect(result.Resource("ResourceGroup", "rg")).To(And(HaveField("Reason", aso.CredentialNotAllowedReason), HaveField("Message", ContainSubstring("does not allow namespace"))))
 	g.Expect(exists()).To(BeTrue())
 
-	// A revoked credential holds it too, whatever the owner's credentials say now.
+	// A revoked credential holds it too while the owner's credentials may not be used.
 	rg := live(ctx, g, owner.Namespace, "rg", &asoresources.ResourceGroup{})
 	revoke := []byte(`{"metadata":{"annotations":{"serviceoperator.azure.com/credential-from":"revoked/vetted-aso-secret"}}}`)
 	g.Expect(env.Env.Patch(ctx, rg, client.RawPatch(types.MergePatchType, revoke))).To(Succeed())
-	deleteOpts.Credentials = ready
 	g.Eventually(func(g Gomega) {
 		_, result, err := e.Delete(ctx, owner, deleteOpts)
 		g.Expect(err).NotTo(HaveOccurred())
-		g.Expect(result.Resource("ResourceGroup", "rg")).To(HaveField("Message", ContainSubstring("its credential is revoked")))
+		g.Expect(result.Resource("ResourceGroup", "rg")).To(HaveField("Message", And(ContainSubstring("its credential is revoked"), ContainSubstring("does not allow namespace"))))
 	}, timeout).Should(Succeed())
 	g.Expect(exists()).To(BeTrue())
+	deleteOpts.Credentials = ready
 
 	// Under the strict policy, a credential that is not the owner's vetted one and that nobody vouches for.
 	e.CredentialPolicy = aso.StrictPolicy
@@ -175,9 +175,15 @@ func TestDelete_VetsCredentials(t *testing.T) {
 	}, timeout).Should(Succeed())
 	g.Expect(exists()).To(BeTrue())
 
-	// The vetted credential: deleted.
-	vetted := []byte(`{"metadata":{"annotations":{"serviceoperator.azure.com/credential-from":"vetted-aso-secret"}}}`)
-	g.Expect(env.Env.Patch(ctx, rg, client.RawPatch(types.MergePatchType, vetted))).To(Succeed())
+	// Revoked before, and the owner's credentials may be used again (access given back): the object names them
+	// again, and ASO deletes the resource with them.
+	g.Expect(env.Env.Patch(ctx, rg, client.RawPatch(types.MergePatchType, revoke))).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		_, _, err := e.Delete(ctx, owner, deleteOpts)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(exists()).To(BeFalse())
+	}, timeout).Should(Succeed())
+	g.Expect(live(ctx, g, owner.Namespace, "rg", &asoresources.ResourceGroup{}).GetAnnotations()).To(HaveKeyWithValue(credentialFrom, "vetted-aso-secret"))
 	g.Expect(deleteAll(ctx, g, e, owner, deleteOpts)).To(BeTrue())
 }
 
