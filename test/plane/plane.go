@@ -29,6 +29,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
@@ -68,6 +69,8 @@ type Options struct {
 	// ProviderReplicas lets the suite run the provider as processes of its own too (Plane.Replicas), and turns on
 	// the API server's audit webhook through which Plane.Writes sees every write of the provider's user.
 	ProviderReplicas bool
+	// Provider are the provider's options, as its manager's flags set them (e.g. --credential-policy).
+	Provider setup.Options
 }
 
 // Plane is the management cluster of a test package; see the package documentation.
@@ -137,11 +140,12 @@ func (p *Plane) EnvOptions(ctx context.Context) env.Options {
 	}
 	return env.Options{
 		// The webhooks admit clusters without identityRef, as on a single-tenant management cluster: the testdata
-		// clusters name no identity, and ASO's default credential is the simulator's (or the fake Azure's).
+		// clusters name no identity, and ASO's default credential is the simulator's (or the fake Azure's). A
+		// provider under the strict credential policy never does.
 		APIServerFlags:   apiServerFlags,
 		ASOAzure:         azure,
 		Scheme:           capiplane.Scheme(),
-		SetupWebhooks:    setup.WebhooksWith(setup.WebhookOptions{AllowASODefaultCredential: true}),
+		SetupWebhooks:    setup.WebhooksWith(setup.WebhookOptions{AllowASODefaultCredential: p.opts.Provider.CredentialPolicy != aso.StrictPolicy}),
 		ManagerOptions:   capiplane.ManagerOptions,
 		SetupReconcilers: p.setup,
 		// Cluster API and the simulator run as admins; the provider runs as its ServiceAccount (setup).
@@ -194,5 +198,8 @@ func (p *Plane) setup(ctx context.Context, mgr ctrl.Manager) error {
 		}
 		return errors.Join(errs...)
 	})
+	if p.Provider != nil {
+		p.Provider.Options = p.opts.Provider
+	}
 	return err
 }

@@ -51,6 +51,9 @@ const (
 type Provider struct {
 	// Logger, when set before Start, is the logger of the provider's manager.
 	Logger logr.Logger
+	// Options, when set before Start, are the provider's options as the manager's flags set them (e.g. its
+	// credential policy); Start sets their cluster cache.
+	Options setup.Options
 
 	config *rest.Config
 
@@ -126,7 +129,9 @@ func (p *Provider) Start(ctx context.Context) error {
 		cancel()
 		return err
 	}
-	if err := setup.Controllers(runCtx, mgr, setup.Options{ClusterCache: cc}); err != nil {
+	opts := p.Options
+	opts.ClusterCache = cc
+	if err := setup.Controllers(runCtx, mgr, opts); err != nil {
 		cancel()
 		return fmt.Errorf("failed to set up the provider's controllers: %w", err)
 	}
