@@ -249,11 +249,11 @@ func ServiceURL(s *corev1.Service, port int32, path string, ctr *Container) (*ur
 		}
 		cp, err := ctr.Port(target)
 		if err != nil {
-			return nil, fmt.Errorf("Service %s port %d: %w", s.Name, port, err)
+			return nil, fmt.Errorf("port %d of Service %s: %w", port, s.Name, err)
 		}
 		return &url.URL{Scheme: "https", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(int(cp))), Path: path}, nil
 	}
-	return nil, fmt.Errorf("Service %s has no port %d", s.Name, port)
+	return nil, fmt.Errorf("the Service %s has no port %d", s.Name, port)
 }
 
 // IssueCertificate plays cert-manager for a self-signed Certificate (the components' Issuer is selfSigned): the
@@ -262,7 +262,7 @@ func ServiceURL(s *corev1.Service, port int32, path string, ctr *Container) (*ur
 func IssueCertificate(cert *unstructured.Unstructured) (map[string][]byte, error) {
 	dnsNames, _, _ := unstructured.NestedStringSlice(cert.Object, "spec", "dnsNames")
 	if len(dnsNames) == 0 {
-		return nil, fmt.Errorf("Certificate %s has no DNS names", cert.GetName())
+		return nil, fmt.Errorf("the Certificate %s has no DNS names", cert.GetName())
 	}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -350,10 +350,10 @@ func PointWebhooks(objs []unstructured.Unstructured, svc *corev1.Service, cert *
 				continue
 			}
 			if u.GetAnnotations()[injectCAAnnotation] != certRef {
-				return fmt.Errorf("CRD %s converts through the webhooks without the CA of %s", u.GetName(), certRef)
+				return fmt.Errorf("the CRD %s converts through the webhooks without the CA of %s", u.GetName(), certRef)
 			}
 			if _, err := point(cc); err != nil {
-				return fmt.Errorf("CRD %s: %w", u.GetName(), err)
+				return fmt.Errorf("the CRD %s: %w", u.GetName(), err)
 			}
 			if err := unstructured.SetNestedMap(u.Object, cc, "spec", "conversion", "webhook", "clientConfig"); err != nil {
 				return err

@@ -96,7 +96,7 @@ func ManagerContainer(deployments []*appsv1.Deployment, image string) (*appsv1.D
 	}
 	pod := found.Spec.Template.Spec
 	if len(pod.Containers) != 1 {
-		return nil, nil, fmt.Errorf("Deployment %s has %d containers; the test runs one", found.Name, len(pod.Containers))
+		return nil, nil, fmt.Errorf("the Deployment %s has %d containers; the test runs one", found.Name, len(pod.Containers))
 	}
 	c, err := translate(found, pod.Containers[0])
 	return found, c, err
