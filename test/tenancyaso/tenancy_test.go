@@ -182,20 +182,28 @@ func TestTenancy_OnlyTheNamespacesIdentityReachesAzure(t *testing.T) {
 		tn.Cluster(ctx, g, azureCluster(revoked, team))
 		expectReady(ctx, g, tn.Namespace, revoked)
 
+		revokedAt := len(p.ARM.Requests())
 		setAllowed("elsewhere")
 		g.Eventually(func(g Gomega) {
-			for _, o := range plane.ListASOObjects(ctx, g, tn.Namespace) {
-				if o.Object.GetLabels()[clusterv1.ClusterNameLabel] == revoked {
-					g.Expect(aso.IsRevokedCredential(o.Object.GetAnnotations()[credentialFrom])).To(BeTrue(), "%s", o)
-				}
-			}
+			ac := &infrav1.AzureCluster{}
+			g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: tn.Namespace, Name: revoked}, ac)).To(Succeed())
+			g.Expect(conditions.Get(ac, infrav1.CredentialsReadyCondition)).To(HaveField("Reason", infrav1.NamespaceNotAllowedReason))
 		}, timeout, plane.Interval).Should(Succeed())
-		// ASO reconciles each object whose credential-from changed; the revoked credential gives it none.
-		revokedAt := len(p.ARM.Requests())
+		// ASO reconciles each object whose credential-from changed: judged by what reaches Azure, then by what the
+		// provider wrote.
 		g.Expect(tn.Delete(ctx, &clusterv1.Cluster{ObjectMeta: metav1.ObjectMeta{Name: revoked, Namespace: tn.Namespace}})).To(Succeed())
 		g.Consistently(func() []string {
-			return describe(requestsFor(p.ARM.Requests()[revokedAt:], revoked))
-		}, quiet, plane.Interval).Should(BeEmpty(), "nothing reaches Azure for a revoked cluster, not even its deletion")
+			return unvetted(p.ARM.Requests()[revokedAt:], revoked)
+		}, quiet, plane.Interval).Should(BeEmpty(), "no other identity reaches Azure for a revoked cluster")
+		for _, o := range plane.ListASOObjects(ctx, g, tn.Namespace) {
+			if o.Object.GetLabels()[clusterv1.ClusterNameLabel] == revoked {
+				g.Expect(aso.IsRevokedCredential(o.Object.GetAnnotations()[credentialFrom])).To(BeTrue(), "%s", o)
+			}
+		}
+		settled := len(p.ARM.Requests())
+		g.Consistently(func() []string {
+			return describe(requestsFor(p.ARM.Requests()[settled:], revoked))
+		}, quiet/3, plane.Interval).Should(BeEmpty(), "nothing reaches Azure for a revoked cluster, not even its deletion")
 		g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: tn.Namespace, Name: revoked}, &clusterv1.Cluster{})).To(Succeed(), "the deletion waits")
 
 		setAllowed(tn.Namespace)
