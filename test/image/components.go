@@ -305,10 +305,10 @@ func IssueCertificate(cert *unstructured.Unstructured) (map[string][]byte, error
 // their caBundle, and their Service reference becomes the URL at which the container serves (ServiceURL).
 func PointWebhooks(objs []unstructured.Unstructured, svc *corev1.Service, cert *unstructured.Unstructured, ca []byte, ctr *Container) error {
 	certRef := cert.GetNamespace() + "/" + cert.GetName()
-	point := func(cc map[string]any) (bool, error) {
+	point := func(cc map[string]any) error {
 		ref, ok := cc["service"].(map[string]any)
 		if !ok || ref["name"] != svc.Name || ref["namespace"] != svc.Namespace {
-			return false, nil
+			return nil
 		}
 		path, _ := ref["path"].(string)
 		var port int64
@@ -320,12 +320,12 @@ func PointWebhooks(objs []unstructured.Unstructured, svc *corev1.Service, cert *
 		}
 		u, err := ServiceURL(svc, int32(port), path, ctr)
 		if err != nil {
-			return false, err
+			return err
 		}
 		delete(cc, "service")
 		cc["url"] = u.String()
 		cc["caBundle"] = base64.StdEncoding.EncodeToString(ca)
-		return true, nil
+		return nil
 	}
 	for i := range objs {
 		u := &objs[i]
@@ -337,7 +337,7 @@ func PointWebhooks(objs []unstructured.Unstructured, svc *corev1.Service, cert *
 			webhooks, _, _ := unstructured.NestedSlice(u.Object, "webhooks")
 			for _, w := range webhooks {
 				cc, _ := w.(map[string]any)["clientConfig"].(map[string]any)
-				if _, err := point(cc); err != nil {
+				if err := point(cc); err != nil {
 					return fmt.Errorf("%s %s: %w", u.GetKind(), u.GetName(), err)
 				}
 			}
@@ -352,7 +352,7 @@ func PointWebhooks(objs []unstructured.Unstructured, svc *corev1.Service, cert *
 			if u.GetAnnotations()[injectCAAnnotation] != certRef {
 				return fmt.Errorf("the CRD %s converts through the webhooks without the CA of %s", u.GetName(), certRef)
 			}
-			if _, err := point(cc); err != nil {
+			if err := point(cc); err != nil {
 				return fmt.Errorf("the CRD %s: %w", u.GetName(), err)
 			}
 			if err := unstructured.SetNestedMap(u.Object, cc, "spec", "conversion", "webhook", "clientConfig"); err != nil {

@@ -326,10 +326,11 @@ func startPlane(t *testing.T, g *WithT, root, state string) string {
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {
-		case <-done:
+		case err := <-done:
+			t.Logf("The local plane stopped: %v", err)
 		case <-time.After(time.Minute):
 			_ = cmd.Process.Kill()
-			<-done
+			t.Logf("The local plane was killed after a minute: %v", <-done)
 		}
 	})
 	select {
