@@ -286,7 +286,7 @@ func keepField(before, after []metav1.ManagedFieldsEntry, managers sets.Set[stri
 		APIVersion: owner.APIVersion,
 		Time:       owner.Time,
 		FieldsType: "FieldsV1",
-		FieldsV1:   &metav1.FieldsV1{Raw: raw},
+		FieldsV1:   metav1.NewFieldsV1(string(raw)),
 	}), nil
 }
 
@@ -339,5 +339,5 @@ func withoutField(m metav1.ManagedFieldsEntry, path []string) (*metav1.FieldsV1,
 	if err != nil {
 		return nil, err
 	}
-	return &metav1.FieldsV1{Raw: raw}, nil
+	return metav1.NewFieldsV1(string(raw)), nil
 }

@@ -85,34 +85,13 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 		case group(obj) != current:
 			state.message = "waiting for resources that depend on it to be deleted first"
 		case obj.GetDeletionTimestamp().IsZero():
-			// ASO deletes the Azure resource with the credential the object names, which it reads again on every
-			// try: it is vetted as on an apply, before every delete.
-			name := obj.GetAnnotations()[asoannotations.PerResourceSecret]
-			revoked := IsRevokedCredential(name)
-			if revoked {
-				// Revoked by the provider; once what it named may be used again, it is named again.
-				name = strings.TrimPrefix(name, RevokedCredentialPrefix)
-			}
-			held, err := e.credentialHold(ctx, owner, name, opts.Credentials, verdicts)
-			if revoked && name == "" {
-				held = "it named no credential before, and ASO's default credential is never handed back"
-			}
-			switch {
-			case err != nil:
+			held, err := e.vetBeforeDelete(ctx, owner, obj, opts.Credentials, verdicts)
+			if err != nil {
 				return false, result, err
-			case held != "" && revoked:
-				state.notReady(CredentialNotAllowedReason, fmt.Sprintf("%s %s is not deleted: its credential is revoked (%s): %s",
-					gvk.Kind, obj.GetName(), RevokedCredentialPrefix+name, held), false)
-				result.add(state)
-				continue
-			case held != "":
-				state.notReady(CredentialNotAllowedReason, fmt.Sprintf("%s %s is not deleted: %s", gvk.Kind, obj.GetName(), held), false)
-				result.add(state)
-				continue
-			case revoked:
-				if err := e.nameCredential(ctx, obj, name); err != nil {
-					return false, result, err
-				}
+			}
+			if held != "" {
+				state.notReady(CredentialNotAllowedReason, held, false)
+				break
 			}
 			if err := e.delete(ctx, obj, result); err != nil {
 				return false, result, err
@@ -123,24 +102,44 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 	return false, result, nil
 }
 
-// credentialHold says why an object that names a credential (ASO's credential-from annotation) may not be deleted
-// now: "" when it is the owner's credentials that the pass vetted, or one the credential policy accepts.
-func (e *Engine) credentialHold(ctx context.Context, owner client.Object, name string, creds *Credentials, verdicts map[string]credentialVerdict) (string, error) {
-	if creds != nil && creds.Reason != "" && name == creds.SecretName {
-		if creds.Ready {
-			return "", nil
+// vetBeforeDelete says why an object may not be deleted now, judged by the credential it names (ASO's
+// credential-from annotation): ASO deletes the Azure resource with it, reading it again on every try, so it is vetted
+// as on an apply, before every delete. "" when it is the owner's credentials that the pass vetted (creds), or one the
+// credential policy accepts. A credential the provider revoked holds the deletion until what it named may be used
+// again; then the object names it again, so that ASO can delete the resource with it.
+func (e *Engine) vetBeforeDelete(ctx context.Context, owner, obj client.Object, creds *Credentials, verdicts map[string]credentialVerdict) (string, error) {
+	name := obj.GetAnnotations()[asoannotations.PerResourceSecret]
+	what := fmt.Sprintf("%s %s is not deleted: ", obj.GetObjectKind().GroupVersionKind().Kind, obj.GetName())
+	revoked := IsRevokedCredential(name)
+	if revoked {
+		name = strings.TrimPrefix(name, RevokedCredentialPrefix)
+		what += "its credential is revoked (" + RevokedCredentialPrefix + name + "): "
+		if name == "" {
+			return what + "it named no credential before, and ASO's default credential is never handed back", nil
 		}
-		return creds.Message, nil
 	}
-	verdict, known := verdicts[name]
-	if !known {
-		var err error
-		if verdict, err = e.vetCredential(ctx, owner.GetNamespace(), name); err != nil {
+	var refused string
+	switch verdict, known := verdicts[name]; {
+	case creds != nil && creds.Reason != "" && name == creds.SecretName:
+		if !creds.Ready {
+			refused = creds.Message
+		}
+	case known:
+		refused = verdict.refused
+	default:
+		verdict, err := e.vetCredential(ctx, owner.GetNamespace(), name)
+		if err != nil {
 			return "", err
 		}
-		verdicts[name] = verdict
+		verdicts[name], refused = verdict, verdict.refused
 	}
-	return verdict.refused, nil
+	if refused != "" {
+		return what + refused, nil
+	}
+	if revoked {
+		return "", e.nameCredential(ctx, obj, name)
+	}
+	return "", nil
 }
 
 // deleteOrphans deletes owned objects that are no longer desired and reports them as deleting. With a hold
@@ -150,6 +149,13 @@ func (e *Engine) deleteOrphans(ctx context.Context, owner client.Object, opts Op
 	if err != nil {
 		return nil, err
 	}
+	// The controller reconciles only with credentials it vetted in the pass: the cluster's credential secret, or
+	// none (raw objects name theirs, which the policy judges).
+	var creds *Credentials
+	if opts.CredentialSecret != "" {
+		creds = &Credentials{SecretName: opts.CredentialSecret, Ready: true, Reason: CredentialsReadyReason}
+	}
+	verdicts := map[string]credentialVerdict{}
 	var states []resourceState
 	for _, obj := range objs {
 		gvk := obj.GetObjectKind().GroupVersionKind()
@@ -160,7 +166,18 @@ func (e *Engine) deleteOrphans(ctx context.Context, owner client.Object, opts Op
 		switch {
 		case hold != "" && obj.GetDeletionTimestamp().IsZero():
 			state.notReady(infrav1.DeletionHeldReason, hold, false)
+		case !obj.GetDeletionTimestamp().IsZero():
+			state.notReady(infrav1.DeletingReason, "no longer desired; ASO is deleting the resource", false)
 		default:
+			held, err := e.vetBeforeDelete(ctx, owner, obj, creds, verdicts)
+			if err != nil {
+				state.failed(err)
+				return append(states, state), err
+			}
+			if held != "" {
+				state.notReady(CredentialNotAllowedReason, held, false)
+				break
+			}
 			if err := e.delete(ctx, obj, result); err != nil {
 				state.failed(err)
 				return append(states, state), err

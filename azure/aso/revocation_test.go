@@ -31,6 +31,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
+	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
@@ -160,7 +161,6 @@ func TestDelete_VetsCredentials(t *testing.T) {
 		g.Expect(result.Resource("ResourceGroup", "rg")).To(HaveField("Message", And(ContainSubstring("its credential is revoked"), ContainSubstring("does not allow namespace"))))
 	}, timeout).Should(Succeed())
 	g.Expect(exists()).To(BeTrue())
-	deleteOpts.Credentials = ready
 
 	// Under the strict policy, a credential that is not the owner's vetted one and that nobody vouches for.
 	e.CredentialPolicy = aso.StrictPolicy
@@ -178,13 +178,20 @@ func TestDelete_VetsCredentials(t *testing.T) {
 	// Revoked before, and the owner's credentials may be used again (access given back): the object names them
 	// again, and ASO deletes the resource with them.
 	g.Expect(env.Env.Patch(ctx, rg, client.RawPatch(types.MergePatchType, revoke))).To(Succeed())
+	deleteOpts.Credentials = ready
 	g.Eventually(func(g Gomega) {
 		_, _, err := e.Delete(ctx, owner, deleteOpts)
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(exists()).To(BeFalse())
 	}, timeout).Should(Succeed())
-	g.Expect(live(ctx, g, owner.Namespace, "rg", &asoresources.ResourceGroup{}).GetAnnotations()).To(HaveKeyWithValue(credentialFrom, "vetted-aso-secret"))
 	g.Expect(deleteAll(ctx, g, e, owner, deleteOpts)).To(BeTrue())
+	var deletes []asosim.CredentialUse
+	for _, use := range sim.CredentialUses() {
+		if use.Kind == "ResourceGroup" && use.Namespace == owner.Namespace && use.Name == "rg" && use.Op == asosim.OpDelete {
+			deletes = append(deletes, use)
+		}
+	}
+	g.Expect(deletes).To(ConsistOf(HaveField("Credential.Secret.Name", "vetted-aso-secret")), "ASO deleted the resource with the vetted credential, once")
 }
 
 // TestBindings_CompareNormalisedValues: a certificate file reached through its Secret volume's ..data link, or a

@@ -68,7 +68,7 @@ func TestReconcile_CAPZBroughtGroupAndNetworkSurviveSwitch(t *testing.T) {
 				VnetClassSpec: infrav1.VnetClassSpec{CIDRBlocks: []string{"10.0.0.0/16"}}}
 			if withID {
 				spec.NetworkSpec.Vnet.ID = vnetID
-				spec.NetworkSpec.Vnet.VnetClassSpec.Tags = users
+				spec.NetworkSpec.Vnet.Tags = users
 			}
 			spec.NetworkSpec.Subnets = infrav1.Subnets{
 				{SubnetClassSpec: infrav1.SubnetClassSpec{Name: "custom-vnet-controlplane-subnet", Role: infrav1.SubnetControlPlane, CIDRBlocks: []string{"10.0.0.0/24"}}},
