@@ -131,27 +131,36 @@ func writeKubeconfig(cfg *rest.Config, path string) error {
 // Start starts one more replica and waits until it is ready (its webhook server serves); it runs the controllers
 // once it holds the lease.
 func (r *Replicas) Start(ctx context.Context) (*Replica, error) {
-	webhookAddr, err := process.FreeAddr()
-	if err != nil {
-		return nil, err
-	}
-	_, port, _ := strings.Cut(webhookAddr, ":")
 	r.mu.Lock()
 	r.started++
 	rep := &Replica{Name: "replica-" + strconv.Itoa(r.started)}
 	r.mu.Unlock()
-	args := append(slices.Clone(leaderElectionArgs),
-		"--webhook-port="+port, "--webhook-cert-dir="+r.certDir,
-		"--diagnostics-address=0", "--insecure-diagnostics",
-		"--graceful-shutdown-timeout="+replicaShutdownTimeout.String(),
-	)
-	rep.Process, err = process.Start(ctx, process.Options{
-		Binary: r.binary, Kubeconfig: r.kubeconfig, Args: args, Name: "provider " + rep.Name,
-		Log:  filepath.Join(r.logDir, rep.Name+".log"),
-		Line: func(line string) bool { r.read(rep, line); return true },
-	})
-	if err != nil {
-		return nil, err
+	// The webhook port is free when it is picked, but another process of the machine may take it before the
+	// replica listens: a replica that could not listen is started again on another port.
+	var err error
+	for attempt := 1; ; attempt++ {
+		var webhookAddr string
+		if webhookAddr, err = process.FreeAddr(); err != nil {
+			return nil, err
+		}
+		_, port, _ := strings.Cut(webhookAddr, ":")
+		args := append(slices.Clone(leaderElectionArgs),
+			"--webhook-port="+port, "--webhook-cert-dir="+r.certDir,
+			"--diagnostics-address=0", "--insecure-diagnostics",
+			"--graceful-shutdown-timeout="+replicaShutdownTimeout.String(),
+		)
+		log := filepath.Join(r.logDir, rep.Name+".log")
+		rep.Process, err = process.Start(ctx, process.Options{
+			Binary: r.binary, Kubeconfig: r.kubeconfig, Args: args, Name: "provider " + rep.Name,
+			Log:  log,
+			Line: func(line string) bool { r.read(rep, line); return true },
+		})
+		if err == nil {
+			break
+		}
+		if content, readErr := os.ReadFile(log); attempt == 3 || readErr != nil || !strings.Contains(string(content), "address already in use") {
+			return nil, err
+		}
 	}
 	r.mu.Lock()
 	r.running = append(r.running, rep)
