@@ -79,6 +79,9 @@ func startManager(ctx context.Context, o managerOptions) (*managerProcess, error
 		"--webhook-port=" + strconv.Itoa(o.webhookPort),
 		"--webhook-cert-dir=" + o.certDir,
 		"--leader-elect=false",
+		// The benchmark's clusters name no identity: ASO's default credential is the simulator's, as on a
+		// single-tenant management cluster.
+		"--allow-aso-default-credential",
 	}
 	m := &managerProcess{metricsAddr: metricsAddr}
 	m.Process, err = process.Start(ctx, process.Options{
