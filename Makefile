@@ -110,7 +110,7 @@ GO_TEST_FLAGS ?= $(GO_BUILD_FLAGS)
 TEST_GOGC ?= 400
 # The packages make test runs, the longest first: go test starts packages in the order given, so the long ones run
 # beside the many short ones instead of one of them ending the run alone on a core.
-TEST_PACKAGES ?= ./test/chaos ./templates ./test/realaso ./test/tenancyaso ./exp/controllers/azuremachinepool ./test/bench ./test/e2e \
+TEST_PACKAGES ?= ./test/chaos ./templates ./test/realaso ./exp/controllers/azuremachinepool ./test/bench ./test/e2e \
 	./test/clusterctl ./test/move ./controllers/azurecluster ./hack/localplane ./...
 
 .PHONY: help
