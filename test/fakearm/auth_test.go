@@ -58,43 +58,10 @@ func TestMain(m *testing.M) {
 // child gets a token and GETs the subscription with azidentity's and azcore's default transports, configured as ASO
 // configures them: the cloud from AZURE_* variables, trust from SSL_CERT_FILE, the proxy from HTTPS_PROXY.
 func child() int {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c := cloud.Configuration{
-		ActiveDirectoryAuthorityHost: os.Getenv("AZURE_AUTHORITY_HOST"),
-		Services: map[cloud.ServiceName]cloud.ServiceConfiguration{cloud.ResourceManager: {
-			Endpoint: os.Getenv("AZURE_RESOURCE_MANAGER_ENDPOINT"), Audience: os.Getenv("AZURE_RESOURCE_MANAGER_AUDIENCE"),
-		}},
-	}
+	c := cloudFromEnvironment()
 	cred, err := azidentity.NewClientSecretCredential(os.Getenv("AZURE_TENANT_ID"), os.Getenv("AZURE_CLIENT_ID"), os.Getenv("AZURE_CLIENT_SECRET"),
 		&azidentity.ClientSecretCredentialOptions{ClientOptions: azcore.ClientOptions{Cloud: c}})
-	if err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	pl, err := armruntime.NewPipeline("fakearm-test", "v0.0.0", cred, runtime.PipelineOptions{}, &arm.ClientOptions{
-		ClientOptions: policy.ClientOptions{Cloud: c, Retry: policy.RetryOptions{MaxRetries: -1}}, DisableRPRegistration: true,
-	})
-	if err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	req, err := runtime.NewRequest(ctx, http.MethodGet, os.Getenv("AZURE_RESOURCE_MANAGER_ENDPOINT")+"/subscriptions/"+testSubscription+"?api-version=2022-12-01")
-	if err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	resp, err := pl.Do(req)
-	if err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	_ = resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		fmt.Println("GET subscription:", resp.Status)
-		return 1
-	}
-	return 0
+	return getSubscriptionWith(c, cred, err)
 }
 
 // TestEntra_ClientSecretCredential: azidentity's service principal credential, with the fake as a custom cloud, gets a
@@ -391,4 +358,49 @@ func TestARM_Identity(t *testing.T) {
 	for _, hidden := range []string{secret, "an.assertion.jwt", tokenA, tokenB, otherAudience} {
 		g.Expect(logs).NotTo(ContainSubstring(hidden))
 	}
+}
+
+// cloudFromEnvironment is the cloud as ASO configures it from its AZURE_* variables.
+func cloudFromEnvironment() cloud.Configuration {
+	return cloud.Configuration{
+		ActiveDirectoryAuthorityHost: os.Getenv("AZURE_AUTHORITY_HOST"),
+		Services: map[cloud.ServiceName]cloud.ServiceConfiguration{cloud.ResourceManager: {
+			Endpoint: os.Getenv("AZURE_RESOURCE_MANAGER_ENDPOINT"), Audience: os.Getenv("AZURE_RESOURCE_MANAGER_AUDIENCE"),
+		}},
+	}
+}
+
+// getSubscriptionWith GETs the subscription through azcore's ARM pipeline with a credential (or reports credErr,
+// the error of making it), as a child process: 0 on success, 1 with the reason printed otherwise.
+func getSubscriptionWith(c cloud.Configuration, cred azcore.TokenCredential, credErr error) int {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err := credErr
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	pl, err := armruntime.NewPipeline("fakearm-test", "v0.0.0", cred, runtime.PipelineOptions{}, &arm.ClientOptions{
+		ClientOptions: policy.ClientOptions{Cloud: c, Retry: policy.RetryOptions{MaxRetries: -1}}, DisableRPRegistration: true,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	req, err := runtime.NewRequest(ctx, http.MethodGet, os.Getenv("AZURE_RESOURCE_MANAGER_ENDPOINT")+"/subscriptions/"+testSubscription+"?api-version=2022-12-01")
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	resp, err := pl.Do(req)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		fmt.Println("GET subscription:", resp.Status)
+		return 1
+	}
+	return 0
 }

@@ -33,7 +33,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
 	armruntime "github.com/Azure/azure-sdk-for-go/sdk/azcore/arm/runtime"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
@@ -48,45 +47,12 @@ const managedIdentityChildMode = "managed-identity"
 // (the client ID, the cloud from AZURE_*, the default transport: trust from SSL_CERT_FILE, the proxy from
 // HTTPS_PROXY, the managed identity source from IDENTITY_ENDPOINT and IDENTITY_HEADER) and GETs the subscription.
 func managedIdentityChild() int {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c := cloud.Configuration{
-		ActiveDirectoryAuthorityHost: os.Getenv("AZURE_AUTHORITY_HOST"),
-		Services: map[cloud.ServiceName]cloud.ServiceConfiguration{cloud.ResourceManager: {
-			Endpoint: os.Getenv("AZURE_RESOURCE_MANAGER_ENDPOINT"), Audience: os.Getenv("AZURE_RESOURCE_MANAGER_AUDIENCE"),
-		}},
-	}
+	c := cloudFromEnvironment()
 	cred, err := azidentity.NewManagedIdentityCredential(&azidentity.ManagedIdentityCredentialOptions{
 		ClientOptions: azcore.ClientOptions{Cloud: c},
 		ID:            azidentity.ClientID(os.Getenv("AZURE_CLIENT_ID")),
 	})
-	if err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	pl, err := armruntime.NewPipeline("fakearm-test", "v0.0.0", cred, runtime.PipelineOptions{}, &arm.ClientOptions{
-		ClientOptions: policy.ClientOptions{Cloud: c, Retry: policy.RetryOptions{MaxRetries: -1}}, DisableRPRegistration: true,
-	})
-	if err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	req, err := runtime.NewRequest(ctx, http.MethodGet, os.Getenv("AZURE_RESOURCE_MANAGER_ENDPOINT")+"/subscriptions/"+testSubscription+"?api-version=2022-12-01")
-	if err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	resp, err := pl.Do(req)
-	if err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	_ = resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		fmt.Println("GET subscription:", resp.Status)
-		return 1
-	}
-	return 0
+	return getSubscriptionWith(c, cred, err)
 }
 
 // uniqueClientID is a client ID no other test (nor another run of this one) uses: MSAL caches managed identity
