@@ -49,7 +49,7 @@ func (s *Server) serveARM(w http.ResponseWriter, r *http.Request) {
 	requestID := fmt.Sprintf("00000000-0000-0000-0001-%012x", s.requestSeq)
 	s.requests = append(s.requests, Request{
 		Method: r.Method, Path: r.URL.Path, APIVersion: r.URL.Query().Get("api-version"), Body: body, Status: a.status, Time: received,
-		Identity: s.identityOf(r),
+		Identity: s.identityOf(r), UserAgent: r.UserAgent(),
 	})
 	s.mu.Unlock()
 	a.write(w, requestID)

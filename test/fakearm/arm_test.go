@@ -337,8 +337,8 @@ func TestARM_Seed(t *testing.T) {
 	g.Expect(s.Requests()).To(HaveLen(1), "seeding is not logged")
 }
 
-// TestARM_RequestLog: every ARM request is logged in order with its method, path, api-version, status and body
-// exactly as received.
+// TestARM_RequestLog: every ARM request is logged in order with its method, path, api-version, status, user agent
+// and body exactly as received.
 func TestARM_RequestLog(t *testing.T) {
 	g := NewWithT(t)
 	s := start(t, Options{})
@@ -358,6 +358,7 @@ func TestARM_RequestLog(t *testing.T) {
 	g.Expect(requests[2]).To(And(HaveField("Method", "HEAD"), HaveField("Status", http.StatusNoContent)))
 	g.Expect(requests[0].Time).NotTo(BeZero())
 	g.Expect(requests[1].Time).NotTo(BeTemporally("<", requests[0].Time))
+	g.Expect(requests).To(HaveEach(HaveField("UserAgent", ContainSubstring("azsdk-go-fakearm-test/v0.0.0"))), "the client's user agent is kept")
 
 	rg, ok := s.Resource(testRG)
 	g.Expect(ok).To(BeTrue())

@@ -63,6 +63,8 @@ type Request struct {
 	// Identity is who the request's bearer token was issued to, if the fake issued it, even when the request was
 	// refused (a token of another audience); empty without a token or with one the fake did not issue.
 	Identity
+	// UserAgent is the request's User-Agent header: it tells which client sent it (ASO's, or another SDK client).
+	UserAgent string
 }
 
 // Server is a fake Azure Resource Manager and Entra ID. It is safe for concurrent use.
