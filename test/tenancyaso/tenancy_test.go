@@ -117,12 +117,41 @@ func TestTenancy_OnlyTheNamespacesIdentityReachesAzure(t *testing.T) {
 		}, timeout, plane.Interval).Should(BeTrue())
 	})
 
+	t.Run("the judge sees the platform's certificate, which a copied identity would give ASO", func(t *testing.T) {
+		g := NewWithT(t)
+		expectBypassSeen(ctx, g, tn.Namespace, controlPrefix+"cert-"+suffix, certificateCredential(g))
+	})
+
 	t.Run("a cluster with the namespace's identity reaches Azure with it", func(t *testing.T) {
 		g := NewWithT(t)
 		tn.Cluster(ctx, g, azureCluster(good, team))
 		expectReady(ctx, g, tn.Namespace, good)
 		g.Expect(requestsFor(p.ARM.Requests(), good)).NotTo(BeEmpty())
 		g.Expect(unvetted(p.ARM.Requests(), good)).To(BeEmpty())
+	})
+
+	// Round 2's attacks (round2_test.go), while ASO reconciles the good cluster; their clusters go before the next
+	// attacks, and judgeAll judges every request of the run at the end.
+	var attacked []string
+	t.Run("identities that copy the platform's client ID or certificate file are not bound", func(t *testing.T) {
+		attacked = append(attacked, attackCopiedIdentities(ctx, NewWithT(t), tn, suffix)...)
+	})
+	t.Run("a secretless credential Secret planted before its cluster is refused", func(t *testing.T) {
+		attacked = append(attacked, attackPlantedCredential(ctx, NewWithT(t), tn, team, suffix))
+	})
+	t.Run("an owner without identityRef, which ASO's global credential would serve, is refused at admission", func(t *testing.T) {
+		attackWithoutIdentity(ctx, NewWithT(t), tn, suffix)
+	})
+	brought := "brought-" + suffix
+	t.Run("patches cannot set any serviceoperator.azure.com/ key, on a new cluster, a running one or a machine", func(t *testing.T) {
+		attackWithPatches(ctx, NewWithT(t), tn, good, team, suffix, brought)
+	})
+	t.Run("the attacks' clusters are deleted, and nothing reached Azure for them", func(t *testing.T) {
+		g := NewWithT(t)
+		deleteClusters(ctx, g, tn, attacked)
+		for _, name := range append([]string{brought}, attacked...) {
+			g.Expect(describe(requestsFor(p.ARM.Requests(), name))).To(BeEmpty(), name)
+		}
 	})
 
 	t.Run("a relabelled, rewritten credential Secret is rewritten before ASO uses it again", func(t *testing.T) {
@@ -235,6 +264,12 @@ func TestTenancy_OnlyTheNamespacesIdentityReachesAzure(t *testing.T) {
 			}
 			return seen
 		}, quiet, plane.Interval).Should(BeEmpty())
+	})
+
+	t.Run("no request of the run for the namespace's resources carried another identity than the team's", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Expect(judgeAll(suffix)).To(BeEmpty())
+		g.Expect(unvetted(p.ARM.Requests(), "control-"+suffix)).NotTo(BeEmpty(), "the controls, which judgeAll leaves out, are seen")
 	})
 }
 
