@@ -336,3 +336,12 @@ func readWebhookConfigurations(path, prefix string) ([]*admissionv1.MutatingWebh
 	}
 	return mutating, validating, nil
 }
+
+// ASOPID is the process ID of ASO's controller, 0 when the control plane runs none (test/parity reads its CPU time
+// and peak memory from /proc).
+func (c *ControlPlane) ASOPID() int {
+	if c.aso == nil || c.aso.cmd == nil || c.aso.cmd.Process == nil {
+		return 0
+	}
+	return c.aso.cmd.Process.Pid
+}

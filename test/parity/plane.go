@@ -88,6 +88,8 @@ type side struct {
 
 	// logDir is where the side's logs go.
 	logDir string
+	// rec records the side's performance figures (measure.go), once its flavors are applied.
+	rec *recorder
 
 	mu       sync.Mutex
 	kubelets []*kubeletsim.Simulator
@@ -144,6 +146,9 @@ func startSide(ctx context.Context, name string, capz *CAPZ, logDir string, logg
 	opts := env.ControlPlaneOptions{
 		Scheme: capiplane.Scheme(), ClusterAPIWebhooks: true, ControllerManager: true,
 		ASOAzure: env.FakeAzure(s.arm, asoSubscription), Output: managementLog,
+	}
+	if opts.APIServerFlags, err = auditFlags(logDir, name); err != nil {
+		return s, err
 	}
 	if capz != nil {
 		crdDir, err := os.MkdirTemp("", "parity-capz-crds-")
@@ -218,7 +223,11 @@ func (s *side) startManager(ctx context.Context, ours bool, logger logr.Logger) 
 		return err
 	}
 	if ours {
-		if err := setup.Controllers(mgrCtx, mgr, setup.Options{ClusterCache: s.clusterCache}); err != nil {
+		provider, err := asProvider(mgr, mgrOpts.Client)
+		if err != nil {
+			return err
+		}
+		if err := setup.Controllers(mgrCtx, provider, setup.Options{ClusterCache: s.clusterCache}); err != nil {
 			return err
 		}
 	}

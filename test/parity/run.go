@@ -45,8 +45,8 @@ type Options struct {
 	// LogDir receives the logs of both sides and the ARM requests each received.
 	LogDir string
 	// Timeout bounds the wait for the flavors to settle; Quiet is how long Azure must receive no write of a flavor
-	// for it to have settled.
-	Timeout, Quiet time.Duration
+	// for it to have settled; Steady is how long each side then runs on in steady state, measured (metrics.go).
+	Timeout, Quiet, Steady time.Duration
 	// Out receives the report; Logf the progress.
 	Out    io.Writer
 	Logf   func(format string, args ...any)
@@ -99,6 +99,7 @@ type Result struct {
 type SideResult struct {
 	Side    string
 	Flavors map[string]SideFlavor
+	Metrics *SideMetrics `json:",omitempty"`
 }
 
 // SideFlavor is one flavor on one side: the ARM requests of its subscription, its generated names, and whether it
@@ -131,6 +132,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	start := time.Now()
 	// flavors are the results by side (SideCAPZ, SideOurs) and flavor.
 	flavors := map[string]map[string]SideFlavor{SideCAPZ: {}, SideOurs: {}}
+	metrics := newRunMetrics(ctx, o)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var errs []error
@@ -151,6 +153,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			for name, f := range result.Flavors {
 				flavors[p.Side][name] = f
 			}
+			metrics.add(p, result.Metrics)
 		}()
 		select {
 		case <-running:
@@ -190,6 +193,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		fmt.Fprintln(o.Out, note)
 	}
 	undocumented, problems := Report(o.Out, results, deliberate)
+	if err := metrics.report(o); err != nil {
+		problems = append(problems, "performance figures: "+err.Error())
+	}
 	return Result{Undocumented: undocumented, Problems: problems}, nil
 }
 
@@ -275,16 +281,16 @@ func RunSide(ctx context.Context, o Options, kind, name, resultFile string) erro
 	if err := os.WriteFile(runningMarker(resultFile), nil, 0o600); err != nil {
 		return err
 	}
+	s.rec = newRecorder(s, o.Flavors)
 	for _, f := range o.Flavors {
+		s.rec.applying(f)
 		if err := s.apply(ctx, f, manifests[f.Name]); err != nil {
 			return err
 		}
 	}
 	o.Logf("%s: applied %d flavors (%s)", name, len(o.Flavors), time.Since(start).Round(time.Second))
 	progress := waitSettled(ctx, o, s, nil)
-	if err := saveRequests(o.LogDir, s); err != nil {
-		o.Logf("%s: failed to save the ARM requests: %v", name, err)
-	}
+	s.rec.endPhase(PhaseCreate, start)
 	result := SideResult{Side: name, Flavors: map[string]SideFlavor{}}
 	for _, f := range o.Flavors {
 		names, err := s.names(ctx, f)
@@ -293,6 +299,18 @@ func RunSide(ctx context.Context, o Options, kind, name, resultFile string) erro
 		}
 		p := progress[f.Name]
 		result.Flavors[f.Name] = SideFlavor{Requests: s.requests(f.Subscription), Names: names, Settled: p.settled, State: p.state}
+	}
+	if o.Steady > 0 {
+		o.Logf("%s: settled; steady state for %s", name, o.Steady)
+		steadyStart := time.Now()
+		s.rec.steady(ctx, o.Steady)
+		s.rec.endPhase(PhaseSteady, steadyStart)
+	}
+	if err := saveRequests(o.LogDir, s); err != nil {
+		o.Logf("%s: failed to save the ARM requests: %v", name, err)
+	}
+	if result.Metrics, err = s.rec.result(o.LogDir, name); err != nil {
+		o.Logf("%s: %v", name, err)
 	}
 	raw, err := json.Marshal(result)
 	if err != nil {
@@ -341,6 +359,9 @@ func waitSettled(ctx context.Context, o Options, s *side, awaited func(context.C
 		all := true
 		for _, f := range o.Flavors {
 			p := s.progressOf(ctx, f, o.Quiet)
+			if s.rec != nil {
+				s.rec.observe(ctx, f)
+			}
 			if p.settled && awaited != nil {
 				if state := awaited(ctx, f); state != "" {
 					p = progress{state: state}
@@ -371,14 +392,14 @@ func waitSettled(ctx context.Context, o Options, s *side, awaited func(context.C
 // saveRequests writes a side's ARM requests, as received, to <side>-arm-requests.json.
 func saveRequests(dir string, s *side) error {
 	type entry struct {
-		Method, Path, APIVersion string
-		Status                   int
-		Time                     time.Time
-		Body                     json.RawMessage `json:",omitempty"`
+		Method, Path, APIVersion, UserAgent string
+		Status                              int
+		Time                                time.Time
+		Body                                json.RawMessage `json:",omitempty"`
 	}
 	var entries []entry
 	for _, r := range s.arm.Requests() {
-		e := entry{Method: r.Method, Path: r.Path, APIVersion: r.APIVersion, Status: r.Status, Time: r.Time}
+		e := entry{Method: r.Method, Path: r.Path, APIVersion: r.APIVersion, UserAgent: r.UserAgent, Status: r.Status, Time: r.Time}
 		if json.Valid(r.Body) {
 			e.Body = r.Body
 		}

@@ -58,6 +58,7 @@ func run() int {
 	flag.StringVar(&logDir, "log-dir", "", "Where the logs and ARM requests of both sides go (default out/parity/<time>).")
 	flag.DurationVar(&o.Timeout, "timeout", 30*time.Minute, "How long to wait for the flavors to settle on both sides.")
 	flag.DurationVar(&o.Quiet, "quiet", 45*time.Second, "How long Azure must receive no write of a flavor for it to have settled.")
+	flag.DurationVar(&o.Steady, "steady", 0, "How long each side runs on in steady state after settling, its ARM requests and API writes per minute reported (metrics.json); 0: none.")
 	var side, sideName, sideResult string
 	flag.StringVar(&side, "side", "", "Run one side only ("+parity.SideCAPZ+" or "+parity.SideOurs+") and write its result to --side-result; the comparison runs each side so.")
 	flag.StringVar(&sideName, "side-name", "", "The name of --side's logs (default the side).")
@@ -133,7 +134,7 @@ func run() int {
 			flavors = append(flavors, f.Name)
 		}
 		return exec.CommandContext(ctx, self, "--capz-src="+o.CAPZ.Src, "--capz-manager="+o.CAPZ.Manager, "--flavors="+strings.Join(flavors, ","),
-			"--docs="+o.Docs, "--log-dir="+logDir, "--timeout="+o.Timeout.String(), "--quiet="+o.Quiet.String(),
+			"--docs="+o.Docs, "--log-dir="+logDir, "--timeout="+o.Timeout.String(), "--quiet="+o.Quiet.String(), "--steady="+o.Steady.String(),
 			"--side="+p.Side, "--side-name="+p.Name, "--capz-feature-gates="+p.CAPZFeatureGates, "--side-result="+resultFile)
 	}
 	o.Out = os.Stdout
