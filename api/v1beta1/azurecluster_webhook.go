@@ -19,6 +19,9 @@ package v1beta1
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
@@ -51,6 +54,7 @@ func (azureClusterWebhook) Default(_ context.Context, c *AzureCluster) error {
 // ValidateCreate validates a new AzureCluster.
 func (w azureClusterWebhook) ValidateCreate(_ context.Context, c *AzureCluster) (admission.Warnings, error) {
 	errs := c.validate()
+	errs = append(errs, incompleteSecurityRules(c.securityRuleLists(), nil)...)
 	errs = append(errs, w.opts.validateIdentityRefRequired(field.NewPath("spec", "identityRef"), c.Spec.IdentityRef, false)...)
 	return nil, Invalid("AzureCluster", c.Name, errs)
 }
@@ -61,6 +65,7 @@ func (w azureClusterWebhook) ValidateUpdate(_ context.Context, old, c *AzureClus
 		return nil, nil
 	}
 	errs := c.validate()
+	errs = append(errs, incompleteSecurityRules(c.securityRuleLists(), old.securityRules())...)
 	errs = append(errs, w.opts.validateIdentityRefRequired(field.NewPath("spec", "identityRef"), c.Spec.IdentityRef, old.Spec.IdentityRef == nil)...)
 	errs = append(errs, validateManagedByKept(old.Annotations, c.Annotations)...)
 	errs = append(errs, validateAzureClusterUpdate(old, c)...)
@@ -81,6 +86,10 @@ func (c *AzureCluster) validate() field.ErrorList {
 	errs = append(errs, validateName(spec.Child("resourceGroup"), c.Spec.ResourceGroup, resourceGroupNameRule)...)
 	errs = append(errs, validateNetworkSpec(spec.Child("networkSpec"), &c.Spec.NetworkSpec)...)
 	errs = append(errs, validateBastion(spec.Child("bastionSpec", "azureBastion"), c.Spec.BastionSpec.AzureBastion)...)
+	if b := c.Spec.BastionSpec.AzureBastion; b != nil {
+		path := spec.Child("bastionSpec", "azureBastion", "subnet", "securityGroup", "securityRules")
+		errs = append(errs, validateSecurityRules(path, b.Subnet.SecurityGroup.SecurityRules)...)
+	}
 	errs = append(errs, validateSubnetLayout(spec.Child("networkSpec"), &c.Spec)...)
 	if c.Spec.ControlPlaneEnabled != nil && !*c.Spec.ControlPlaneEnabled && c.Spec.NetworkSpec.APIServerLB != nil {
 		errs = append(errs, field.Forbidden(spec.Child("networkSpec", "apiServerLB"),
@@ -212,6 +221,97 @@ func validateSecurityRules(path *field.Path, rules SecurityRules) field.ErrorLis
 		}
 	}
 	return append(errs, validateUniqueNames(path, names)...)
+}
+
+// securityRuleList is the security rules of one subnet and where they are in the object.
+type securityRuleList struct {
+	path  *field.Path
+	rules SecurityRules
+}
+
+// securityRuleLists returns the security rules of every subnet of the cluster, the bastion's included: the
+// provider creates them all.
+func (c *AzureCluster) securityRuleLists() []securityRuleList {
+	subnets := field.NewPath("spec", "networkSpec", "subnets")
+	var out []securityRuleList
+	for i, s := range c.Spec.NetworkSpec.Subnets {
+		out = append(out, securityRuleList{subnets.Index(i).Child("securityGroup", "securityRules"), s.SecurityGroup.SecurityRules})
+	}
+	if b := c.Spec.BastionSpec.AzureBastion; b != nil {
+		path := field.NewPath("spec", "bastionSpec", "azureBastion", "subnet", "securityGroup", "securityRules")
+		out = append(out, securityRuleList{path, b.Subnet.SecurityGroup.SecurityRules})
+	}
+	return out
+}
+
+// securityRules returns every security rule of the cluster.
+func (c *AzureCluster) securityRules() SecurityRules {
+	var out SecurityRules
+	for _, l := range c.securityRuleLists() {
+		out = append(out, l.rules...)
+	}
+	return out
+}
+
+// incompleteSecurityRules refuses the rules that lack what Azure requires of a security rule: a priority, a source
+// (source or sources), a destination, source ports and destination ports. The API leaves them optional, as CAPZ's
+// does, and CAPZ sends a rule as written: Azure refuses one without them (SecurityRuleParametersMissing), and
+// CAPZ's webhook already refuses a priority outside 100-4096. So a rule is refused here rather than sent, and "*"
+// (any) has to be written. A rule equal to one in kept, the rules of the stored object, passes: an AzureCluster
+// admitted before this check can still be updated, and its controller can still write it.
+func incompleteSecurityRules(lists []securityRuleList, kept SecurityRules) field.ErrorList {
+	var errs field.ErrorList
+	for _, l := range lists {
+		for i, r := range l.rules {
+			if slices.ContainsFunc(kept, func(k SecurityRule) bool { return reflect.DeepEqual(k, r) }) {
+				continue
+			}
+			errs = append(errs, incompleteSecurityRule(l.path.Index(i), r)...)
+		}
+	}
+	return errs
+}
+
+func incompleteSecurityRule(path *field.Path, r SecurityRule) field.ErrorList {
+	var errs field.ErrorList
+	if r.Priority == 0 {
+		errs = append(errs, field.Required(path.Child("priority"),
+			"Azure refuses a security rule without a priority: set one from 100 to 4096 (lower numbers are processed first), unique among the security group's rules of one direction"))
+	}
+	switch {
+	case len(r.Sources) > 0:
+		for j, s := range r.Sources {
+			if blank(s) {
+				errs = append(errs, field.Required(path.Child("sources").Index(j),
+					`Azure refuses an empty source address prefix: write a CIDR, an IP address, a service tag such as VirtualNetwork, or "*" for any source`))
+			}
+		}
+	case blank(r.Source):
+		errs = append(errs, field.Required(path.Child("source"),
+			`Azure refuses a security rule without a source: set source to a CIDR, an IP address, a service tag such as VirtualNetwork, or "*" for any source (or list several in sources)`))
+	}
+	if blank(r.Destination) {
+		errs = append(errs, field.Required(path.Child("destination"),
+			`Azure refuses a security rule without a destination: set destination to a CIDR, an IP address, a service tag such as VirtualNetwork, or "*" for any destination`))
+	}
+	if noPorts(r.SourcePorts) {
+		errs = append(errs, field.Required(path.Child("sourcePorts"),
+			`Azure refuses a security rule without source ports: set sourcePorts to a port, a range such as 1024-65535, or "*" for any port (usually "*")`))
+	}
+	if noPorts(r.DestinationPorts) {
+		errs = append(errs, field.Required(path.Child("destinationPorts"),
+			`Azure refuses a security rule without destination ports: set destinationPorts to a port such as 443, a range such as 8000-8080, a comma list of them, or "*" for any port`))
+	}
+	return errs
+}
+
+func blank(s *string) bool {
+	return s == nil || strings.TrimSpace(*s) == ""
+}
+
+// noPorts says whether a port field names no port: unset, empty, or only commas and spaces.
+func noPorts(s *string) bool {
+	return s == nil || strings.Trim(*s, ", \t") == ""
 }
 
 func validatePublicIP(path *field.Path, ip *PublicIPSpec) field.ErrorList {

@@ -101,14 +101,14 @@ func (azureClusterTemplateWebhook) Default(_ context.Context, t *AzureClusterTem
 
 // ValidateCreate validates a new AzureClusterTemplate.
 func (azureClusterTemplateWebhook) ValidateCreate(_ context.Context, t *AzureClusterTemplate) (admission.Warnings, error) {
-	return nil, Invalid("AzureClusterTemplate", t.Name, t.validate())
+	return t.warnings(), Invalid("AzureClusterTemplate", t.Name, t.validate())
 }
 
 // ValidateUpdate rejects changes to the template spec, except Cluster API topology dry-runs.
 func (azureClusterTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureClusterTemplate) (admission.Warnings, error) {
 	errs := t.validate()
 	errs = append(errs, validateTemplateUpdate(ctx, t, old.Spec.Template.Spec, t.Spec.Template.Spec)...)
-	return nil, Invalid("AzureClusterTemplate", t.Name, errs)
+	return t.warnings(), Invalid("AzureClusterTemplate", t.Name, errs)
 }
 
 // ValidateDelete allows every deletion.
@@ -138,10 +138,35 @@ func (t *AzureClusterTemplate) validate() field.ErrorList {
 		errs = append(errs, validatePrivateEndpoints(p.Child("privateEndpoints"), subnet.PrivateEndpoints)...)
 	}
 	errs = append(errs, validateUniqueNames(network.Child("subnets"), names)...)
+	if b := s.BastionSpec.AzureBastion; b != nil {
+		errs = append(errs, validateSecurityRules(path.Child("bastionSpec", "azureBastion", "subnet", "securityGroup", "securityRules"),
+			b.Subnet.SecurityGroup.SecurityRules)...)
+	}
 	errs = append(errs, validateNoOverlap(prefixes)...)
 	errs = append(errs, validateWithin(vnetPrefixes, prefixes, network.Child("vnet", "cidrBlocks"))...)
 	errs = append(errs, validateLBPorts(network.Child("additionalAPIServerLBPorts"), s.NetworkSpec.AdditionalAPIServerLBPorts)...)
 	errs = append(errs, validateDNSName(network.Child("privateDNSZoneName"), s.NetworkSpec.PrivateDNSZoneName)...)
 	errs = append(errs, ValidateImplementedFields("AzureClusterTemplate", t.Spec)...)
 	return errs
+}
+
+// warnings names the security rules that lack what Azure requires (see incompleteSecurityRules). A template may
+// leave them to ClusterClass patches, as it may leave any field, so they are not refused here; the AzureCluster
+// made from it is.
+func (t *AzureClusterTemplate) warnings() admission.Warnings {
+	s := &t.Spec.Template.Spec
+	subnets := field.NewPath("spec", "template", "spec", "networkSpec", "subnets")
+	var lists []securityRuleList
+	for i, subnet := range s.NetworkSpec.Subnets {
+		lists = append(lists, securityRuleList{subnets.Index(i).Child("securityGroup", "securityRules"), subnet.SecurityGroup.SecurityRules})
+	}
+	if b := s.BastionSpec.AzureBastion; b != nil {
+		path := field.NewPath("spec", "template", "spec", "bastionSpec", "azureBastion", "subnet", "securityGroup", "securityRules")
+		lists = append(lists, securityRuleList{path, b.Subnet.SecurityGroup.SecurityRules})
+	}
+	var out admission.Warnings
+	for _, e := range incompleteSecurityRules(lists, nil) {
+		out = append(out, e.Error()+"; an AzureCluster made from this template is refused unless a ClusterClass patch sets it")
+	}
+	return out
 }

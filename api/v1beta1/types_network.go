@@ -366,7 +366,9 @@ const (
 	SecurityRuleActionDeny SecurityRuleAccess = "Deny"
 )
 
-// SecurityRule is a rule of a network security group.
+// SecurityRule is a rule of a network security group. Azure refuses a rule without a priority, a source (source or
+// sources), a destination, source ports or destination ports, so the AzureCluster webhook refuses one too; write "*"
+// for any address or port.
 type SecurityRule struct {
 	// name of the rule.
 	// +required
@@ -384,21 +386,22 @@ type SecurityRule struct {
 	// +required
 	Direction SecurityRuleDirection `json:"direction"`
 
-	// priority of the rule, 100–4096; lower numbers win.
+	// priority of the rule, 100–4096; lower numbers win. Required by Azure.
 	// +kubebuilder:validation:Minimum=100
 	// +kubebuilder:validation:Maximum=4096
 	// +optional
 	Priority int32 `json:"priority,omitempty"`
 
-	// sourcePorts is the source port or range, for example "*" or "80-88".
+	// sourcePorts is the source port or range, for example "*" or "80-88", or a comma list of them. Required by Azure.
 	// +optional
 	SourcePorts *string `json:"sourcePorts,omitempty"`
 
-	// destinationPorts is the destination port or range.
+	// destinationPorts is the destination port or range, for example "443" or "*", or a comma list of them.
+	// Required by Azure.
 	// +optional
 	DestinationPorts *string `json:"destinationPorts,omitempty"`
 
-	// source is the source address prefix: a CIDR, "*" or a service tag.
+	// source is the source address prefix: a CIDR, "*" or a service tag. Azure requires source or sources.
 	// +optional
 	Source *string `json:"source,omitempty"`
 
@@ -406,7 +409,7 @@ type SecurityRule struct {
 	// +optional
 	Sources []*string `json:"sources,omitempty"`
 
-	// destination is the destination address prefix.
+	// destination is the destination address prefix: a CIDR, "*" or a service tag. Required by Azure.
 	// +optional
 	Destination *string `json:"destination,omitempty"`
 

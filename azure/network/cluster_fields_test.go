@@ -112,7 +112,8 @@ func namedSubnet(prefix string, role infrav1.SubnetRole, cidr string) infrav1.Su
 					{
 						Name: prefix + "-rule-2", Description: prefix + "-description-2", Protocol: infrav1.SecurityGroupProtocolICMP,
 						Direction: infrav1.SecurityRuleDirectionInbound, Priority: 3106, Action: infrav1.SecurityRuleActionAllow,
-						Sources: []*string{ptr.To(prefix + "-sources-a"), ptr.To(prefix + "-sources-b")},
+						Sources: []*string{ptr.To(prefix + "-sources-a"), ptr.To(prefix + "-sources-b")}, SourcePorts: ptr.To("*"),
+						Destination: ptr.To(prefix + "-destination-2"), DestinationPorts: ptr.To("*"),
 					},
 				},
 			},

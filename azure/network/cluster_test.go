@@ -148,7 +148,8 @@ func clusterCases() map[string]*infrav1.AzureCluster {
 							{
 								Name: "allow_rke2", Description: "RKE2 node registration", Protocol: infrav1.SecurityGroupProtocolTCP,
 								Direction: infrav1.SecurityRuleDirectionInbound, Priority: 2202,
-								Sources: []*string{ptr.To("10.0.0.0/16"), ptr.To("10.1.0.0/16")}, DestinationPorts: ptr.To("9345"),
+								Sources: []*string{ptr.To("10.0.0.0/16"), ptr.To("10.1.0.0/16")}, SourcePorts: ptr.To("*"),
+								Destination: ptr.To("*"), DestinationPorts: ptr.To("9345"),
 							},
 						}}},
 					},

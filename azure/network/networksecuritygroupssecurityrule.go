@@ -82,9 +82,10 @@ func defaultInboundRule(name, description string, priority int32, ports string) 
 	}
 }
 
-// SecurityRule returns a rule of a network security group. A port range may list several ranges separated by
-// commas; several sources become source address prefixes. An address or port left empty matches anything ("*"),
-// since Azure requires both; an empty protocol matches any protocol and an empty action allows.
+// SecurityRule returns a rule of a network security group. A port list ("80,443-445") becomes several ranges, since
+// Azure refuses a comma list in one range; several sources become source address prefixes. An address, port range
+// or protocol left empty is not sent, as CAPZ sends none, and never becomes "*": Azure refuses such a rule, and the
+// AzureCluster webhook refuses it at admission. An empty action allows.
 func SecurityRule(securityGroup string, rule infrav1.SecurityRule) *asonetwork.NetworkSecurityGroupsSecurityRule {
 	access := asonetwork.SecurityRuleAccess_Allow
 	if rule.Action == infrav1.SecurityRuleActionDeny {
@@ -97,8 +98,10 @@ func SecurityRule(securityGroup string, rule infrav1.SecurityRule) *asonetwork.N
 			Owner:     objectOwner(securityGroup),
 			Access:    ptr.To(access),
 			Direction: ptr.To(asonetwork.SecurityRuleDirection(rule.Direction)),
-			Protocol:  ptr.To(asonetwork.SecurityRulePropertiesFormat_Protocol(orAny((*string)(&rule.Protocol)))),
 		},
+	}
+	if rule.Protocol != "" {
+		out.Spec.Protocol = ptr.To(asonetwork.SecurityRulePropertiesFormat_Protocol(rule.Protocol))
 	}
 	if rule.Priority != 0 {
 		out.Spec.Priority = ptr.To(int(rule.Priority))
@@ -106,42 +109,45 @@ func SecurityRule(securityGroup string, rule infrav1.SecurityRule) *asonetwork.N
 	if rule.Description != "" {
 		out.Spec.Description = ptr.To(rule.Description)
 	}
-	switch {
-	case len(rule.Sources) > 0:
+	if len(rule.Sources) > 0 {
 		for _, s := range rule.Sources {
-			if s != nil {
-				out.Spec.SourceAddressPrefixes = append(out.Spec.SourceAddressPrefixes, *s)
+			if p := address(s); p != nil {
+				out.Spec.SourceAddressPrefixes = append(out.Spec.SourceAddressPrefixes, *p)
 			}
 		}
-	default:
-		out.Spec.SourceAddressPrefix = ptr.To(orAny(rule.Source))
+	} else {
+		out.Spec.SourceAddressPrefix = address(rule.Source)
 	}
-	out.Spec.DestinationAddressPrefix = ptr.To(orAny(rule.Destination))
+	out.Spec.DestinationAddressPrefix = address(rule.Destination)
 	out.Spec.SourcePortRange, out.Spec.SourcePortRanges = portRanges(rule.SourcePorts)
 	out.Spec.DestinationPortRange, out.Spec.DestinationPortRanges = portRanges(rule.DestinationPorts)
 	return out
 }
 
-// portRanges splits "80,443-445" into several ranges; a single range (or none, "*") stays one.
+// portRanges splits "80,443-445" into several ranges; a single range stays one, and none is not sent.
 func portRanges(ports *string) (*string, []string) {
+	if ports == nil {
+		return nil, nil
+	}
 	var ranges []string
-	for _, r := range strings.Split(orAny(ports), ",") {
+	for _, r := range strings.Split(*ports, ",") {
 		if r = strings.TrimSpace(r); r != "" {
 			ranges = append(ranges, r)
 		}
 	}
 	switch len(ranges) {
 	case 0:
-		return ptr.To(anyAddressOrPort), nil
+		return nil, nil
 	case 1:
 		return ptr.To(ranges[0]), nil
 	}
 	return nil, ranges
 }
 
-func orAny(s *string) string {
+// address returns an address prefix without surrounding spaces, or nil when there is none.
+func address(s *string) *string {
 	if s == nil || strings.TrimSpace(*s) == "" {
-		return anyAddressOrPort
+		return nil
 	}
-	return strings.TrimSpace(*s)
+	return ptr.To(strings.TrimSpace(*s))
 }

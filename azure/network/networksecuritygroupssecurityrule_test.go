@@ -42,7 +42,7 @@ func TestSecurityRule(t *testing.T) {
 			Destination:      ptr.To("Internet"),
 			DestinationPorts: ptr.To("80, 443,8000-8080"),
 		}},
-		{name: "udp-unset-matches-anything", rule: infrav1.SecurityRule{
+		{name: "udp-unset-not-sent", rule: infrav1.SecurityRule{
 			Name: "Allow_DNS", Protocol: infrav1.SecurityGroupProtocolUDP, Direction: infrav1.SecurityRuleDirectionInbound,
 			Priority: 300, DestinationPorts: ptr.To("53"),
 		}},
@@ -50,6 +50,50 @@ func TestSecurityRule(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			golden.Assert(t, "networksecuritygroupssecurityrule-"+tt.name, SecurityRule("my-cluster-controlplane-nsg", tt.rule))
+		})
+	}
+}
+
+// TestSecurityRule_AddressesAndPorts: addresses and ports go to Azure as written (trimmed, a port list split); an
+// unset or blank one is not sent, never "*" (the webhook refuses such a rule, as Azure would).
+func TestSecurityRule_AddressesAndPorts(t *testing.T) {
+	type sent struct {
+		source, destination, sourcePorts, destinationPorts *string
+		sources, sourcePortRanges, destinationPortRanges   []string
+	}
+	tests := []struct {
+		name string
+		rule infrav1.SecurityRule
+		want sent
+	}{
+		{name: "unset", want: sent{}},
+		{name: "blank", rule: infrav1.SecurityRule{
+			Source: ptr.To(" "), Destination: ptr.To(""), SourcePorts: ptr.To(""), DestinationPorts: ptr.To(" , "),
+		}, want: sent{}},
+		{name: "any, written", rule: infrav1.SecurityRule{
+			Source: ptr.To("*"), Destination: ptr.To("*"), SourcePorts: ptr.To("*"), DestinationPorts: ptr.To("*"),
+		}, want: sent{source: ptr.To("*"), destination: ptr.To("*"), sourcePorts: ptr.To("*"), destinationPorts: ptr.To("*")}},
+		{name: "trimmed", rule: infrav1.SecurityRule{
+			Source: ptr.To(" 10.0.0.0/8 "), Destination: ptr.To("VirtualNetwork "), SourcePorts: ptr.To(" *"), DestinationPorts: ptr.To("443 "),
+		}, want: sent{source: ptr.To("10.0.0.0/8"), destination: ptr.To("VirtualNetwork"), sourcePorts: ptr.To("*"), destinationPorts: ptr.To("443")}},
+		{name: "sources, without the empty ones", rule: infrav1.SecurityRule{
+			Sources: []*string{ptr.To("10.0.0.0/16"), nil, ptr.To(" "), ptr.To("AzureLoadBalancer")}, Destination: ptr.To("*"),
+			SourcePorts: ptr.To("*"), DestinationPorts: ptr.To("80"),
+		}, want: sent{sources: []string{"10.0.0.0/16", "AzureLoadBalancer"}, destination: ptr.To("*"), sourcePorts: ptr.To("*"), destinationPorts: ptr.To("80")}},
+		{name: "port lists split", rule: infrav1.SecurityRule{
+			Source: ptr.To("*"), Destination: ptr.To("*"), SourcePorts: ptr.To("1000-2000,3000"), DestinationPorts: ptr.To("80, 443,"),
+		}, want: sent{source: ptr.To("*"), destination: ptr.To("*"), sourcePortRanges: []string{"1000-2000", "3000"}, destinationPortRanges: []string{"80", "443"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			tt.rule.Name, tt.rule.Protocol, tt.rule.Direction, tt.rule.Priority = "r", infrav1.SecurityGroupProtocolTCP, infrav1.SecurityRuleDirectionInbound, 100
+			s := SecurityRule("nsg", tt.rule).Spec
+			g.Expect(sent{
+				source: s.SourceAddressPrefix, destination: s.DestinationAddressPrefix,
+				sourcePorts: s.SourcePortRange, destinationPorts: s.DestinationPortRange,
+				sources: s.SourceAddressPrefixes, sourcePortRanges: s.SourcePortRanges, destinationPortRanges: s.DestinationPortRanges,
+			}).To(Equal(tt.want))
 		})
 	}
 }
