@@ -37,8 +37,8 @@ type SubnetInput struct {
 // Subnet returns a subnet of the cluster's virtual network with all its address prefixes; a subnet of one prefix
 // also has it as its addressPrefix, as CAPZ sends it (Azure refuses addressPrefixes alone to subscriptions without
 // the feature Microsoft.Network/AllowMultipleAddressPrefixesOnSubnet). A subnet with an IPv6 prefix never gets a
-// NAT gateway: NAT gateways are IPv4 only. A subnet with private endpoints disables the network policies of
-// private endpoints, as Azure requires.
+// NAT gateway: NAT gateways are IPv4 only. privateEndpointNetworkPolicies is not sent, as in CAPZ, whose API has no
+// field for it: Azure's default applies, and an ASO patch of the VirtualNetworksSubnet sets it.
 func Subnet(c azure.Cluster, in SubnetInput) *asonetwork.VirtualNetworksSubnet {
 	s := in.Spec
 	out := &asonetwork.VirtualNetworksSubnet{
@@ -70,9 +70,6 @@ func Subnet(c azure.Cluster, in SubnetInput) *asonetwork.VirtualNetworksSubnet {
 			Service:   ptr.To(se.Service),
 			Locations: se.Locations,
 		})
-	}
-	if len(s.PrivateEndpoints) > 0 {
-		out.Spec.PrivateEndpointNetworkPolicies = ptr.To(asonetwork.SubnetPropertiesFormat_PrivateEndpointNetworkPolicies_Disabled)
 	}
 	return out
 }

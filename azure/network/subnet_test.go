@@ -19,6 +19,8 @@ package network
 import (
 	"testing"
 
+	. "github.com/onsi/gomega"
+
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/test/golden"
 )
@@ -81,5 +83,17 @@ func TestSubnet(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			golden.Assert(t, "virtualnetworkssubnet-"+tt.name, Subnet(testCluster, SubnetInput{Vnet: testVnet, Spec: tt.subnet}))
 		})
+	}
+}
+
+// TestSubnet_PrivateEndpointNetworkPolicies: the API has no field for it (nor has CAPZ's), so it is never sent, with
+// or without private endpoints; Azure's default applies unless an ASO patch sets it.
+func TestSubnet_PrivateEndpointNetworkPolicies(t *testing.T) {
+	for _, endpoints := range []infrav1.PrivateEndpoints{nil, {{Name: "my-pe"}}} {
+		g := NewWithT(t)
+		subnet := infrav1.SubnetSpec{SubnetClassSpec: infrav1.SubnetClassSpec{
+			Name: "my-cluster-node-subnet", Role: infrav1.SubnetNode, CIDRBlocks: []string{"10.1.0.0/16"}, PrivateEndpoints: endpoints,
+		}}
+		g.Expect(Subnet(testCluster, SubnetInput{Vnet: testVnet, Spec: subnet}).Spec.PrivateEndpointNetworkPolicies).To(BeNil())
 	}
 }
