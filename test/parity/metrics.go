@@ -458,8 +458,66 @@ func PrintMetrics(w io.Writer, m Metrics) {
 			header("flavor " + f)
 			printRows(flavorRows(phase, m.Flavors[f][SideOurs], m.Flavors[f][SideCAPZ]))
 		}
+		if len(flavors) > 1 {
+			header(fmt.Sprintf("all %d flavors (times: the last flavor's)", len(flavors)))
+			printRows(flavorRows(phase, totalFlavors(m, SideOurs), totalFlavors(m, SideCAPZ)))
+		}
 		header("processes (all flavors)")
 		printRows(processRows(m, phase))
 	}
 	fmt.Fprintln(w)
+}
+
+// totalFlavors sums a side's flavors: requests and writes added up, a phase as long as its longest flavor's, a
+// milestone when the last flavor reached it (none when a flavor never did). Per minute figures of the total are so
+// the side's rate over the phase.
+func totalFlavors(m Metrics, side string) FlavorMetrics {
+	out := FlavorMetrics{Phases: map[string]FlavorPhase{}}
+	latest := func(total **float64, v *float64, first bool) {
+		switch {
+		case first:
+			*total = v
+		case *total == nil || v == nil:
+			*total = nil
+		case *v > **total:
+			*total = v
+		}
+	}
+	n := 0
+	for _, sides := range m.Flavors {
+		f, ok := sides[side]
+		if !ok {
+			continue
+		}
+		first := n == 0
+		n++
+		latest(&out.Ready.InfrastructureReady, f.Ready.InfrastructureReady, first)
+		latest(&out.Ready.ControlPlaneInitialized, f.Ready.ControlPlaneInitialized, first)
+		latest(&out.Ready.MachinesReady, f.Ready.MachinesReady, first)
+		for phase, p := range f.Phases {
+			t, ok := out.Phases[phase]
+			if !ok {
+				t = FlavorPhase{ARM: ARMCounts{ByMethod: map[string]int{}, ByClient: map[string]int{}}, Writes: map[string]WriteCounts{}}
+			}
+			t.Seconds = max(t.Seconds, p.Seconds)
+			t.ARM.Total += p.ARM.Total
+			t.ARM.ClientErrors += p.ARM.ClientErrors
+			t.ARM.Throttled += p.ARM.Throttled
+			for k, v := range p.ARM.ByMethod {
+				t.ARM.ByMethod[k] += v
+			}
+			for k, v := range p.ARM.ByClient {
+				t.ARM.ByClient[k] += v
+			}
+			for w, c := range p.Writes {
+				tc := t.Writes[w]
+				tc.Writes += c.Writes
+				tc.Events += c.Events
+				tc.Failed += c.Failed
+				t.Writes[w] = tc
+			}
+			out.Phases[phase] = t
+		}
+	}
+	return out
 }

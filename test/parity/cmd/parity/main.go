@@ -27,6 +27,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -58,6 +59,8 @@ func run() int {
 	flag.StringVar(&logDir, "log-dir", "", "Where the logs and ARM requests of both sides go (default out/parity/<time>).")
 	flag.DurationVar(&o.Timeout, "timeout", 30*time.Minute, "How long to wait for the flavors to settle on both sides.")
 	flag.DurationVar(&o.Quiet, "quiet", 45*time.Second, "How long Azure must receive no write of a flavor for it to have settled.")
+	clusters := flag.Int("clusters", 0, "Scale variant: this many copies of each flavor (named <flavor>-<n>), each with a cluster and subscription of its own; 0: each flavor once. Each self-managed copy starts an API server of its own on each side.")
+	workers := flag.Int("workers", 0, "Scale variant: each cluster's worker machines (the templates' WORKER_MACHINE_COUNT); 0: 1.")
 	flag.DurationVar(&o.Steady, "steady", 0, "How long each side runs on in steady state after settling, its ARM requests and API writes per minute reported (metrics.json); 0: none.")
 	var side, sideName, sideResult string
 	flag.StringVar(&side, "side", "", "Run one side only ("+parity.SideCAPZ+" or "+parity.SideOurs+") and write its result to --side-result; the comparison runs each side so.")
@@ -98,6 +101,16 @@ func run() int {
 		}
 		o.Flavors = append(o.Flavors, f)
 	}
+	// The sides get the flavors' own names and scale them alike.
+	base := map[string]string{}
+	var scaled []parity.Flavor
+	for _, f := range o.Flavors {
+		for _, c := range parity.Scale([]parity.Flavor{f}, *clusters, *workers) {
+			base[c.Name] = f.Name
+			scaled = append(scaled, c)
+		}
+	}
+	o.Flavors = scaled
 	if logDir == "" {
 		logDir = filepath.Join(root, "out", "parity", time.Now().Format("20060102-150405"))
 	}
@@ -131,10 +144,14 @@ func run() int {
 	o.SideCommand = func(p parity.SideProcess, resultFile string) *exec.Cmd {
 		var flavors []string
 		for _, f := range p.Flavors {
-			flavors = append(flavors, f.Name)
+			if len(flavors) > 0 && flavors[len(flavors)-1] == base[f.Name] {
+				continue
+			}
+			flavors = append(flavors, base[f.Name])
 		}
 		return exec.CommandContext(ctx, self, "--capz-src="+o.CAPZ.Src, "--capz-manager="+o.CAPZ.Manager, "--flavors="+strings.Join(flavors, ","),
 			"--docs="+o.Docs, "--log-dir="+logDir, "--timeout="+o.Timeout.String(), "--quiet="+o.Quiet.String(), "--steady="+o.Steady.String(),
+			"--clusters="+strconv.Itoa(*clusters), "--workers="+strconv.Itoa(*workers),
 			"--side="+p.Side, "--side-name="+p.Name, "--capz-feature-gates="+p.CAPZFeatureGates, "--side-result="+resultFile)
 	}
 	o.Out = os.Stdout
