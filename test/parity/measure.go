@@ -65,6 +65,11 @@ func auditLog(logDir, name string) string { return filepath.Join(logDir, name+"-
 // auditFlags writes the audit policy and returns the kube-apiserver flags that log a side's writes to auditLog.
 // The log replaces test/env's RBAC usage log, which only follows the provider's ServiceAccount, unused here.
 func auditFlags(logDir, name string) (map[string]string, error) {
+	// kube-apiserver may run elsewhere than here.
+	logDir, err := filepath.Abs(logDir)
+	if err != nil {
+		return nil, err
+	}
 	policy := filepath.Join(logDir, name+"-audit-policy.yaml")
 	if err := os.WriteFile(policy, []byte(auditPolicy), 0o600); err != nil {
 		return nil, err
