@@ -420,6 +420,11 @@ func processRows(m Metrics, phase string) []row {
 		{"ASO CPU s" + unit, oursASOCPU, capzASOCPU},
 		{"side process CPU s" + unit, oursSideCPU, capzSideCPU},
 	}
+	oursWrites, capzWrites := sideWrites(m, SideOurs, phase), sideWrites(m, SideCAPZ, phase)
+	rows = append(rows,
+		row{"manager API writes" + unit + ", every namespace", oursWrites[WriterManager], capzWrites[WriterManager]},
+		row{"ASO API writes" + unit + ", every namespace", oursWrites[WriterASO], capzWrites[WriterASO]},
+	)
 	if phase == PhaseCreate {
 		rows = append(rows,
 			row{"manager peak RSS MB (ours: estimate)", estRSS, capzRSS},
@@ -517,6 +522,25 @@ func totalFlavors(m Metrics, side string) FlavorMetrics {
 				t.Writes[w] = tc
 			}
 			out.Phases[phase] = t
+		}
+	}
+	return out
+}
+
+// sideWrites are a side's API writes (Events apart) in a phase in every namespace and cluster-wide (the provider's
+// labels on ASO's CRDs, for one), by writer, over its side processes; nil for a writer none of them saw.
+func sideWrites(m Metrics, side, phase string) map[string]*float64 {
+	out := map[string]*float64{}
+	for name, phases := range m.Processes {
+		p, ok := phases[phase]
+		if m.Sides[name] != side || !ok {
+			continue
+		}
+		for w, c := range p.Writes {
+			if out[w] == nil {
+				out[w] = num(0)
+			}
+			*out[w] += float64(c.Writes)
 		}
 	}
 	return out

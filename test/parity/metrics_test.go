@@ -185,14 +185,20 @@ func sampleMetrics() Metrics {
 		}},
 		Processes: map[string]map[string]ProcessPhase{
 			SideOurs: {
-				PhaseCreate: {Processes: []ProcessStats{{Role: RoleSide, PID: 1, CPUSeconds: 30, PeakRSSBytes: 300 << 20}, {Role: WriterASO, PID: 2, CPUSeconds: 5, PeakRSSBytes: 100 << 20}}},
+				PhaseCreate: {
+					Processes: []ProcessStats{{Role: RoleSide, PID: 1, CPUSeconds: 30, PeakRSSBytes: 300 << 20}, {Role: WriterASO, PID: 2, CPUSeconds: 5, PeakRSSBytes: 100 << 20}},
+					Writes:    map[string]WriteCounts{WriterManager: {Writes: 28}},
+				},
 				PhaseSteady: {Processes: []ProcessStats{{Role: RoleSide, PID: 1, CPUSeconds: 36, PeakRSSBytes: 310 << 20}, {Role: WriterASO, PID: 2, CPUSeconds: 7, PeakRSSBytes: 100 << 20}}},
 			},
 			SideCAPZ: {
-				PhaseCreate: {Processes: []ProcessStats{
-					{Role: RoleSide, PID: 3, CPUSeconds: 20, PeakRSSBytes: 250 << 20}, {Role: WriterManager, PID: 4, CPUSeconds: 16, PeakRSSBytes: 120 << 20},
-					{Role: WriterASO, PID: 5, CPUSeconds: 4, PeakRSSBytes: 100 << 20, MeasuredError: ""},
-				}},
+				PhaseCreate: {
+					Processes: []ProcessStats{
+						{Role: RoleSide, PID: 3, CPUSeconds: 20, PeakRSSBytes: 250 << 20}, {Role: WriterManager, PID: 4, CPUSeconds: 16, PeakRSSBytes: 120 << 20},
+						{Role: WriterASO, PID: 5, CPUSeconds: 4, PeakRSSBytes: 100 << 20, MeasuredError: ""},
+					},
+					Writes: map[string]WriteCounts{WriterManager: {Writes: 90}},
+				},
 				PhaseSteady: {Processes: []ProcessStats{
 					{Role: RoleSide, PID: 3, CPUSeconds: 23, PeakRSSBytes: 250 << 20}, {Role: WriterManager, PID: 4, CPUSeconds: 22, PeakRSSBytes: 130 << 20},
 					{Role: WriterASO, PID: 5, CPUSeconds: 0, MeasuredError: "no such process"},
@@ -249,6 +255,9 @@ func TestProcessRows(t *testing.T) {
 	g.Expect(figure(rows["manager CPU s (ours: estimate)"].capz)).To(Equal("16"))
 	g.Expect(figure(rows["manager peak RSS MB (ours: estimate)"].ours)).To(Equal("50"))
 	g.Expect(figure(rows["ASO peak RSS MB"].capz)).To(Equal("100"))
+	g.Expect(figure(rows["manager API writes, every namespace"].ours)).To(Equal("28"))
+	g.Expect(figure(rows["manager API writes, every namespace"].capz)).To(Equal("90"))
+	g.Expect(figure(rows["ASO API writes, every namespace"].ours)).To(Equal("-"), "none seen")
 
 	rows = map[string]row{}
 	for _, r := range processRows(m, PhaseSteady) {
