@@ -25,15 +25,11 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/skus"
 )
 
 // FamilyAvailabilitySets gives the AzureCluster its AvailabilitySetsReady condition.
 var FamilyAvailabilitySets = azure.NewFamily("AvailabilitySets")
-
-// availabilitySetFaultDomains is the availability sets' fault domain count. Every Azure region has at least two
-// fault domains for aligned availability sets (some have three); the provider never asks Azure for a region's
-// maximum, so it takes the count every region supports.
-const availabilitySetFaultDomains = 2
 
 // controlPlaneNodeGroup is the node group of a cluster's control-plane machines.
 const controlPlaneNodeGroup = "control-plane"
@@ -77,7 +73,8 @@ func ClusterHasAvailabilitySets(location string, failureDomains infrav1.FailureD
 }
 
 // AvailabilitySet returns an aligned availability set (the kind managed disks need) in the cluster's resource
-// group. Azure's default of five update domains is kept.
+// group, with as many fault domains as the region allows, as CAPZ does (skus.AvailabilitySetFaultDomains). Azure's
+// default of five update domains is kept.
 func AvailabilitySet(c azure.Cluster, name string) *asocomputeavset.AvailabilitySet {
 	return &asocomputeavset.AvailabilitySet{
 		ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(name)},
@@ -85,7 +82,7 @@ func AvailabilitySet(c azure.Cluster, name string) *asocomputeavset.Availability
 			AzureName:                name,
 			Owner:                    c.ResourceGroupOwner(),
 			Location:                 ptr.To(c.Location),
-			PlatformFaultDomainCount: ptr.To(availabilitySetFaultDomains),
+			PlatformFaultDomainCount: ptr.To(skus.AvailabilitySetFaultDomains(c.Location)),
 			Sku:                      &asocomputeavset.Sku{Name: ptr.To("Aligned")},
 			Tags:                     c.NamedTags(name, azure.RoleCommon, c.MachineTags(nil)),
 		},
@@ -95,4 +92,20 @@ func AvailabilitySet(c azure.Cluster, name string) *asocomputeavset.Availability
 // availabilitySetReference references the ASO object of a machine's availability set.
 func availabilitySetReference(name string) *genruntime.ResourceReference {
 	return &genruntime.ResourceReference{Group: asocomputeavset.GroupVersion.Group, Kind: "AvailabilitySet", Name: azure.ObjectName(name)}
+}
+
+// KeepFaultDomains gives an availability set whose ASO object exists (live; nil for none) the fault domain count it
+// has, Azure's once ASO has read it: Azure never changes the count of a set, and CAPZ never updates an existing set.
+// A set made by an earlier release, which gave every set two, keeps two.
+func KeepFaultDomains(set *asocomputeavset.AvailabilitySet, live azure.Object) {
+	existing, ok := live.(*asocomputeavset.AvailabilitySet)
+	if !ok || existing == nil {
+		return
+	}
+	switch {
+	case existing.Status.PlatformFaultDomainCount != nil:
+		set.Spec.PlatformFaultDomainCount = ptr.To(*existing.Status.PlatformFaultDomainCount)
+	case existing.Spec.PlatformFaultDomainCount != nil:
+		set.Spec.PlatformFaultDomainCount = ptr.To(*existing.Spec.PlatformFaultDomainCount)
+	}
 }

@@ -19,6 +19,7 @@ package compute
 import (
 	"testing"
 
+	asocomputeavset "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -106,5 +107,54 @@ func TestAvailabilitySet_Names(t *testing.T) {
 	}
 	if ref := availabilitySetReference(as.Spec.AzureName); ref.Name != as.Name {
 		t.Errorf("the VM's reference names %q, the object is %q", ref.Name, as.Name)
+	}
+}
+
+// An availability set has as many fault domains as its region allows, as CAPZ gives it from the resource SKU API.
+func TestAvailabilitySet_FaultDomains(t *testing.T) {
+	tests := []struct {
+		name     string
+		location string
+		want     int
+	}{
+		{name: "a region with three", location: "northcentralus", want: 3},
+		{name: "a region with two", location: "ukwest", want: 2},
+		{name: "an unknown region gets two", location: "newregion", want: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			as := AvailabilitySet(azure.Cluster{Name: "c1", Location: tt.location, ResourceGroup: "rg"}, AvailabilitySetName("c1", "md-0"))
+			if got := ptr.Deref(as.Spec.PlatformFaultDomainCount, 0); got != tt.want {
+				t.Errorf("platformFaultDomainCount = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// An existing availability set keeps its fault domain count: Azure's once known, else the one it was made with.
+func TestKeepFaultDomains(t *testing.T) {
+	c := azure.Cluster{Name: "c1", Location: "northcentralus", ResourceGroup: "rg"}
+	made := func(spec, status *int) *asocomputeavset.AvailabilitySet {
+		as := AvailabilitySet(c, AvailabilitySetName("c1", "md-0"))
+		as.Spec.PlatformFaultDomainCount, as.Status.PlatformFaultDomainCount = spec, status
+		return as
+	}
+	tests := []struct {
+		name string
+		live azure.Object
+		want int
+	}{
+		{name: "a new set gets the region's maximum", live: nil, want: 3},
+		{name: "one made by an earlier release keeps two", live: made(ptr.To(2), nil), want: 2},
+		{name: "Azure's count wins", live: made(ptr.To(3), ptr.To(2)), want: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			as := AvailabilitySet(c, AvailabilitySetName("c1", "md-0"))
+			KeepFaultDomains(as, tt.live)
+			if got := ptr.Deref(as.Spec.PlatformFaultDomainCount, 0); got != tt.want {
+				t.Errorf("platformFaultDomainCount = %d, want %d", got, tt.want)
+			}
+		})
 	}
 }

@@ -28,6 +28,7 @@ import (
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 )
 
 // MachineKinds are the ASO kinds an AzureMachine may own, at the versions MachineResources produces.
@@ -182,4 +183,63 @@ func ReadScaleSet(obj azure.Object) (ScaleSetState, bool) {
 		st.ReportedCapacity = int32(ptr.Deref(vmss.Status.Sku.Capacity, 0))
 	}
 	return st, true
+}
+
+// KeepAcceleratedNetworking gives each network interface among a machine's resources whose ASO object exists (read
+// returns it, or nil for none) the accelerated networking that object has. CAPZ never changes an existing interface,
+// and Azure changes accelerated networking only on a deallocated VM: an interface made by an earlier release (which
+// sent none) or before a change of VM size keeps what it has; only a new interface gets what the size supports.
+func KeepAcceleratedNetworking(resources []azure.Resource, read func(azure.Object) (azure.Object, error)) error {
+	for _, r := range resources {
+		nic, ok := r.Object.(*asonetwork.NetworkInterface)
+		if !ok {
+			continue
+		}
+		obj, err := read(nic)
+		if err != nil {
+			return err
+		}
+		if live, ok := obj.(*asonetwork.NetworkInterface); ok && live != nil {
+			nic.Spec.EnableAcceleratedNetworking = cloneBool(live.Spec.EnableAcceleratedNetworking)
+		}
+	}
+	return nil
+}
+
+// KeepScaleSetAcceleratedNetworking gives the interface configurations of a machine pool's existing scale set (live,
+// its ASO object; nil for none) whose accelerated networking comes from the VM size (the pool's spec sets none for
+// the interface, nor for the first one) the value the scale set has: CAPZ never changes an existing scale set's
+// network profile, and a change of the model would replace every instance. A value the user sets is applied.
+func KeepScaleSetAcceleratedNetworking(resources []azure.Resource, live azure.Object, spec infrav1exp.AzureMachinePoolSpec) {
+	existing, ok := live.(*asocompute.VirtualMachineScaleSet)
+	if !ok || existing == nil || existing.Spec.VirtualMachineProfile == nil || existing.Spec.VirtualMachineProfile.NetworkProfile == nil {
+		return
+	}
+	has := map[string]*bool{}
+	for _, c := range existing.Spec.VirtualMachineProfile.NetworkProfile.NetworkInterfaceConfigurations {
+		has[ptr.Deref(c.Name, "")] = c.EnableAcceleratedNetworking
+	}
+	nics := spec.Template.NetworkInterfaces
+	fromSize := func(i int) bool {
+		return (i >= len(nics) || nics[i].AcceleratedNetworking == nil) && (len(nics) == 0 || nics[0].AcceleratedNetworking == nil)
+	}
+	for _, r := range resources {
+		vmss, ok := r.Object.(*asocompute.VirtualMachineScaleSet)
+		if !ok || vmss.Spec.VirtualMachineProfile == nil || vmss.Spec.VirtualMachineProfile.NetworkProfile == nil {
+			continue
+		}
+		configs := vmss.Spec.VirtualMachineProfile.NetworkProfile.NetworkInterfaceConfigurations
+		for i := range configs {
+			if v, found := has[ptr.Deref(configs[i].Name, "")]; found && fromSize(i) {
+				configs[i].EnableAcceleratedNetworking = cloneBool(v)
+			}
+		}
+	}
+}
+
+func cloneBool(b *bool) *bool {
+	if b == nil {
+		return nil
+	}
+	return ptr.To(*b)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/authorization"
 	"github.com/capzaso/cluster-api-provider-azure/azure/network"
+	"github.com/capzaso/cluster-api-provider-azure/azure/skus"
 )
 
 // Families of a machine's objects: each gives the AzureMachine one <Family>Ready condition. Supporting Secrets have
@@ -132,15 +133,17 @@ func MachineResources(in MachineInput) []azure.Resource {
 // nicInput describes the machine's network interfaces.
 func nicInput(in MachineInput) network.NICInput {
 	nics := network.NICInput{
-		Machine:            in.Name,
-		Interfaces:         in.Spec.NetworkInterfaces,
-		VNetName:           in.VNet.Name,
-		VNetResourceGroup:  in.VNet.ResourceGroup,
-		IPv6Subnets:        in.VNet.IPv6Subnets,
-		DefaultSubnet:      in.DefaultSubnet,
-		EnableIPForwarding: in.Spec.EnableIPForwarding,
-		DNSServers:         in.Spec.DNSServers,
-		AdditionalTags:     in.Cluster.MachineTags(in.Spec.AdditionalTags),
+		Machine:           in.Name,
+		Interfaces:        in.Spec.NetworkInterfaces,
+		VNetName:          in.VNet.Name,
+		VNetResourceGroup: in.VNet.ResourceGroup,
+		IPv6Subnets:       in.VNet.IPv6Subnets,
+		DefaultSubnet:     in.DefaultSubnet,
+		// As CAPZ: an interface that leaves accelerated networking unset gets what the VM size supports.
+		AcceleratedNetworking: skus.AcceleratedNetworking(in.Spec.VMSize),
+		EnableIPForwarding:    in.Spec.EnableIPForwarding,
+		DNSServers:            in.Spec.DNSServers,
+		AdditionalTags:        in.Cluster.MachineTags(in.Spec.AdditionalTags),
 	}
 	if len(nics.Interfaces) == 0 {
 		// Defaulting always leaves one interface; keep a machine that skipped it reachable all the same.

@@ -351,3 +351,38 @@ func yamlOf[T any](t *testing.T, objects []T) string {
 	}
 	return string(out)
 }
+
+// A network interface that leaves accelerated networking unset gets what the VM size supports, as in CAPZ; the
+// user's value wins, and an unknown size sends none.
+func TestMachineResources_AcceleratedNetworking(t *testing.T) {
+	tests := []struct {
+		name   string
+		vmSize string
+		nics   []infrav1.NetworkInterface
+		want   []*bool
+	}{
+		{name: "a size with the capability and no user value", vmSize: "Standard_D2s_v3", want: []*bool{ptr.To(true)}},
+		{name: "a size without the capability", vmSize: "Standard_B2s", want: []*bool{ptr.To(false)}},
+		{name: "the user's false wins", vmSize: "Standard_D2s_v3",
+			nics: []infrav1.NetworkInterface{{AcceleratedNetworking: ptr.To(false)}}, want: []*bool{ptr.To(false)}},
+		{name: "the user's true wins", vmSize: "Standard_Z2_v9",
+			nics: []infrav1.NetworkInterface{{AcceleratedNetworking: ptr.To(true)}}, want: []*bool{ptr.To(true)}},
+		{name: "an unknown size sends none", vmSize: "Standard_Z2_v9", want: []*bool{nil}},
+		{name: "each interface on its own, as CAPZ's machines", vmSize: "Standard_D4s_v3",
+			nics: []infrav1.NetworkInterface{{AcceleratedNetworking: ptr.To(false)}, {SubnetName: "other"}},
+			want: []*bool{ptr.To(false), ptr.To(true)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			in := workerInput(t, "my-cluster-md-0-an", func(s *infrav1.AzureMachineSpec) {
+				s.VMSize, s.NetworkInterfaces = tt.vmSize, tt.nics
+			})
+			var got []*bool
+			for _, nic := range network.NetworkInterfaces(in.Cluster, nicInput(in)) {
+				got = append(got, nic.Spec.EnableAcceleratedNetworking)
+			}
+			g.Expect(got).To(Equal(tt.want))
+		})
+	}
+}

@@ -17,7 +17,10 @@ limitations under the License.
 package compute
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
@@ -192,7 +195,7 @@ func replicaSpec(name string, m infrav1exp.AzureMachinePoolMachineModel) infrav1
 		SubnetName:                  t.SubnetName,
 		VMExtensions:                t.VMExtensions,
 		DisableVMBootstrapExtension: t.DisableVMBootstrapExtension,
-		NetworkInterfaces:           t.NetworkInterfaces,
+		NetworkInterfaces:           inheritAcceleratedNetworking(t.NetworkInterfaces),
 		// A Flexible instance's interfaces forward IP as a Uniform scale set's do (see scaleSetNetworkProfile).
 		EnableIPForwarding:     true,
 		AdditionalTags:         m.AdditionalTags,
@@ -207,6 +210,22 @@ func replicaSpec(name string, m infrav1exp.AzureMachinePoolMachineModel) infrav1
 		spec.SystemAssignedIdentityRole = &r
 	}
 	return spec
+}
+
+// inheritAcceleratedNetworking gives a Flexible instance's interfaces accelerated networking as a scale set's
+// interface configurations get it (scaleSetNetworkProfile): one that leaves it unset takes the first interface's;
+// when that is unset too, MachineResources gives what the VM size supports.
+func inheritAcceleratedNetworking(nics []infrav1.NetworkInterface) []infrav1.NetworkInterface {
+	if len(nics) == 0 || nics[0].AcceleratedNetworking == nil {
+		return nics
+	}
+	out := slices.Clone(nics)
+	for i := range out {
+		if out[i].AcceleratedNetworking == nil {
+			out[i].AcceleratedNetworking = ptr.To(*nics[0].AcceleratedNetworking)
+		}
+	}
+	return out
 }
 
 // ReplicaRoleAssignmentName is the name (a GUID) of the role assignment of an instance's system-assigned

@@ -23,6 +23,7 @@ import (
 	"testing"
 
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -354,3 +355,47 @@ func TestReplicaResources_JoinsTheScaleSet(t *testing.T) {
 }
 
 func intOrString(n int32) intstr.IntOrString { return intstr.FromInt32(n) }
+
+// A scale set's interface configuration, and a Flexible instance's interface, that leaves accelerated networking
+// unset takes the first interface's, else what the VM size supports, as CAPZ's scale sets; the user's value wins,
+// and an unknown size sends none.
+func TestMachinePool_AcceleratedNetworking(t *testing.T) {
+	tests := []struct {
+		name   string
+		vmSize string
+		nics   []infrav1.NetworkInterface
+		want   []*bool
+	}{
+		{name: "a size with the capability and no user value", vmSize: "Standard_D2s_v3", want: []*bool{ptr.To(true)}},
+		{name: "a size without the capability", vmSize: "Standard_NC6s_v3", want: []*bool{ptr.To(false)}},
+		{name: "the user's false wins", vmSize: "Standard_D2s_v3",
+			nics: []infrav1.NetworkInterface{{AcceleratedNetworking: ptr.To(false)}}, want: []*bool{ptr.To(false)}},
+		{name: "an unknown size sends none", vmSize: "Standard_Z2_v9", want: []*bool{nil}},
+		{name: "an unset interface takes the first interface's", vmSize: "Standard_D4s_v3",
+			nics: []infrav1.NetworkInterface{{AcceleratedNetworking: ptr.To(false)}, {SubnetName: "other"}},
+			want: []*bool{ptr.To(false), ptr.To(false)}},
+		{name: "the second interface's own value wins", vmSize: "Standard_Z2_v9",
+			nics: []infrav1.NetworkInterface{{}, {SubnetName: "other", AcceleratedNetworking: ptr.To(true)}},
+			want: []*bool{nil, ptr.To(true)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			mutate := func(s *infrav1exp.AzureMachinePoolSpec) {
+				s.Template.VMSize, s.Template.NetworkInterfaces = tt.vmSize, tt.nics
+			}
+			var uniform []*bool
+			for _, c := range VirtualMachineScaleSet(poolInput(t, "my-cluster-mp-an", mutate)).Spec.VirtualMachineProfile.NetworkProfile.NetworkInterfaceConfigurations {
+				uniform = append(uniform, c.EnableAcceleratedNetworking)
+			}
+			g.Expect(uniform).To(Equal(tt.want), "Uniform")
+			var flexible []*bool
+			for _, r := range ReplicaResources(replicaInput(t, "my-cluster-mp-flex-an", "1", mutate)) {
+				if nic, ok := r.Object.(*asonetwork.NetworkInterface); ok {
+					flexible = append(flexible, nic.Spec.EnableAcceleratedNetworking)
+				}
+			}
+			g.Expect(flexible).To(Equal(tt.want), "Flexible instance")
+		})
+	}
+}

@@ -33,6 +33,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/network"
+	"github.com/capzaso/cluster-api-provider-azure/azure/skus"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 )
 
@@ -287,6 +288,12 @@ func scaleSetNetworkProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		// Defaulting always leaves one interface; keep a pool that skipped it reachable all the same.
 		interfaces = []infrav1.NetworkInterface{{SubnetName: t.SubnetName, AcceleratedNetworking: t.AcceleratedNetworking}}
 	}
+	// As CAPZ: a configuration that leaves accelerated networking unset takes the first interface's, else what the
+	// VM size supports (nil: not sent).
+	accelerated := interfaces[0].AcceleratedNetworking
+	if accelerated == nil {
+		accelerated = skus.AcceleratedNetworking(t.VMSize)
+	}
 	profile := &asocompute.VirtualMachineScaleSetNetworkProfile{}
 	for i, nic := range interfaces {
 		subnet := nic.SubnetName
@@ -298,6 +305,9 @@ func scaleSetNetworkProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 			Name:                        ptr.To(fmt.Sprintf("%s-nic-%d", in.Name, i)),
 			EnableAcceleratedNetworking: nic.AcceleratedNetworking,
 			EnableIPForwarding:          ptr.To(true),
+		}
+		if config.EnableAcceleratedNetworking == nil && accelerated != nil {
+			config.EnableAcceleratedNetworking = ptr.To(*accelerated)
 		}
 		if i == 0 {
 			config.Primary = ptr.To(true)

@@ -64,6 +64,9 @@ type NICInput struct {
 	// SSHRule names the ASO object of the inbound NAT rule (InboundNATRule) the primary IP configuration of the
 	// primary interface takes SSH connections from; empty for none.
 	SSHRule string
+	// AcceleratedNetworking is the accelerated networking of the interfaces whose spec leaves it unset: what the
+	// VM size supports, as CAPZ decides it (skus.AcceleratedNetworking); nil sends none.
+	AcceleratedNetworking *bool
 	// EnableIPForwarding turns on IP forwarding on every interface.
 	EnableIPForwarding bool
 	// DNSServers are the DNS servers of the primary interface.
@@ -92,6 +95,10 @@ func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterf
 		}
 		subnetID := azure.ChildID(vnetID, "subnets", subnet)
 		configs := max(spec.PrivateIPConfigs, 1)
+		accelerated := spec.AcceleratedNetworking
+		if accelerated == nil && in.AcceleratedNetworking != nil {
+			accelerated = ptr.To(*in.AcceleratedNetworking)
+		}
 		nic := &asonetwork.NetworkInterface{
 			ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(name)},
 			Spec: asonetwork.NetworkInterface_Spec{
@@ -99,7 +106,7 @@ func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterf
 				Owner:                       c.ResourceGroupOwner(),
 				Location:                    ptr.To(c.Location),
 				ExtendedLocation:            extendedLocation(c),
-				EnableAcceleratedNetworking: spec.AcceleratedNetworking,
+				EnableAcceleratedNetworking: accelerated,
 				EnableIPForwarding:          ptr.To(in.EnableIPForwarding),
 				Tags:                        c.NamedTags(name, "", in.AdditionalTags),
 			},

@@ -85,7 +85,14 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 			return err
 		}
 		for _, name := range availabilitySets {
-			desired = append(desired, azure.Resource{Object: compute.AvailabilitySet(c, name), Family: compute.FamilyAvailabilitySets})
+			set := compute.AvailabilitySet(c, name)
+			// An existing set keeps its fault domain count: Azure never changes it.
+			live, err := r.Engine.Read(ctx, ac.Namespace, set)
+			if err != nil {
+				return err
+			}
+			compute.KeepFaultDomains(set, live)
+			desired = append(desired, azure.Resource{Object: set, Family: compute.FamilyAvailabilitySets})
 		}
 	}
 	s.Result, err = r.Engine.Reconcile(ctx, ac, desired, opts)

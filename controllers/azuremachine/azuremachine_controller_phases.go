@@ -134,6 +134,12 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		in.WindowsAdminPassword = password
 	}
 	resources := compute.MachineResources(in)
+	// An existing interface keeps its accelerated networking (Azure changes it only on a deallocated VM).
+	if err := compute.KeepAcceleratedNetworking(resources, func(o azure.Object) (azure.Object, error) {
+		return r.Engine.Read(ctx, am.Namespace, o)
+	}); err != nil {
+		return err
+	}
 	if err := r.takeOver(ctx, s, resources); err != nil {
 		return err
 	}

@@ -186,6 +186,11 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 	}
 	s.provisioningState = live.ProvisioningState
 	resources := compute.MachinePoolResources(in)
+	if taken == nil {
+		// An existing scale set keeps the accelerated networking the VM size gave it (CAPZ never changes its
+		// network profile); a taken-over one keeps CAPZ's below.
+		compute.KeepScaleSetAcceleratedNetworking(resources, s.scaleSet, pool.Spec)
+	}
 	if taken != nil {
 		compute.AdoptScaleSet(resources)
 		s.capzDifferences = taken.Keep(resources)

@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
@@ -142,7 +143,14 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		}
 		in.WindowsAdminPassword = password
 	}
-	result, err := r.Engine.Reconcile(ctx, m, compute.ReplicaResources(in), aso.Options{
+	resources := compute.ReplicaResources(in)
+	// An existing interface keeps its accelerated networking (Azure changes it only on a deallocated VM).
+	if err := compute.KeepAcceleratedNetworking(resources, func(o azure.Object) (azure.Object, error) {
+		return r.Engine.Read(ctx, m.Namespace, o)
+	}); err != nil {
+		return err
+	}
+	result, err := r.Engine.Reconcile(ctx, m, resources, aso.Options{
 		ClusterName: s.cluster.Name, CredentialSecret: s.Credentials.SecretName,
 		Kinds: s.Kinds, Patches: aso.UserPatches(pool.Spec.ASOPatches), PatchTargets: r.patchTargets,
 	})
