@@ -18,14 +18,19 @@ package aso
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"strings"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	asoconfig "github.com/Azure/azure-service-operator/v2/pkg/common/config"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 )
@@ -85,6 +90,11 @@ type credentialVerdict struct {
 	refused string
 	// warning is why the credential deserves attention although it is applied.
 	warning string
+	// secret is the credential Secret as it was vetted (nil when the object names none, or it does not exist).
+	secret *corev1.Secret
+	// snapshot is the name of the owner's snapshot of secret that the object names in its place (strict policy, a
+	// Secret the provider does not control); set by checkCredential.
+	snapshot string
 }
 
 // vetCredential judges the credential Secret an ASO object of namespace names in credential-from (empty: ASO's
@@ -110,18 +120,59 @@ func (e *Engine) vetCredential(ctx context.Context, namespace, name string) (cre
 	}
 	kind, value := secretlessCredential(secret)
 	if kind == "" {
-		return credentialVerdict{}, nil
+		return credentialVerdict{secret: secret}, nil
 	}
 	vouched, err := e.vouchedFor(ctx, namespace, kind, value, string(secret.Data[asoconfig.AzureTenantID]))
 	if err != nil || vouched {
-		return credentialVerdict{}, err
+		return credentialVerdict{secret: secret}, err
 	}
 	why := fmt.Sprintf("credential Secret %s/%s holds no client secret or certificate: ASO would act with its own %s for %s, "+
 		"and no AzureClusterIdentity that allows namespace %s vouches for it", namespace, name, kind, value, namespace)
 	if e.strict() {
-		return credentialVerdict{refused: why}, nil
+		return credentialVerdict{refused: why, secret: secret}, nil
 	}
-	return credentialVerdict{warning: why}, nil
+	return credentialVerdict{warning: why, secret: secret}, nil
+}
+
+// snapshotName is the name of an owner's snapshot of a credential Secret: the Secret's name and a hash of the
+// owner's kind and name, so that owners of one namespace that name the same Secret keep snapshots of their own.
+func snapshotName(owner client.Object, ownerKind, name string) string {
+	sum := sha256.Sum256([]byte(ownerKind + "/" + owner.GetName() + "/" + name))
+	const maxPrefix = 253 - len("-vetted-") - 10
+	if len(name) > maxPrefix {
+		name = strings.TrimRight(name[:maxPrefix], "-.")
+	}
+	return fmt.Sprintf("%s-vetted-%s", name, hex.EncodeToString(sum[:5]))
+}
+
+// providerSecret reports whether a Secret is one the provider writes: its controller is an object of the
+// provider's group. The optional admission policy (config/policies/credential-secrets) keeps everyone else from
+// writing such Secrets, so ASO reads them as they were written; any other Secret its user may rewrite at any time.
+func providerSecret(secret *corev1.Secret) bool {
+	ref := metav1.GetControllerOf(secret)
+	return ref != nil && strings.HasPrefix(ref.APIVersion, infrav1.GroupVersion.Group+"/")
+}
+
+// snapshotCredential writes the owner's snapshot of a vetted credential Secret the provider does not control, with
+// exactly the data that was vetted, and returns its name; problem says why there is none. ASO reads a credential
+// every time it reconciles, and a user may rewrite their own Secret between the vetting and ASO's read (to a
+// secretless one that makes ASO act with its own identity): naming the snapshot, which only the provider writes,
+// closes that window. The snapshot is rewritten, as the cluster's credential Secret is, whenever it differs.
+func (e *Engine) snapshotCredential(ctx context.Context, owner client.Object, clusterName string, secret *corev1.Secret) (name, problem string, err error) {
+	ownerGVK, err := apiutil.GVKForObject(owner, e.Client.Scheme())
+	if err != nil {
+		return "", "", err
+	}
+	name = snapshotName(owner, ownerGVK.Kind, secret.Name)
+	users, err := e.writeCredentialSecret(ctx, owner, clusterName, name, maps.Clone(secret.Data))
+	switch {
+	case err != nil:
+		return "", "", err
+	case users:
+		return "", fmt.Sprintf("Secret %s/%s, where the provider keeps its vetted copy of credential Secret %s, was not written by the provider",
+			owner.GetNamespace(), name, secret.Name), nil
+	}
+	return name, "", nil
 }
 
 // The credentials without a secret of their own, in the order ASO v2.18 picks them for a credential Secret (after

@@ -128,7 +128,7 @@ func (e *Engine) Reconcile(ctx context.Context, owner client.Object, desired []R
 	var errs []error
 	failed := 0
 	matched := make([]bool, len(opts.Patches))
-	pass := &pass{verdicts: map[string]credentialVerdict{}}
+	pass := &pass{verdicts: map[string]credentialVerdict{}, clusterName: opts.ClusterName}
 	for _, r := range desired {
 		r.Object.SetNamespace(owner.GetNamespace())
 		gvk, err := apiutil.GVKForObject(r.Object, e.Client.Scheme())
@@ -176,6 +176,8 @@ func (e *Engine) Reconcile(ctx context.Context, owner client.Object, desired []R
 type pass struct {
 	// verdicts are the credential policy's verdicts, by credential Secret name.
 	verdicts map[string]credentialVerdict
+	// clusterName labels the credential snapshots the pass writes.
+	clusterName string
 }
 
 // selects reports whether a patch applies to an object: ASO objects only (the Secrets the engine writes for them,
@@ -311,12 +313,21 @@ func (e *Engine) checkCredential(ctx context.Context, owner client.Object, r Res
 	if !r.Raw && !e.strict() {
 		return "", nil
 	}
-	name := desired.GetAnnotations()[asoannotations.PerResourceSecret]
+	annotations := desired.GetAnnotations()
+	name := annotations[asoannotations.PerResourceSecret]
 	verdict, known := pass.verdicts[name]
 	if !known {
 		var err error
 		if verdict, err = e.vetCredential(ctx, owner.GetNamespace(), name); err != nil {
 			return "", err
+		}
+		// Under the strict policy ASO reads a vetted snapshot of a Secret the user may rewrite, never the Secret.
+		if verdict.refused == "" && e.strict() && verdict.secret != nil && !providerSecret(verdict.secret) {
+			problem := ""
+			if verdict.snapshot, problem, err = e.snapshotCredential(ctx, owner, pass.clusterName, verdict.secret); err != nil {
+				return "", err
+			}
+			verdict.refused = problem
 		}
 		pass.verdicts[name] = verdict
 		if verdict.warning != "" {
@@ -324,6 +335,10 @@ func (e *Engine) checkCredential(ctx context.Context, owner client.Object, r Res
 		}
 	}
 	if verdict.refused == "" {
+		if verdict.snapshot != "" {
+			annotations[asoannotations.PerResourceSecret] = verdict.snapshot
+			desired.SetAnnotations(annotations)
+		}
 		return "", nil
 	}
 	return fmt.Sprintf("%s %s is not applied: %s", desired.GetKind(), desired.GetName(), verdict.refused), nil

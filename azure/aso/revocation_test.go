@@ -17,6 +17,7 @@ limitations under the License.
 package aso_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,7 +107,7 @@ func TestReconcile_RefusedCredentialIsRevokedNotRemoved(t *testing.T) {
 	raw := func() []aso.Resource { return []aso.Resource{rawResourceGroup("raw", "team", nil)} }
 	opts := options("refused")
 	reconcileUntilReady(ctx, g, e, owner, raw, opts)
-	g.Expect(live(ctx, g, owner.Namespace, "raw", &asoresources.ResourceGroup{}).GetAnnotations()).To(HaveKeyWithValue(credentialFrom, "team"))
+	g.Expect(live(ctx, g, owner.Namespace, "raw", &asoresources.ResourceGroup{}).GetAnnotations()).To(HaveKeyWithValue(credentialFrom, HavePrefix("team-vetted-")))
 
 	g.Expect(env.Env.Delete(ctx, identity)).To(Succeed())
 	g.Eventually(func(g Gomega) {
@@ -115,10 +116,66 @@ func TestReconcile_RefusedCredentialIsRevokedNotRemoved(t *testing.T) {
 		g.Expect(result.Resource("ResourceGroup", "raw")).To(HaveField("Reason", aso.CredentialNotAllowedReason))
 		rg := &asoresources.ResourceGroup{}
 		g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.Namespace, Name: "raw"}, rg)).To(Succeed())
-		g.Expect(rg.Annotations).To(HaveKeyWithValue(credentialFrom, "revoked/team"))
+		g.Expect(rg.Annotations).To(HaveKeyWithValue(credentialFrom, HavePrefix("revoked/team-vetted-")))
 	}, timeout).Should(Succeed())
 	g.Expect(aso.IsRevokedCredential("revoked/team")).To(BeTrue())
 	g.Expect(aso.IsRevokedCredential("team")).To(BeFalse())
+}
+
+// TestReconcile_StrictNamesASnapshotOfTheUsersCredential: ASO reads a credential every time it reconciles, and a
+// user may rewrite their own Secret at any time. Under the strict policy an object names the provider's snapshot of
+// the Secret as it was vetted: a rewrite (here to a secretless credential no identity vouches for, which would make
+// ASO act with its own identity) never reaches ASO; the next pass refuses it and revokes the snapshot.
+func TestReconcile_StrictNamesASnapshotOfTheUsersCredential(t *testing.T) {
+	g := NewWithT(t)
+	ctx, owner := setup(t, g)
+	e := newEngine(t)
+	e.CredentialPolicy = aso.StrictPolicy
+	e.Bindings = bindingsFor(t, g, owner.Namespace+"/nobody", clientIDFor(owner.Namespace))
+	own := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "own", Namespace: owner.Namespace}, StringData: map[string]string{
+		"AZURE_SUBSCRIPTION_ID": sim.SubscriptionID(), "AZURE_TENANT_ID": tenantID, "AZURE_CLIENT_ID": "c", "AZURE_CLIENT_SECRET": "s"}}
+	g.Expect(env.Env.Create(ctx, own)).To(Succeed())
+	raw := func() []aso.Resource { return []aso.Resource{rawResourceGroup("raw", "own", nil)} }
+	opts := options("snapshot")
+	reconcileUntilReady(ctx, g, e, owner, raw, opts)
+	snapshot := live(ctx, g, owner.Namespace, "raw", &asoresources.ResourceGroup{}).GetAnnotations()[credentialFrom]
+	g.Expect(snapshot).To(HavePrefix("own-vetted-"))
+	expectSnapshot(ctx, g, owner, "own", snapshot)
+
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(own), own)).To(Succeed())
+	vetted := own.Data
+	own.Data = map[string][]byte{"AZURE_SUBSCRIPTION_ID": vetted["AZURE_SUBSCRIPTION_ID"], "AZURE_TENANT_ID": []byte(tenantID),
+		"AZURE_CLIENT_ID": []byte(clientIDFor(owner.Namespace)), "AUTH_MODE": []byte("podidentity")}
+	g.Expect(env.Env.Update(ctx, own)).To(Succeed())
+	copied := &corev1.Secret{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.Namespace, Name: snapshot}, copied)).To(Succeed())
+	g.Expect(copied.Data).To(Equal(vetted), "what ASO reads until the next pass is what was vetted")
+
+	result, err := e.Reconcile(ctx, owner, raw(), opts)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(result.Resource("ResourceGroup", "raw")).To(HaveField("Reason", aso.CredentialNotAllowedReason))
+	g.Expect(live(ctx, g, owner.Namespace, "raw", &asoresources.ResourceGroup{}).GetAnnotations()).To(HaveKeyWithValue(credentialFrom, "revoked/"+snapshot))
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.Namespace, Name: snapshot}, copied)).To(Succeed())
+	g.Expect(copied.Data).To(Equal(vetted), "the rewrite is never copied")
+
+	// A Secret of the snapshot's name that the provider did not write is refused, not used.
+	g.Expect(env.Env.Delete(ctx, copied)).To(Succeed())
+	own.Data = vetted
+	g.Expect(env.Env.Update(ctx, own)).To(Succeed())
+	g.Expect(env.Env.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: snapshot, Namespace: owner.Namespace},
+		StringData: workloadSecret(clientIDFor(owner.Namespace))})).To(Succeed())
+	result, err = e.Reconcile(ctx, owner, raw(), opts)
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(result.Resource("ResourceGroup", "raw")).To(And(HaveField("Reason", aso.CredentialNotAllowedReason), HaveField("Message", ContainSubstring("was not written by the provider"))))
+}
+
+// expectSnapshot checks that a credential snapshot is the owner's and holds the user's Secret's data.
+func expectSnapshot(ctx context.Context, g *WithT, owner client.Object, user, snapshot string) {
+	original, copied := &corev1.Secret{}, &corev1.Secret{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.GetNamespace(), Name: user}, original)).To(Succeed())
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.GetNamespace(), Name: snapshot}, copied)).To(Succeed())
+	g.Expect(metav1.IsControlledBy(copied, owner)).To(BeTrue(), "the owner controls the snapshot")
+	g.Expect(copied.Data).To(Equal(original.Data))
 }
 
 // TestDelete_VetsCredentials: ASO deletes a resource with the credential its object names, read again on every

@@ -272,7 +272,13 @@ func TestReconcile_CredentialPolicy(t *testing.T) {
 				return
 			}
 			g.Expect(getErr).NotTo(HaveOccurred())
-			g.Expect(rg.Annotations[credentialFrom]).To(Equal(credential))
+			if tt.policy == aso.StrictPolicy {
+				// ASO reads the provider's snapshot of the user's Secret, as vetted, never the Secret itself.
+				g.Expect(rg.Annotations[credentialFrom]).To(HavePrefix(credential + "-vetted-"))
+				expectSnapshot(ctx, g, owner, credential, rg.Annotations[credentialFrom])
+			} else {
+				g.Expect(rg.Annotations[credentialFrom]).To(Equal(credential))
+			}
 			g.Expect(rg.Annotations).NotTo(HaveKey(aso.PrePauseAnnotation), "the engine's records are never the user's")
 			if tt.wantWarning {
 				g.Expect(result.CredentialWarnings).To(ConsistOf(ContainSubstring("holds no client secret or certificate")))

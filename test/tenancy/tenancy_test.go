@@ -240,15 +240,16 @@ func TestTenancy_Matrix(t *testing.T) {
 				HaveField("Type", corev1.EventTypeWarning))))
 		}, timeout).Should(Succeed())
 
-		// The tenant rewrites a vouched credential to the platform's client ID: the object's credential is revoked at
-		// once (never removed, which would hand it to ASO's fallbacks).
+		// The tenant rewrites a vouched credential to the platform's client ID: ASO reads the provider's snapshot of
+		// the Secret as vetted, never the rewrite, and the object's credential is revoked at once (never removed,
+		// which would hand it to ASO's fallbacks).
 		team := &corev1.Secret{}
 		g.Expect(tn.Get(ctx, client.ObjectKey{Namespace: tn.Namespace, Name: "team"}, team)).To(Succeed())
 		team.Data["AZURE_CLIENT_ID"] = []byte(platformClientID)
 		g.Expect(tn.Update(ctx, team)).To(Succeed())
 		g.Eventually(func(g Gomega) {
 			rg := ofCluster(asoObjects(ctx, g, tn.Namespace), "raw")
-			g.Expect(rg).To(ContainElement(And(HaveField("ObjectMeta.Name", "raw-team"), WithTransform(client.Object.GetAnnotations, HaveKeyWithValue(credentialFrom, "revoked/team")))))
+			g.Expect(rg).To(ContainElement(And(HaveField("ObjectMeta.Name", "raw-team"), WithTransform(client.Object.GetAnnotations, HaveKeyWithValue(credentialFrom, HavePrefix("revoked/team-vetted-"))))))
 		}, timeout).Should(Succeed())
 	})
 
@@ -302,8 +303,8 @@ func TestTenancy_Matrix(t *testing.T) {
 
 	t.Run("every ASO object of the namespace names a credential the policy allows, or a revoked one", func(t *testing.T) {
 		g := NewWithT(t)
-		// What remains allowed: the tenant's own service principal. Everything the platform's identities gave is
-		// revoked, and nothing the tenant forged was ever applied.
+		// What remains allowed: the tenant's own service principal, through the provider's snapshot of it.
+		// Everything the platform's identities gave is revoked, and nothing the tenant forged was ever applied.
 		g.Eventually(func(g Gomega) {
 			for _, obj := range asoObjects(ctx, g, tn.Namespace) {
 				credential, named := obj.GetAnnotations()[credentialFrom]
@@ -311,7 +312,7 @@ func TestTenancy_Matrix(t *testing.T) {
 				if aso.IsRevokedCredential(credential) {
 					continue
 				}
-				g.Expect(credential).To(Equal("own"), "%T %s", obj, obj.GetName())
+				g.Expect(credential).To(HavePrefix("own-vetted-"), "%T %s", obj, obj.GetName())
 			}
 		}, timeout).Should(Succeed())
 	})

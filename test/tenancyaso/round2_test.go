@@ -19,15 +19,19 @@ package tenancyaso
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/util/conditions"
@@ -93,14 +97,16 @@ func copiedIdentities(suffix string) map[string]infrav1.AzureClusterIdentitySpec
 	}
 }
 
-// attackCopiedIdentities creates, as the tenant, each copied identity and a cluster that uses it, and waits until
-// the provider refuses each for the binding of the platform's identity; it returns the clusters' names.
-func attackCopiedIdentities(ctx context.Context, g *WithT, tn *tenant.Tenant, suffix string) []string {
+// attackCopiedIdentities creates, as the tenant, each copied identity and a cluster that uses it, adding the
+// cluster's name to attacked (which the judge reads whatever happens next), and waits until the provider refuses each
+// for the binding of the platform's identity.
+func attackCopiedIdentities(ctx context.Context, g *WithT, tn *tenant.Tenant, suffix string, attacked *[]string) {
 	var names []string
 	for name, spec := range copiedIdentities(suffix) {
 		spec.AllowedNamespaces = &infrav1.AllowedNamespaces{}
 		identity := &infrav1.AzureClusterIdentity{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: tn.Namespace}, Spec: spec}
 		g.Expect(tn.Create(ctx, identity)).To(Succeed())
+		*attacked = append(*attacked, name)
 		tn.Cluster(ctx, g, azureCluster(name, identity))
 		names = append(names, name)
 	}
@@ -111,7 +117,6 @@ func attackCopiedIdentities(ctx context.Context, g *WithT, tn *tenant.Tenant, su
 		}
 		expectCredentials(ctx, g, tn.Namespace, name, aso.IdentityNotBoundReason, "is bound to AzureClusterIdentity "+bound)
 	}
-	return names
 }
 
 // expectCredentials waits until a cluster's CredentialsReady condition has a reason and a message, then checks that
@@ -206,14 +211,14 @@ func attackWithPatches(ctx context.Context, g *WithT, tn *tenant.Tenant, running
 
 // attackPlantedCredential plants, as the tenant, a secretless credential Secret with the platform's client ID under
 // the name of a cluster's credential Secret before the cluster exists, then creates the cluster with the namespace's
-// identity: the provider finds a Secret it does not control, judges it as the user's, and refuses it. It returns the
-// cluster's name.
-func attackPlantedCredential(ctx context.Context, g *WithT, tn *tenant.Tenant, identity *infrav1.AzureClusterIdentity, suffix string) string {
+// identity: the provider finds a Secret it does not control, judges it as the user's, and refuses it. The cluster's
+// name is added to attacked.
+func attackPlantedCredential(ctx context.Context, g *WithT, tn *tenant.Tenant, identity *infrav1.AzureClusterIdentity, suffix string, attacked *[]string) {
 	name := "planted-" + suffix
 	g.Expect(tn.Create(ctx, managedIdentityCredential(tn.Namespace, aso.CredentialSecretName(name), platformClientID))).To(Succeed())
+	*attacked = append(*attacked, name)
 	tn.Cluster(ctx, g, azureCluster(name, identity))
 	expectCredentials(ctx, g, tn.Namespace, name, aso.CredentialNotAllowedReason, "holds no client secret or certificate: ASO would act with its own managed identity for "+platformClientID)
-	return name
 }
 
 // attackWithoutIdentity creates, as the tenant, an AzureCluster without identityRef, which ASO's global credential
@@ -239,10 +244,72 @@ func deleteClusters(ctx context.Context, g *WithT, tn *tenant.Tenant, names []st
 	}, timeout, plane.Interval).Should(Succeed())
 }
 
+// The tenant's own service principal, whose secret the tenant holds: the strict policy lets raw objects name it.
+const (
+	ownClientID = "55555555-5555-5555-5555-555555555555"
+	ownSecret   = "the team's own secret"
+)
+
+// attackRewrittenOwnCredential makes a raw ResourceGroup name the tenant's own credential Secret (a service
+// principal with its secret, which the policy accepts) and, once ASO made it, rewrites the Secret again and again
+// for a while, in turn to a secretless one with the platform's client ID (ASO would act with its own managed
+// identity) and back. The provider vets the Secret when it applies, and ASO reads its credential when it reconciles,
+// which the provider's apply triggers: a rewrite between the two would reach Azure as the platform, unless ASO reads
+// what was vetted. It returns how many rewrites the API server took, and the last error of one it did not; the
+// caller judges, then deletes the cluster (ownCluster).
+func attackRewrittenOwnCredential(ctx context.Context, g *WithT, tn *tenant.Tenant, suffix string) (rewrites int, lastErr error) {
+	p.ARM.RegisterClientSecret(ownClientID, ownSecret)
+	credential, cluster, rg := "own-"+suffix, ownCluster(suffix), ownResourceGroup(suffix)
+	own := map[string][]byte{"AZURE_SUBSCRIPTION_ID": []byte(p.SubscriptionID()), "AZURE_TENANT_ID": []byte(tenantID),
+		"AZURE_CLIENT_ID": []byte(ownClientID), "AZURE_CLIENT_SECRET": []byte(ownSecret)}
+	platform := map[string][]byte{"AZURE_SUBSCRIPTION_ID": []byte(p.SubscriptionID()), "AZURE_TENANT_ID": []byte(tenantID),
+		"AZURE_CLIENT_ID": []byte(platformClientID), "AUTH_MODE": []byte("podidentity")}
+	g.Expect(tn.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: credential, Namespace: tn.Namespace}, Data: own})).To(Succeed())
+	raw := &infrav1.AzureASOManagedCluster{ObjectMeta: metav1.ObjectMeta{Name: cluster}}
+	raw.Spec.Resources = []runtime.RawExtension{rawResourceGroup(g, rg, credential)}
+	tn.Cluster(ctx, g, raw)
+	ready := func(g Gomega) {
+		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(raw), raw)).To(Succeed())
+		g.Expect(raw.Status.Resources).To(ContainElement(And(HaveField("Resource.Name", rg), HaveField("Ready", true))))
+	}
+	g.Eventually(ready, timeout, plane.Interval).Should(Succeed())
+
+	start := len(p.ARM.Requests())
+	for end := time.Now().Add(rewriteFor); time.Now().Before(end); time.Sleep(time.Duration(20+rand.IntN(300)) * time.Millisecond) {
+		secret := &corev1.Secret{}
+		g.Expect(tn.Get(ctx, client.ObjectKey{Namespace: tn.Namespace, Name: credential}, secret)).To(Succeed())
+		secret.Data = own
+		if rewrites%2 == 0 {
+			secret.Data = platform
+		}
+		if lastErr = tn.Update(ctx, secret); lastErr == nil {
+			rewrites++
+		}
+	}
+	if rewrites%2 == 1 {
+		secret := &corev1.Secret{}
+		g.Expect(tn.Get(ctx, client.ObjectKey{Namespace: tn.Namespace, Name: credential}, secret)).To(Succeed())
+		secret.Data = own
+		g.Expect(tn.Update(ctx, secret)).To(Succeed())
+	}
+	g.Eventually(ready, timeout, plane.Interval).Should(Succeed())
+	g.Expect(requestsFor(p.ARM.Requests()[start:], rg)).NotTo(BeEmpty(), "ASO reconciled the ResourceGroup while its credential was rewritten")
+	return rewrites, lastErr
+}
+
+// ownCluster and ownResourceGroup name the cluster and the raw ResourceGroup of attackRewrittenOwnCredential.
+func ownCluster(suffix string) string       { return "raw-own-cluster-" + suffix }
+func ownResourceGroup(suffix string) string { return "raw-own-" + suffix }
+
+// rewriteFor is how long attackRewrittenOwnCredential rewrites the credential: without snapshots, a first run saw
+// three PUTs as the platform in thirty seconds.
+const rewriteFor = 20 * time.Second
+
 // judgeAll describes every ARM request, of the whole run, for a resource group whose name ends with the test's
-// suffix (every resource group of the tenant's) that carried another identity than the team's; the controls, which
-// reach Azure as the platform on purpose, are left out.
-func judgeAll(suffix string) []string {
+// suffix (every resource group of the tenant's) that carried another identity than those vetted for it: the team's,
+// or the tenant's own service principal for the raw objects that name it. The controls, which reach Azure as the
+// platform on purpose, are left out.
+func judgeAll(suffix string, own ...string) []string {
 	var out []string
 	for _, r := range p.ARM.Requests() {
 		path := strings.ToLower(r.Path)
@@ -251,9 +318,13 @@ func judgeAll(suffix string) []string {
 			continue
 		}
 		name, _, _ := strings.Cut(rest, "/")
-		if strings.HasSuffix(name, "-"+strings.ToLower(suffix)) && !strings.HasPrefix(name, controlPrefix) && r.ClientID != teamClientID {
-			out = append(out, describe([]fakearm.Request{r})...)
+		if !strings.HasSuffix(name, "-"+strings.ToLower(suffix)) || strings.HasPrefix(name, controlPrefix) || r.ClientID == teamClientID {
+			continue
 		}
+		if r.ClientID == ownClientID && slices.Contains(own, name) {
+			continue
+		}
+		out = append(out, describe([]fakearm.Request{r})...)
 	}
 	return out
 }

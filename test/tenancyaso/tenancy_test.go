@@ -134,10 +134,10 @@ func TestTenancy_OnlyTheNamespacesIdentityReachesAzure(t *testing.T) {
 	// attacks, and judgeAll judges every request of the run at the end.
 	var attacked []string
 	t.Run("identities that copy the platform's client ID or certificate file are not bound", func(t *testing.T) {
-		attacked = append(attacked, attackCopiedIdentities(ctx, NewWithT(t), tn, suffix)...)
+		attackCopiedIdentities(ctx, NewWithT(t), tn, suffix, &attacked)
 	})
 	t.Run("a secretless credential Secret planted before its cluster is refused", func(t *testing.T) {
-		attacked = append(attacked, attackPlantedCredential(ctx, NewWithT(t), tn, team, suffix))
+		attackPlantedCredential(ctx, NewWithT(t), tn, team, suffix, &attacked)
 	})
 	t.Run("an owner without identityRef, which ASO's global credential would serve, is refused at admission", func(t *testing.T) {
 		attackWithoutIdentity(ctx, NewWithT(t), tn, suffix)
@@ -266,9 +266,18 @@ func TestTenancy_OnlyTheNamespacesIdentityReachesAzure(t *testing.T) {
 		}, quiet, plane.Interval).Should(BeEmpty())
 	})
 
-	t.Run("no request of the run for the namespace's resources carried another identity than the team's", func(t *testing.T) {
+	t.Run("a raw object's own credential rewritten again and again never reaches Azure as the platform", func(t *testing.T) {
 		g := NewWithT(t)
-		g.Expect(judgeAll(suffix)).To(BeEmpty())
+		rewrites, lastErr := attackRewrittenOwnCredential(ctx, g, tn, suffix)
+		g.Expect(judgeAll(suffix, ownResourceGroup(suffix))).To(BeEmpty())
+		g.Expect(rewrites).To(BeNumerically(">", 20), "the tenant rewrote its Secret again and again (last refusal: %v)", lastErr)
+		deleteClusters(ctx, g, tn, []string{ownCluster(suffix)})
+		g.Expect(judgeAll(suffix, ownResourceGroup(suffix))).To(BeEmpty(), "the deletion too")
+	})
+
+	t.Run("no request of the run for the namespace's resources carried another identity than those vetted for it", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Expect(judgeAll(suffix, ownResourceGroup(suffix))).To(BeEmpty())
 		g.Expect(unvetted(p.ARM.Requests(), "control-"+suffix)).NotTo(BeEmpty(), "the controls, which judgeAll leaves out, are seen")
 	})
 }
