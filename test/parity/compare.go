@@ -20,8 +20,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"maps"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -41,6 +43,22 @@ const (
 // Absent stands for a field a body does not have.
 const Absent = "(absent)"
 
+// The fields a resource's writes have besides their bodies' (they cannot be a body's: no body field starts with "(").
+const (
+	// FieldAPIVersion is the api-versions a side's writes of the resource used, sorted.
+	FieldAPIVersion = "(api-version)"
+	// FieldStatus is what Azure answered a side's writes of the resource: the status of the first, then every error
+	// status (300 or more) of the others, sorted (a repeated write's 200 where the first created is not a
+	// difference: each side's writes are compared as a set).
+	FieldStatus = "(status)"
+	// FieldOrder is the order of the names of a list of named objects, whose items are compared by name.
+	FieldOrder = "(order)"
+)
+
+// OrderOfDeletes is the resource type of the difference between the orders in which the sides deleted the resources
+// both deleted.
+const OrderOfDeletes = "(order of deletes)"
+
 // ResourceDiff is how one resource's writes compare.
 type ResourceDiff struct {
 	Resource Resource
@@ -53,20 +71,24 @@ type ResourceDiff struct {
 
 // FieldDiff is a field whose values differ between the sides.
 type FieldDiff struct {
-	// Path is the field's JSON path; a list item is named by its name ([allow_ssh]) or, without one, by its rank in
-	// the list's sorted items ([0]).
+	// Path is the field's path as flatten writes it: properties.probes[HTTPSProbe].properties.port, tags.Name, or
+	// FieldAPIVersion, FieldStatus.
 	Path string
-	// DocPath is the path as docs/capz-parity.md writes it: [] for every list item.
-	DocPath string
 	// CAPZ and Ours are the values each side sent, as JSON, sorted, Absent for a body without the field.
 	CAPZ, Ours []string
 }
 
 // Compare matches the normalized writes of CAPZ and ours resource by resource (method and ID). Each side's bodies for a
 // resource are a set: a field differs when the set of values it takes in CAPZ's bodies is not the set it takes in
-// ours. The result is sorted by resource type, then ID, then method.
+// ours. The api-versions and statuses of the writes compare as FieldAPIVersion and FieldStatus, and the order of the
+// deletes of resources both sides delete as a resource of type OrderOfDeletes. The result is sorted by resource
+// type, then ID, then method.
 func Compare(capz, ours []Write) []ResourceDiff {
-	type sides struct{ capz, ours []map[string]leaf }
+	type sides struct {
+		capz, ours []map[string]string
+		// capzWrites and ourWrites are every write of the resource, in order.
+		capzWrites, ourWrites []Write
+	}
 	byResource := map[Resource]*sides{}
 	add := func(w Write, mine bool) {
 		s := byResource[w.Resource]
@@ -77,8 +99,10 @@ func Compare(capz, ours []Write) []ResourceDiff {
 		flat := flatten(w.Body)
 		if mine {
 			s.ours = appendDistinct(s.ours, flat)
+			s.ourWrites = append(s.ourWrites, w)
 		} else {
 			s.capz = appendDistinct(s.capz, flat)
+			s.capzWrites = append(s.capzWrites, w)
 		}
 	}
 	for _, w := range capz {
@@ -87,7 +111,7 @@ func Compare(capz, ours []Write) []ResourceDiff {
 	for _, w := range ours {
 		add(w, true)
 	}
-	out := make([]ResourceDiff, 0, len(byResource))
+	out := make([]ResourceDiff, 0, len(byResource)+1)
 	for r, s := range byResource {
 		d := ResourceDiff{Resource: r, CAPZWrites: len(s.capz), OurWrites: len(s.ours)}
 		switch {
@@ -97,11 +121,16 @@ func Compare(capz, ours []Write) []ResourceDiff {
 			d.Status = StatusOnlyOurs
 		default:
 			d.Fields = diffFields(s.capz, s.ours)
+			d.Fields = append(d.Fields, diffWrites(s.capzWrites, s.ourWrites)...)
+			sort.Slice(d.Fields, func(i, j int) bool { return d.Fields[i].Path < d.Fields[j].Path })
 			d.Status = StatusEqual
 			if len(d.Fields) > 0 {
 				d.Status = StatusDiffers
 			}
 		}
+		out = append(out, d)
+	}
+	if d, ok := compareDeleteOrder(capz, ours); ok {
 		out = append(out, d)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -117,45 +146,114 @@ func Compare(capz, ours []Write) []ResourceDiff {
 	return out
 }
 
-// leaf is a flattened field: its path as documented and its value as JSON.
-type leaf struct{ doc, value string }
+// diffWrites compares the api-versions and statuses of a resource's writes.
+func diffWrites(capz, ours []Write) []FieldDiff {
+	var out []FieldDiff
+	for _, f := range []struct {
+		path   string
+		values func([]Write) []string
+	}{{FieldAPIVersion, apiVersions}, {FieldStatus, statuses}} {
+		c, o := f.values(capz), f.values(ours)
+		if !slices.Equal(c, o) {
+			out = append(out, FieldDiff{Path: f.path, CAPZ: c, Ours: o})
+		}
+	}
+	return out
+}
 
-func appendDistinct(bodies []map[string]leaf, body map[string]leaf) []map[string]leaf {
+// apiVersions are the distinct api-versions of writes, sorted, as JSON strings.
+func apiVersions(writes []Write) []string {
+	var out []string
+	for _, w := range writes {
+		v := canonical(w.APIVersion)
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// statuses are the status of the first write and the error statuses of the others, distinct and sorted.
+func statuses(writes []Write) []string {
+	var out []string
+	for i, w := range writes {
+		v := strconv.Itoa(w.Status)
+		if (i == 0 || w.Status >= 300) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// compareDeleteOrder compares the orders in which the sides first deleted the resources both deleted; ok when they
+// differ.
+func compareDeleteOrder(capz, ours []Write) (ResourceDiff, bool) {
+	capzOrder, ourOrder := deleteOrder(capz), deleteOrder(ours)
+	var c, o []Resource
+	for _, r := range capzOrder {
+		if slices.Contains(ourOrder, r) {
+			c = append(c, r)
+		}
+	}
+	for _, r := range ourOrder {
+		if slices.Contains(capzOrder, r) {
+			o = append(o, r)
+		}
+	}
+	if slices.Equal(c, o) {
+		return ResourceDiff{}, false
+	}
+	names := func(rs []Resource) []string {
+		out := make([]string, len(rs))
+		for i, r := range rs {
+			out[i] = fmt.Sprintf("%d. %s", i+1, r)
+		}
+		return out
+	}
+	return ResourceDiff{
+		Resource: Resource{Method: "DELETE", Type: OrderOfDeletes},
+		Status:   StatusDiffers,
+		Fields:   []FieldDiff{{Path: FieldOrder, CAPZ: names(c), Ours: names(o)}},
+	}, true
+}
+
+// deleteOrder is the resources a side deleted, in the order of their first DELETE.
+func deleteOrder(writes []Write) []Resource {
+	var out []Resource
+	for _, w := range writes {
+		if w.Resource.Method == "DELETE" && !slices.Contains(out, w.Resource) {
+			out = append(out, w.Resource)
+		}
+	}
+	return out
+}
+
+func appendDistinct(bodies []map[string]string, body map[string]string) []map[string]string {
 	for _, b := range bodies {
-		if equalLeaves(b, body) {
+		if maps.Equal(b, body) {
 			return bodies
 		}
 	}
 	return append(bodies, body)
 }
 
-func equalLeaves(a, b map[string]leaf) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
-
 // diffFields lists the fields whose sets of values differ, sorted by path.
-func diffFields(capz, ours []map[string]leaf) []FieldDiff {
-	paths := map[string]string{}
-	for _, bodies := range [][]map[string]leaf{capz, ours} {
+func diffFields(capz, ours []map[string]string) []FieldDiff {
+	paths := map[string]bool{}
+	for _, bodies := range [][]map[string]string{capz, ours} {
 		for _, b := range bodies {
-			for p, l := range b {
-				paths[p] = l.doc
+			for p := range b {
+				paths[p] = true
 			}
 		}
 	}
 	var out []FieldDiff
-	for p, doc := range paths {
+	for p := range paths {
 		c, o := valuesAt(capz, p), valuesAt(ours, p)
-		if strings.Join(c, "\x00") != strings.Join(o, "\x00") {
-			out = append(out, FieldDiff{Path: p, DocPath: doc, CAPZ: c, Ours: o})
+		if !slices.Equal(c, o) {
+			out = append(out, FieldDiff{Path: p, CAPZ: c, Ours: o})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -163,11 +261,11 @@ func diffFields(capz, ours []map[string]leaf) []FieldDiff {
 }
 
 // valuesAt is the sorted set of values a field takes in bodies.
-func valuesAt(bodies []map[string]leaf, path string) []string {
+func valuesAt(bodies []map[string]string, path string) []string {
 	set := map[string]bool{}
 	for _, b := range bodies {
-		if l, ok := b[path]; ok {
-			set[l.value] = true
+		if v, ok := b[path]; ok {
+			set[v] = true
 		} else {
 			set[Absent] = true
 		}
@@ -180,66 +278,59 @@ func valuesAt(bodies []map[string]leaf, path string) []string {
 	return out
 }
 
-// flatten turns a body into its leaves by path. An object's fields are joined with "."; a list of objects that all
-// have distinct names is keyed by name, any other list of objects by rank once sorted (so that order never
-// matters); a list of scalars, and an empty list or object, is one leaf.
-func flatten(body map[string]any) map[string]leaf {
-	out := map[string]leaf{}
-	flattenInto(body, "", "", out)
+// flatten turns a body into its values (JSON) by path. An object's fields are joined with "."; a list of objects that
+// all have distinct names is keyed by name (properties.probes[HTTPSProbe]), with the names' order as the field
+// FieldOrder of the list; any other list of objects by index in the order sent ([0]); a list of scalars, and an empty
+// list or object, is one value, in the order sent.
+func flatten(body map[string]any) map[string]string {
+	out := map[string]string{}
+	flattenInto(body, "", out)
 	return out
 }
 
-func flattenInto(v any, path, doc string, out map[string]leaf) {
-	join := func(prefix, key string) string {
-		if prefix == "" {
-			return key
-		}
-		return prefix + "." + key
-	}
+func flattenInto(v any, path string, out map[string]string) {
 	switch t := v.(type) {
 	case map[string]any:
 		if len(t) == 0 && path != "" {
-			out[path] = leaf{doc, "{}"}
+			out[path] = "{}"
 		}
 		for k, child := range t {
-			flattenInto(child, join(path, k), join(doc, k), out)
+			if path == "" {
+				flattenInto(child, k, out)
+			} else {
+				flattenInto(child, path+"."+k, out)
+			}
 		}
 	case []any:
 		if len(t) == 0 {
-			out[path] = leaf{doc, "[]"}
+			out[path] = "[]"
 			return
 		}
 		if names, ok := distinctNames(t); ok {
 			for i, item := range t {
-				flattenInto(item, path+"["+names[i]+"]", doc+"[]", out)
+				flattenInto(item, path+"["+names[i]+"]", out)
+			}
+			if len(names) > 1 {
+				out[path+"."+FieldOrder] = canonical(names)
 			}
 			return
 		}
-		items := make([]string, len(t))
 		scalars := true
-		for i, item := range t {
-			items[i] = canonical(item)
+		for _, item := range t {
 			switch item.(type) {
 			case map[string]any, []any:
 				scalars = false
 			}
 		}
 		if scalars {
-			sorted := append([]string(nil), items...)
-			sort.Strings(sorted)
-			out[path] = leaf{doc, "[" + strings.Join(sorted, ",") + "]"}
+			out[path] = canonical(t)
 			return
 		}
-		order := make([]int, len(t))
-		for i := range order {
-			order[i] = i
-		}
-		sort.SliceStable(order, func(a, b int) bool { return items[order[a]] < items[order[b]] })
-		for rank, i := range order {
-			flattenInto(t[i], fmt.Sprintf("%s[%d]", path, rank), doc+"[]", out)
+		for i, item := range t {
+			flattenInto(item, fmt.Sprintf("%s[%d]", path, i), out)
 		}
 	default:
-		out[path] = leaf{doc, canonical(t)}
+		out[path] = canonical(t)
 	}
 }
 
@@ -271,12 +362,4 @@ func canonical(v any) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
-}
-
-// docPathPattern finds a list item's name or rank in a path.
-var docPathPattern = regexp.MustCompile(`\[[^\]]*\]`)
-
-// DocPath writes a path as docs/capz-parity.md does: [] for every list item.
-func DocPath(path string) string {
-	return docPathPattern.ReplaceAllString(path, "[]")
 }

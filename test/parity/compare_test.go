@@ -19,7 +19,6 @@ package parity
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -45,8 +44,9 @@ const (
 	vn  = rgPath + "/providers/Microsoft.Network/virtualNetworks/vnet"
 )
 
-// TestCompare_Order: the order of requests, of named list items and of scalar lists does not matter; the same body
-// sent twice counts once; a security rule written inline in its group compares with one written on its own.
+// TestCompare_Order: the order of requests does not matter, nor that of security rules, which are resources of their
+// own; the same body sent twice counts once; a security rule written inline in its group compares with one written on
+// its own. Lists keep their order: scalars, objects by index, and the names of named objects.
 func TestCompare_Order(t *testing.T) {
 	g := NewWithT(t)
 	capz := writesOf(t,
@@ -55,7 +55,7 @@ func TestCompare_Order(t *testing.T) {
 		vn, `{"properties":{"addressSpace":{"addressPrefixes":["10.0.0.0/8","fd00::/48"]}}}`,
 	)
 	ours := writesOf(t,
-		vn, `{"properties":{"addressSpace":{"addressPrefixes":["fd00::/48","10.0.0.0/8"]}}}`,
+		vn, `{"properties":{"addressSpace":{"addressPrefixes":["10.0.0.0/8","fd00::/48"]}}}`,
 		nsg+"/securityRules/api", `{"properties":{"priority":101}}`,
 		nsg, `{"location":"eastus"}`,
 		nsg+"/securityRules/ssh", `{"name":"ssh","properties":{"priority":100}}`,
@@ -68,6 +68,63 @@ func TestCompare_Order(t *testing.T) {
 	g.Expect(diffs[0].Resource.Type).To(Equal("Microsoft.Network/networkSecurityGroups"), "sorted by type")
 	g.Expect(diffs[1].Resource.String()).To(Equal("Microsoft.Network/networkSecurityGroups/securityRules nsg/api"))
 	g.Expect(diffs[3].CAPZWrites).To(Equal(1), "a repeated body counts once")
+
+	capz = writesOf(t,
+		vn, `{"properties":{"addressSpace":{"addressPrefixes":["10.0.0.0/8","fd00::/48"]},"ipTags":[{"t":"a"},{"t":"b"}]}}`,
+		lb, `{"properties":{"probes":[{"name":"a","port":1},{"name":"b","port":2}]}}`,
+	)
+	ours = writesOf(t,
+		vn, `{"properties":{"addressSpace":{"addressPrefixes":["fd00::/48","10.0.0.0/8"]},"ipTags":[{"t":"b"},{"t":"a"}]}}`,
+		lb, `{"properties":{"probes":[{"name":"b","port":2},{"name":"a","port":1}]}}`,
+	)
+	diffs = Compare(capz, ours)
+	g.Expect(diffs).To(HaveLen(2))
+	g.Expect(diffs[0].Fields).To(Equal([]FieldDiff{{Path: "properties.probes.(order)", CAPZ: []string{`["a","b"]`}, Ours: []string{`["b","a"]`}}}))
+	g.Expect(diffs[1].Fields).To(Equal([]FieldDiff{
+		{Path: "properties.addressSpace.addressPrefixes", CAPZ: []string{`["10.0.0.0/8","fd00::/48"]`}, Ours: []string{`["fd00::/48","10.0.0.0/8"]`}},
+		{Path: "properties.ipTags[0].t", CAPZ: []string{`"a"`}, Ours: []string{`"b"`}},
+		{Path: "properties.ipTags[1].t", CAPZ: []string{`"b"`}, Ours: []string{`"a"`}},
+	}))
+}
+
+// TestCompare_APIVersionsStatusesDeletes: the api-versions of a resource's writes, the status of the first and the
+// errors of the others compare; a repeated write's 200 does not; DELETEs and POSTs compare as resources, and the
+// order of the deletes both sides made; no delete on either side is equal.
+func TestCompare_APIVersionsStatusesDeletes(t *testing.T) {
+	g := NewWithT(t)
+	write := func(method, id, apiVersion string, status int) Write {
+		ws, err := Normalizer{}.Writes([]Request{{Method: method, Path: id, APIVersion: apiVersion, Status: status, Body: []byte(`{"location":"eastus"}`)}})
+		g.Expect(err).NotTo(HaveOccurred())
+		return ws[0]
+	}
+	capz := []Write{
+		write("PUT", vn, "2022-07-01", 201), write("PUT", vn, "2022-07-01", 200),
+		write("PUT", nsg, "2022-07-01", 201), write("PUT", nsg, "2022-07-01", 200),
+		write("PUT", lb, "2022-07-01", 201),
+	}
+	ours := []Write{
+		write("PUT", vn, "2024-03-01", 201),
+		write("PUT", nsg, "2022-07-01", 201), write("PUT", nsg, "2022-07-01", 409),
+		write("PUT", lb, "2022-07-01", 201),
+	}
+	g.Expect(Compare(capz, capz)).To(HaveEach(HaveField("Status", StatusEqual)), "creation only: no deletes is equal")
+	diffs := Compare(capz, ours)
+	g.Expect(diffs).To(HaveLen(3))
+	g.Expect(diffs[0].Status).To(Equal(StatusEqual), "a repeated write's 200 is no difference")
+	g.Expect(diffs[1].Fields).To(Equal([]FieldDiff{{Path: FieldStatus, CAPZ: []string{"201"}, Ours: []string{"201", "409"}}}))
+	g.Expect(diffs[2].Fields).To(Equal([]FieldDiff{{Path: FieldAPIVersion, CAPZ: []string{`"2022-07-01"`}, Ours: []string{`"2024-03-01"`}}}))
+
+	capz = append(capz, write("DELETE", lb, "2022-07-01", 202), write("DELETE", nsg, "2022-07-01", 202), write("DELETE", lb, "2022-07-01", 202))
+	ours = append(ours, write("DELETE", nsg, "2022-07-01", 202), write("DELETE", lb, "2022-07-01", 202), write("DELETE", vn, "2022-07-01", 202))
+	byResource := map[string]ResourceDiff{}
+	for _, d := range Compare(capz, ours) {
+		byResource[d.Resource.String()] = d
+	}
+	g.Expect(byResource).To(HaveKeyWithValue("DELETE Microsoft.Network/loadBalancers lb", HaveField("Status", StatusEqual)))
+	g.Expect(byResource).To(HaveKeyWithValue("DELETE Microsoft.Network/virtualNetworks vnet", HaveField("Status", StatusOnlyOurs)))
+	g.Expect(byResource).To(HaveKeyWithValue("DELETE (order of deletes) ", HaveField("Fields", Equal([]FieldDiff{{Path: FieldOrder,
+		CAPZ: []string{"1. DELETE Microsoft.Network/loadBalancers lb", "2. DELETE Microsoft.Network/networkSecurityGroups nsg"},
+		Ours: []string{"1. DELETE Microsoft.Network/networkSecurityGroups nsg", "2. DELETE Microsoft.Network/loadBalancers lb"}}}))))
 }
 
 // TestCompare_Fields: a differing field is reported with both sides' values as sets, a named list item by name,
@@ -99,55 +156,74 @@ func TestCompare_Fields(t *testing.T) {
 	g.Expect(d.Status).To(Equal(StatusDiffers))
 	g.Expect(d.CAPZWrites).To(Equal(2))
 	g.Expect(d.Fields).To(Equal([]FieldDiff{
-		{Path: "properties.probes[HTTPSProbe].properties.intervalInSeconds", DocPath: "properties.probes[].properties.intervalInSeconds", CAPZ: []string{"15"}, Ours: []string{"5"}},
-		{Path: "properties.probes[HTTPSProbe].properties.numberOfProbes", DocPath: "properties.probes[].properties.numberOfProbes", CAPZ: []string{Absent}, Ours: []string{"4"}},
-		{Path: "properties.probes[HTTPSProbe].properties.probeThreshold", DocPath: "properties.probes[].properties.probeThreshold", CAPZ: []string{"1"}, Ours: []string{Absent}},
-		{Path: "tags.Name", DocPath: "tags.Name", CAPZ: []string{`"lb"`}, Ours: []string{Absent}},
-		{Path: "tags.x", DocPath: "tags.x", CAPZ: []string{`"1"`, Absent}, Ours: []string{Absent}},
+		{Path: "properties.probes[HTTPSProbe].properties.intervalInSeconds", CAPZ: []string{"15"}, Ours: []string{"5"}},
+		{Path: "properties.probes[HTTPSProbe].properties.numberOfProbes", CAPZ: []string{Absent}, Ours: []string{"4"}},
+		{Path: "properties.probes[HTTPSProbe].properties.probeThreshold", CAPZ: []string{"1"}, Ours: []string{Absent}},
+		{Path: "tags.Name", CAPZ: []string{`"lb"`}, Ours: []string{Absent}},
+		{Path: "tags.x", CAPZ: []string{`"1"`, Absent}, Ours: []string{Absent}},
 	}))
 	g.Expect(byType["Microsoft.Network/virtualNetworks"].Fields).To(Equal([]FieldDiff{
-		{Path: "properties.ipTags[0].tag", DocPath: "properties.ipTags[].tag", CAPZ: []string{`"1"`}, Ours: []string{`"2"`}},
+		{Path: "properties.ipTags[0].tag", CAPZ: []string{`"1"`}, Ours: []string{`"2"`}},
 	}))
-	g.Expect(DocPath("a[x].b[0].c")).To(Equal("a[].b[].c"))
 }
 
-// TestReport: every resource of every flavor with its status, each differing field with both values and whether the
-// table documents it, a summary per flavor, and the undocumented differences and problems at the end.
+// TestReport: every resource of every flavor with its status, each differing field with both values and the row that
+// excuses it, a summary per flavor, the undocumented differences, and the problems with the stale rows at the end.
 func TestReport(t *testing.T) {
 	g := NewWithT(t)
 	ds := readSample(t)
-	capz := writesOf(t,
-		lb, `{"properties":{"probes":[{"name":"HTTPSProbe","properties":{"intervalInSeconds":15,"port":6443}}]}}`,
+	lbID := rgPath + "/providers/Microsoft.Network/loadBalancers/pdef-public-lb"
+	n := Normalizer{Names: map[string]string{"pdef": ClusterPlaceholder}, KeepGUIDs: []string{sub}}
+	writes := func(reqs ...string) []Write {
+		var in []Request
+		for i := 0; i < len(reqs); i += 2 {
+			in = append(in, Request{Method: "PUT", Path: reqs[i], Body: []byte(reqs[i+1])})
+		}
+		w, err := n.Writes(in)
+		g.Expect(err).NotTo(HaveOccurred())
+		return w
+	}
+	capz := writes(
+		lbID, `{"properties":{"probes":[{"name":"HTTPSProbe","properties":{"intervalInSeconds":15,"port":6443}}]}}`,
 		vn, `{"location":"eastus"}`,
-		rgPath+"/providers/Microsoft.Authorization/roleAssignments/r", `{}`,
+		rgPath+"/providers/Microsoft.Authorization/roleAssignments/0b4f0a8e-0000-4000-8000-000000000001", `{}`,
 		nsg, `{}`,
 	)
-	ours := writesOf(t,
-		lb, `{"properties":{"probes":[{"name":"HTTPSProbe","properties":{"intervalInSeconds":5,"port":443}}]}}`,
+	ours := writes(
+		lbID, `{"properties":{"probes":[{"name":"HTTPSProbe","properties":{"intervalInSeconds":5,"port":443}}]}}`,
 		vn, `{"location":"eastus"}`,
 	)
 	var out bytes.Buffer
-	undocumented, problems := Report(&out, []FlavorResult{{Flavor: "default", Cluster: "pdef", Diffs: Compare(capz, ours), Problems: []string{"CAPZ did not settle"}}}, ds)
-	g.Expect(problems).To(Equal([]string{"default: CAPZ did not settle"}))
-	g.Expect(undocumented).To(HaveLen(2))
-	g.Expect(undocumented[0].String()).To(Equal("default: Microsoft.Network/loadBalancers lb properties.probes[HTTPSProbe].properties.port"))
-	g.Expect(undocumented[1].String()).To(Equal("default: Microsoft.Network/networkSecurityGroups nsg *"))
+	undocumented, problems := Report(&out, []FlavorResult{
+		{Flavor: "default", Cluster: "pdef", Diffs: Compare(capz, ours), Problems: []string{"CAPZ did not settle"}},
+		{Flavor: "machinepool-flex", Cluster: "pdef", Diffs: Compare(capz, ours)},
+	}, ds)
+	g.Expect(undocumented).To(HaveLen(6))
+	g.Expect(undocumented[0].String()).To(Equal("default: Microsoft.Authorization/roleAssignments <guid-1> *"), "the row names another flavor")
+	g.Expect(undocumented[1].String()).To(Equal("default: Microsoft.Network/loadBalancers ${CLUSTER_NAME}-public-lb properties.probes[HTTPSProbe].properties.port"))
+	g.Expect(undocumented[2].String()).To(Equal("default: Microsoft.Network/networkSecurityGroups nsg *"))
+	g.Expect(problems).To(HaveLen(5))
+	g.Expect(problems[0]).To(Equal("default: CAPZ did not settle"))
+	g.Expect(problems[1:]).To(HaveEach(HavePrefix("stale row: docs line 1")))
+	g.Expect(problems[1:]).To(ContainElement(ContainSubstring("docs line 12 ")))
 	report := out.String()
 	for _, want := range []string{
 		"== flavor default (cluster pdef)",
-		"  only CAPZ  Microsoft.Authorization/roleAssignments r\n      documented (docs line 15)",
-		"  differs    Microsoft.Network/loadBalancers lb",
+		"  only CAPZ  Microsoft.Authorization/roleAssignments <guid-1>\n      UNDOCUMENTED",
+		"  differs    Microsoft.Network/loadBalancers ${CLUSTER_NAME}-public-lb",
 		"      properties.probes[HTTPSProbe].properties.intervalInSeconds: CAPZ 15; ours 5  [documented (docs line 11)]",
 		"      properties.probes[HTTPSProbe].properties.port: CAPZ 6443; ours 443  [UNDOCUMENTED]",
 		"  only CAPZ  Microsoft.Network/networkSecurityGroups nsg\n      UNDOCUMENTED",
 		"  equal      Microsoft.Network/virtualNetworks vnet",
 		"  PROBLEM: CAPZ did not settle",
-		"  summary: 4 resources: 1 equal, 1 differ, 2 only CAPZ, 0 only ours; 2 undocumented differences",
-		"2 undocumented differences",
-		"1 problems made the comparison incomplete",
+		"  summary: 4 resources: 1 equal, 1 differ, 2 only CAPZ, 0 only ours; 3 undocumented differences",
+		"== flavor machinepool-flex (cluster pdef)",
+		"  only CAPZ  Microsoft.Authorization/roleAssignments <guid-1>\n      documented (docs line 16)",
+		"6 undocumented differences",
+		"4 stale rows",
+		"5 problems made the comparison incomplete or the table wrong",
 	} {
 		g.Expect(report).To(ContainSubstring(want))
 	}
-	g.Expect(strings.Count(report, "UNDOCUMENTED")).To(Equal(2))
 	g.Expect(json.Valid([]byte(values([]string{`"a"`})))).To(BeTrue())
 }

@@ -19,7 +19,12 @@ package parity
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -27,28 +32,100 @@ import (
 const DeliberateSection = "## Deliberate differences"
 
 // deliberateHeader are the table's columns.
-var deliberateHeader = []string{"resource", "field", "CAPZ v1.26.0", "ours", "why"}
+var deliberateHeader = []string{"side", "resource", "name", "field", "CAPZ v1.26.0", "ours", "flavors", "why"}
 
-// Deliberate is a row of the table: a difference from CAPZ made on purpose, and why.
+// SideBoth is the side of a row whose field both sides send, with other values; SideCAPZ and SideOurs (any case in
+// the table) name the side that alone sends the field or writes the resource.
+const SideBoth = "both"
+
+// WholeResource is the field of a row that excuses a resource only one side writes.
+const WholeResource = "*"
+
+// NoFlavor is the flavors cell of a row that no flavor of make parity or make parity-switch reaches yet: it documents
+// a difference and excuses nothing.
+const NoFlavor = "none"
+
+// mayNotOccur ends a flavors cell whose difference is random: it may be missing from a run without the row being
+// stale.
+const mayNotOccur = "(may not occur)"
+
+// Deliberate is a row of the table: a difference from CAPZ made on purpose, what it excuses exactly, and why.
 type Deliberate struct {
-	// Resource is an ARM resource type (Microsoft.Network/loadBalancers).
-	Resource string
-	// Field is a JSON path of the request body with [] for list items, tags.<key>, a path ending in ".*" for
-	// everything under it, or "*" for a resource only one side writes.
-	Field           string
-	CAPZ, Ours, Why string
+	// Side is SideCAPZ or SideOurs when only that side's requests have the field (or the resource), SideBoth when
+	// both send it with other values.
+	Side string
+	// Method is the request's method (PUT unless the cell names another); Resource is an ARM resource type
+	// (Microsoft.Network/loadBalancers), Name a glob (path.Match, any case) of the resource's name as the report
+	// writes it (${CLUSTER_NAME}-control-plane-*, parent/child for a child).
+	Method, Resource, Name string
+	// Field is a flattened path of the request body, exactly as the report writes it (properties.probes[HTTPSProbe].port,
+	// tags.Name, (api-version), (status)), or WholeResource.
+	Field string
+	// CAPZ and Ours are the values each side may send.
+	CAPZ, Ours Values
+	// Flavors are the flavors the row applies to (none: it excuses nothing); MayNotOccur rows are not stale when they
+	// match nothing.
+	Flavors     []string
+	MayNotOccur bool
+	Why         string
 	// Line is the row's line in the file.
 	Line int
+}
+
+// Values are what a side may send for a field: any value (Any); exactly the set of values it sends over its writes
+// of the resource (Set, written "`a` and `b`"); or some of them, at least one (OneOf, written "`a` or `b`").
+type Values struct {
+	Any   bool
+	OneOf bool
+	Set   []string
+}
+
+// Allows reports whether a side's values of a field (sorted, Absent for writes without it) are what v allows.
+func (v Values) Allows(values []string) bool {
+	switch {
+	case v.Any:
+		return true
+	case v.OneOf:
+		if len(values) == 0 {
+			return false
+		}
+		for _, x := range values {
+			if !slices.Contains(v.Set, x) {
+				return false
+			}
+		}
+		return true
+	}
+	want := slices.Clone(v.Set)
+	sort.Strings(want)
+	return slices.Equal(want, values)
+}
+
+// onlyAbsent reports whether the values are exactly "(absent)".
+func (v Values) onlyAbsent() bool {
+	return !v.Any && len(v.Set) == 1 && v.Set[0] == Absent
+}
+
+func (v Values) String() string {
+	if v.Any {
+		return "any"
+	}
+	sep := " and "
+	if v.OneOf {
+		sep = " or "
+	}
+	return strings.Join(v.Set, sep)
 }
 
 // Deliberates are the table's rows.
 type Deliberates []Deliberate
 
 // ParseDeliberate reads the table of the DeliberateSection section of a markdown document: its first table, whose
-// header must be deliberateHeader. Backticks around a resource or field are dropped. The section, the table, a row
-// without a resource or field, or a row of another width is an error.
+// header must be deliberateHeader. Every cell is checked (see the section of docs/capz-parity.md); an error names the
+// line.
 func ParseDeliberate(markdown []byte) (Deliberates, error) {
 	s := bufio.NewScanner(bytes.NewReader(markdown))
+	s.Buffer(make([]byte, 0, 64*1024), 1024*1024)
 	line, inSection, inTable, sawHeader := 0, false, false, false
 	var out Deliberates
 	for s.Scan() {
@@ -80,10 +157,11 @@ func ParseDeliberate(markdown []byte) (Deliberates, error) {
 		case len(cells) != len(deliberateHeader):
 			return nil, fmt.Errorf("line %d: a row of %d cells, want %d", line, len(cells), len(deliberateHeader))
 		}
-		d := Deliberate{Resource: unquote(cells[0]), Field: unquote(cells[1]), CAPZ: cells[2], Ours: cells[3], Why: cells[4], Line: line}
-		if d.Resource == "" || d.Field == "" {
-			return nil, fmt.Errorf("line %d: a row without a resource or a field", line)
+		d, err := parseRow(cells)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
+		d.Line = line
 		out = append(out, d)
 	}
 	if err := s.Err(); err != nil {
@@ -93,6 +171,136 @@ func ParseDeliberate(markdown []byte) (Deliberates, error) {
 		return nil, fmt.Errorf("no section %q", DeliberateSection)
 	}
 	return finishTable(out, sawHeader)
+}
+
+// resourcePattern is a resource cell: an optional method and an ARM resource type.
+var resourcePattern = regexp.MustCompile(`^(?:(PUT|PATCH|DELETE|POST) )?(Microsoft\.[A-Za-z]+(?:/[A-Za-z]+)+)$`)
+
+// parseRow checks and reads a row's cells.
+func parseRow(cells []string) (Deliberate, error) {
+	d := Deliberate{Name: unquote(cells[2]), Field: unquote(cells[3]), Why: cells[7]}
+	for _, side := range []string{SideCAPZ, SideOurs, SideBoth} {
+		if strings.EqualFold(unquote(cells[0]), side) {
+			d.Side = side
+		}
+	}
+	if d.Side == "" {
+		return d, fmt.Errorf("side %q: want %s, %s or %s", cells[0], SideCAPZ, SideOurs, SideBoth)
+	}
+	m := resourcePattern.FindStringSubmatch(unquote(cells[1]))
+	if m == nil {
+		return d, fmt.Errorf("resource %q: want an ARM resource type, after a method other than PUT", cells[1])
+	}
+	d.Method, d.Resource = m[1], m[2]
+	if d.Method == "" {
+		d.Method = "PUT"
+	}
+	if !isCode(cells[2]) || d.Name == "" {
+		return d, fmt.Errorf("name %q: want a name or a glob of names in backticks", cells[2])
+	}
+	if _, err := path.Match(d.Name, ""); err != nil {
+		return d, fmt.Errorf("name %q: %w", d.Name, err)
+	}
+	if !isCode(cells[3]) || d.Field == "" {
+		return d, fmt.Errorf("field %q: want a field's path (or %s) in backticks", cells[3], WholeResource)
+	}
+	var err error
+	if d.CAPZ, err = parseValues(cells[4]); err != nil {
+		return d, fmt.Errorf("CAPZ's values: %w", err)
+	}
+	if d.Ours, err = parseValues(cells[5]); err != nil {
+		return d, fmt.Errorf("our values: %w", err)
+	}
+	if d.Flavors, d.MayNotOccur, err = parseFlavors(cells[6]); err != nil {
+		return d, err
+	}
+	if strings.TrimSpace(d.Why) == "" {
+		return d, errors.New("no why")
+	}
+	return d, d.checkSide()
+}
+
+// checkSide checks that the side agrees with the values: the side that alone sends a field (or writes a resource)
+// is the other's "(absent)"; a resource row names one side and allows any body of it.
+func (d Deliberate) checkSide() error {
+	capzAbsent, oursAbsent := d.CAPZ.onlyAbsent(), d.Ours.onlyAbsent()
+	if d.Field == WholeResource {
+		if strings.Trim(d.Name, "*/") == "" {
+			return fmt.Errorf("name %q: a row of a whole resource names the resources, not every one of the type", d.Name)
+		}
+		if d.Side == SideBoth {
+			return fmt.Errorf("a row of a whole resource names the side that alone writes it (%s or %s)", SideCAPZ, SideOurs)
+		}
+		writer, other := d.Ours, d.CAPZ
+		if d.Side == SideCAPZ {
+			writer, other = d.CAPZ, d.Ours
+		}
+		if !other.onlyAbsent() || !writer.Any {
+			return fmt.Errorf("a resource only %s writes: want `%s` for the other side and any for %s", d.Side, Absent, d.Side)
+		}
+		return nil
+	}
+	switch {
+	case d.Side == SideCAPZ && !oursAbsent, d.Side == SideOurs && !capzAbsent:
+		return fmt.Errorf("side %s: the other side's values must be `%s`", d.Side, Absent)
+	case d.Side == SideBoth && (capzAbsent || oursAbsent):
+		return fmt.Errorf("side %s: a side whose only value is `%s` is the other side's difference", d.Side, Absent)
+	}
+	return nil
+}
+
+// valuePattern is one value in backticks.
+var valuePattern = regexp.MustCompile("`([^`]*)`")
+
+// parseValues reads a values cell: any, or values in backticks (JSON as the report prints them, or (absent)) joined
+// by " and " (the side sends exactly these) or " or " (each of its values is one of these).
+func parseValues(cell string) (Values, error) {
+	cell = strings.TrimSpace(cell)
+	if cell == "any" {
+		return Values{Any: true}, nil
+	}
+	var v Values
+	rest := valuePattern.ReplaceAllString(cell, "")
+	seps := strings.Fields(rest)
+	for _, s := range seps {
+		switch s {
+		case "and":
+		case "or":
+			v.OneOf = true
+		default:
+			return v, fmt.Errorf("%q: want any, or values in backticks joined by \"and\" or \"or\"", cell)
+		}
+	}
+	if v.OneOf && slices.Contains(seps, "and") {
+		return v, fmt.Errorf("%q: \"and\" and \"or\" in one cell", cell)
+	}
+	for _, m := range valuePattern.FindAllStringSubmatch(cell, -1) {
+		v.Set = append(v.Set, m[1])
+	}
+	if len(v.Set) == 0 || len(seps) != len(v.Set)-1 {
+		return v, fmt.Errorf("%q: want any, or values in backticks joined by \"and\" or \"or\"", cell)
+	}
+	return v, nil
+}
+
+// parseFlavors reads a flavors cell: none, or flavors in backticks separated by commas, then optionally
+// mayNotOccur.
+func parseFlavors(cell string) ([]string, bool, error) {
+	cell = strings.TrimSpace(cell)
+	if cell == NoFlavor {
+		return nil, false, nil
+	}
+	random := strings.HasSuffix(cell, mayNotOccur)
+	cell = strings.TrimSpace(strings.TrimSuffix(cell, mayNotOccur))
+	var out []string
+	for _, f := range strings.Split(cell, ",") {
+		f = strings.TrimSpace(f)
+		if !isCode(f) || unquote(f) == "" {
+			return nil, false, fmt.Errorf("flavors %q: want %s, or flavors in backticks separated by commas, then optionally %q", cell, NoFlavor, mayNotOccur)
+		}
+		out = append(out, unquote(f))
+	}
+	return out, random, nil
 }
 
 func finishTable(rows Deliberates, sawHeader bool) (Deliberates, error) {
@@ -147,6 +355,12 @@ func equalFold(a, b []string) bool {
 	return true
 }
 
+// isCode reports whether a cell is one piece of code in backticks.
+func isCode(cell string) bool {
+	cell = strings.TrimSpace(cell)
+	return len(cell) >= 2 && strings.HasPrefix(cell, "`") && strings.HasSuffix(cell, "`") && strings.Count(cell, "`") == 2
+}
+
 // unquote drops the backticks around a cell's code.
 func unquote(cell string) string {
 	cell = strings.TrimSpace(cell)
@@ -156,32 +370,97 @@ func unquote(cell string) string {
 	return strings.TrimSpace(cell)
 }
 
-// ForField finds the row that documents a field of a resource type: same type (any case), and a field that is the
-// path (list items written [] or named) or a prefix of it ending in ".*". A "*" row documents a resource only one
-// side writes (ForResource), none of the fields of a resource both sides write.
-func (ds Deliberates) ForField(resourceType, docPath string) (Deliberate, bool) {
-	docPath = DocPath(docPath)
-	for _, d := range ds {
-		if !strings.EqualFold(d.Resource, resourceType) {
-			continue
-		}
-		field := DocPath(d.Field)
-		switch {
-		case field == docPath:
-			return d, true
-		case strings.HasSuffix(field, ".*") && strings.HasPrefix(docPath, strings.TrimSuffix(field, "*")):
+// appliesTo reports whether the row names the flavor, the resource (method, type, name) and the field.
+func (d Deliberate) appliesTo(flavor string, r Resource, field string) bool {
+	return slices.Contains(d.Flavors, flavor) && d.Method == r.Method && strings.EqualFold(d.Resource, r.Type) &&
+		d.Field == field && nameMatches(d.Name, r.Name())
+}
+
+// nameMatches matches a name glob in any case.
+func nameMatches(pattern, name string) bool {
+	ok, _ := path.Match(strings.ToLower(pattern), strings.ToLower(name))
+	return ok
+}
+
+// excuses reports whether the row excuses a field that differs: the side agrees and each side's values (sorted,
+// Absent for writes without it) are what the row allows.
+func (d Deliberate) excuses(f FieldDiff) bool {
+	return d.Field != WholeResource && sideOf(f) == d.Side && d.CAPZ.Allows(f.CAPZ) && d.Ours.Allows(f.Ours)
+}
+
+// sideOf is the side a field's difference belongs to: the side that alone sends it, else both.
+func sideOf(f FieldDiff) string {
+	switch {
+	case slices.Equal(f.Ours, []string{Absent}):
+		return SideCAPZ
+	case slices.Equal(f.CAPZ, []string{Absent}):
+		return SideOurs
+	}
+	return SideBoth
+}
+
+// Matcher finds the rows that excuse a run's differences and remembers which rows matched in which flavor, to find
+// the stale ones.
+type Matcher struct {
+	rows Deliberates
+	// used are the flavors each row (by index) matched in.
+	used map[int]map[string]bool
+}
+
+// NewMatcher makes a Matcher of the rows.
+func NewMatcher(rows Deliberates) *Matcher {
+	return &Matcher{rows: rows, used: map[int]map[string]bool{}}
+}
+
+// ExcuseField finds the row that excuses a field of a resource both sides write, whose values differ in a flavor.
+func (m *Matcher) ExcuseField(flavor string, r Resource, f FieldDiff) (Deliberate, bool) {
+	return m.find(flavor, r, f.Path, func(d Deliberate) bool { return d.excuses(f) })
+}
+
+// ExcuseResource finds the row that excuses a resource only one side (SideCAPZ or SideOurs) writes in a flavor.
+func (m *Matcher) ExcuseResource(flavor string, r Resource, only string) (Deliberate, bool) {
+	return m.find(flavor, r, WholeResource, func(d Deliberate) bool { return d.Side == only })
+}
+
+// find finds the first row that applies to the flavor, resource and field and excuses what ok checks.
+func (m *Matcher) find(flavor string, r Resource, field string, ok func(Deliberate) bool) (Deliberate, bool) {
+	for i, d := range m.rows {
+		if d.appliesTo(flavor, r, field) && ok(d) {
+			if m.used[i] == nil {
+				m.used[i] = map[string]bool{}
+			}
+			m.used[i][flavor] = true
 			return d, true
 		}
 	}
 	return Deliberate{}, false
 }
 
-// ForResource finds the row that documents a resource only one side writes: its type, and the field "*".
-func (ds Deliberates) ForResource(resourceType string) (Deliberate, bool) {
-	for _, d := range ds {
-		if strings.EqualFold(d.Resource, resourceType) && d.Field == "*" {
-			return d, true
+// StaleRow is a row that excused nothing in a flavor it names that ran.
+type StaleRow struct {
+	Row    Deliberate
+	Flavor string
+}
+
+func (s StaleRow) String() string {
+	d := s.Row
+	return fmt.Sprintf("docs line %d (%s %s %s %s %s) excused nothing in flavor %s: remove or correct the row",
+		d.Line, d.Side, d.Method, d.Resource, d.Name, d.Field, s.Flavor)
+}
+
+// Stale lists, for every flavor that ran, the rows naming it that excused nothing in it; rows that may not occur are
+// never stale.
+func (m *Matcher) Stale(ran []string) []StaleRow {
+	var out []StaleRow
+	for i, d := range m.rows {
+		if d.MayNotOccur {
+			continue
+		}
+		for _, f := range d.Flavors {
+			if slices.Contains(ran, f) && !m.used[i][f] {
+				out = append(out, StaleRow{Row: d, Flavor: f})
+			}
 		}
 	}
-	return Deliberate{}, false
+	return out
 }

@@ -27,25 +27,35 @@ import (
 	"strings"
 )
 
-// Request is one ARM request as the fake received it.
+// Request is one ARM request as the fake received it, and the status it answered.
 type Request struct {
 	Method string
 	// Path is the request's URL path (an ARM ID for a write).
-	Path string
-	Body []byte
+	Path       string
+	APIVersion string `json:",omitempty"`
+	Status     int    `json:",omitempty"`
+	Body       []byte
 }
 
-// Write is a normalized write: the resource it is to and its body.
+// Write is a normalized write (PUT, PATCH, DELETE or POST): the resource it is to, its body, its api-version and the
+// status Azure answered.
 type Write struct {
-	Resource Resource
-	Body     map[string]any
+	Resource   Resource
+	Body       map[string]any
+	APIVersion string
+	Status     int
 }
 
 // Redacted replaces the value of a secret.
 const Redacted = "<redacted>"
 
-// GUID replaces a GUID that differs from run to run (a role assignment's name, an identity's principal).
-const GUID = "<guid>"
+// GUIDPlaceholder is what replaces the n-th GUID a side generated (a role assignment's name, an identity's
+// principal), counted from 1 by first appearance in the side's requests: <guid-1>, <guid-2>, …
+func GUIDPlaceholder(n int) string { return fmt.Sprintf("<guid-%d>", n) }
+
+// capzCommunityGallery is the GUID in the name of CAPZ's community gallery of reference images
+// (ClusterAPI-<guid>, azure/defaults.go DefaultPublicGalleryName): a constant, compared as it is.
+const capzCommunityGallery = "f72ceb4f-5159-4c26-a0fe-2ea738f0d019"
 
 // secretKeys are body fields whose values are secrets, or bootstrap data that holds them (tokens, certificates),
 // or are derived from them (the capz-custom-data-hash tag of a scale set: the hash of its custom data): only their
@@ -71,18 +81,21 @@ type Normalizer struct {
 	// replaced, the longest name first.
 	Names map[string]string
 	// KeepGUIDs are the GUIDs that mean the same on both sides (the subscription, the tenant, built-in role
-	// definitions); every other GUID becomes GUID.
+	// definitions, CAPZ's community gallery); every other GUID becomes a GUIDPlaceholder.
 	KeepGUIDs []string
 }
 
-// Writes normalizes the PUT and PATCH requests of a run; other requests are left out. A body that is not JSON is an
-// error.
+// writeMethods are the methods of the requests compared: every request that may change Azure.
+var writeMethods = map[string]bool{"PUT": true, "PATCH": true, "DELETE": true, "POST": true}
+
+// Writes normalizes the writes (PUT, PATCH, DELETE, POST) of one side, in the order it sent them; reads are left
+// out. GUIDs are numbered by first appearance in that order. A body that is not JSON is an error.
 func (n Normalizer) Writes(requests []Request) ([]Write, error) {
 	r := n.replacer()
 	var out []Write
 	var errs []error
 	for _, req := range requests {
-		if req.Method != "PUT" && req.Method != "PATCH" {
+		if !writeMethods[req.Method] {
 			continue
 		}
 		path, err := url.PathUnescape(req.Path)
@@ -90,7 +103,8 @@ func (n Normalizer) Writes(requests []Request) ([]Write, error) {
 			path = req.Path
 		}
 		id := r.text(strings.ToLower(strings.TrimRight(path, "/")))
-		w := Write{Resource: Resource{Method: req.Method, Type: resourceType(path), ID: id}, Body: map[string]any{}}
+		w := Write{Resource: Resource{Method: req.Method, Type: resourceType(path), ID: id}, Body: map[string]any{},
+			APIVersion: req.APIVersion, Status: req.Status}
 		if len(bytes.TrimSpace(req.Body)) > 0 {
 			dec := json.NewDecoder(bytes.NewReader(req.Body))
 			dec.UseNumber()
@@ -152,9 +166,12 @@ func explodeChildren(w *Write) []Write {
 				body[k] = v
 			}
 		}
+		// A child written inline is written with its parent: the parent's api-version and status.
 		out = append(out, Write{
-			Resource: Resource{Method: "PUT", Type: w.Resource.Type + "/" + c.childType, ID: w.Resource.ID + "/" + strings.ToLower(c.childType) + "/" + strings.ToLower(name)},
-			Body:     body,
+			Resource:   Resource{Method: "PUT", Type: w.Resource.Type + "/" + c.childType, ID: w.Resource.ID + "/" + strings.ToLower(c.childType) + "/" + strings.ToLower(name)},
+			Body:       body,
+			APIVersion: w.APIVersion,
+			Status:     w.Status,
 		})
 	}
 	return out
@@ -187,6 +204,8 @@ func dropEmpty(m map[string]any) {
 type replacer struct {
 	names *strings.Replacer
 	keep  map[string]bool
+	// guids are the placeholders of the generated GUIDs met so far, by GUID in lower case.
+	guids map[string]string
 }
 
 func (n Normalizer) replacer() replacer {
@@ -207,31 +226,42 @@ func (n Normalizer) replacer() replacer {
 	for _, name := range names {
 		pairs = append(pairs, name, n.Names[name])
 	}
-	keep := map[string]bool{}
+	keep := map[string]bool{capzCommunityGallery: true}
 	for _, g := range n.KeepGUIDs {
 		keep[strings.ToLower(g)] = true
 	}
-	return replacer{names: strings.NewReplacer(pairs...), keep: keep}
+	return replacer{names: strings.NewReplacer(pairs...), keep: keep, guids: map[string]string{}}
 }
 
 // text replaces generated names and GUIDs in a string.
 func (r replacer) text(s string) string {
 	s = r.names.Replace(s)
 	return guidPattern.ReplaceAllStringFunc(s, func(g string) string {
-		if r.keep[strings.ToLower(g)] {
+		g = strings.ToLower(g)
+		if r.keep[g] {
 			return g
 		}
-		return GUID
+		if _, ok := r.guids[g]; !ok {
+			r.guids[g] = GUIDPlaceholder(len(r.guids) + 1)
+		}
+		return r.guids[g]
 	})
 }
 
 // value normalizes a decoded JSON value: computed fields dropped, secrets redacted, IDs in lower case, generated
-// names and GUIDs replaced in keys and strings.
+// names and GUIDs replaced in keys and strings. Keys are visited sorted, so that GUIDs are numbered alike from run to
+// run.
 func (r replacer) value(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(t))
-		for k, child := range t {
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			child := t[k]
 			lower := strings.ToLower(k)
 			switch {
 			case computedKeys[lower]:

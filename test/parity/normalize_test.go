@@ -55,9 +55,10 @@ func body(t *testing.T, v any) []byte {
 	return raw
 }
 
-// TestNormalizer_Writes: only PUTs and PATCHes; IDs in lower case with generated names (the longest first) and GUIDs
-// replaced, except the GUIDs kept; secrets redacted but present; computed fields and the URL's repetition dropped;
-// numbers kept as written.
+// TestNormalizer_Writes: writes (PUT, PATCH, DELETE, POST) with their api-versions and statuses, no reads; IDs in
+// lower case with generated names (the longest first) replaced; generated GUIDs numbered by first appearance (the
+// URL, then the body's keys in order), the same GUID alike wherever it is, the GUIDs kept and CAPZ's gallery's as
+// they are; secrets redacted but present; computed fields and the URL's repetition dropped; numbers kept as written.
 func TestNormalizer_Writes(t *testing.T) {
 	g := NewWithT(t)
 	role := "b24988ac-6180-42a0-ab88-20f7382dd24c"
@@ -84,17 +85,19 @@ func TestNormalizer_Writes(t *testing.T) {
 				"diskSizeGB": json.Number("128"),
 			},
 		})},
-		{Method: "PUT", Path: rgPath + "/providers/Microsoft.Authorization/roleAssignments/1b4f0a8e-0000-4000-8000-000000000001", Body: body(t, map[string]any{
+		{Method: "PUT", Path: rgPath + "/providers/Microsoft.Authorization/roleAssignments/1b4f0a8e-0000-4000-8000-000000000001", APIVersion: "2022-04-01", Status: 201, Body: body(t, map[string]any{
 			"properties": map[string]any{
 				"roleDefinitionId": "/subscriptions/" + sub + "/providers/Microsoft.Authorization/roleDefinitions/" + role,
 				"principalId":      "7C9E6679-7425-40DE-944B-E07FC1F90AE7",
+				"description":      "for 7c9e6679-7425-40de-944b-e07fc1f90ae7 and /CommunityGalleries/ClusterAPI-f72ceb4f-5159-4c26-a0fe-2ea738f0d019/Images/x",
 			},
 		})},
 		{Method: "PATCH", Path: rgPath, Body: body(t, map[string]any{"tags": map[string]any{"a": "b"}})},
-		{Method: "DELETE", Path: rgPath},
+		{Method: "DELETE", Path: rgPath + "/providers/Microsoft.Authorization/roleAssignments/1b4f0a8e-0000-4000-8000-000000000001", Status: 200},
+		{Method: "POST", Path: rgPath + "/providers/Microsoft.ContainerService/managedClusters/aks/listClusterUserCredential", Body: []byte(`{}`)},
 	})
 	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(writes).To(HaveLen(3))
+	g.Expect(writes).To(HaveLen(5))
 
 	g.Expect(writes[0].Resource).To(Equal(Resource{Method: "PUT", Type: "Microsoft.Compute/virtualMachines",
 		ID: "/subscriptions/" + sub + "/resourcegroups/${CLUSTER_NAME}/providers/microsoft.compute/virtualmachines/${CLUSTER_NAME}-control-plane-#0"}))
@@ -110,13 +113,18 @@ func TestNormalizer_Writes(t *testing.T) {
 		},
 	}))
 
-	g.Expect(writes[1].Resource.ID).To(HaveSuffix("/roleassignments/" + GUID))
+	g.Expect(writes[1].Resource.ID).To(HaveSuffix("/roleassignments/<guid-1>"))
+	g.Expect(writes[1].APIVersion).To(Equal("2022-04-01"))
+	g.Expect(writes[1].Status).To(Equal(201))
 	g.Expect(writes[1].Body).To(Equal(map[string]any{"properties": map[string]any{
 		"roleDefinitionId": "/subscriptions/" + sub + "/providers/microsoft.authorization/roledefinitions/" + role,
-		"principalId":      GUID,
+		"principalId":      "<guid-2>",
+		"description":      "for <guid-2> and /CommunityGalleries/ClusterAPI-f72ceb4f-5159-4c26-a0fe-2ea738f0d019/Images/x",
 	}}))
 	g.Expect(writes[2].Resource).To(Equal(Resource{Method: "PATCH", Type: "Microsoft.Resources/resourceGroups", ID: "/subscriptions/" + sub + "/resourcegroups/${CLUSTER_NAME}"}))
 	g.Expect(writes[2].Resource.String()).To(Equal("PATCH Microsoft.Resources/resourceGroups ${CLUSTER_NAME}"))
+	g.Expect(writes[3].Resource.String()).To(Equal("DELETE Microsoft.Authorization/roleAssignments <guid-1>"))
+	g.Expect(writes[4].Resource.String()).To(Equal("POST Microsoft.ContainerService/managedClusters/listClusterUserCredential aks"))
 
 	_, err = n.Writes([]Request{{Method: "PUT", Path: rgPath, Body: []byte("not json")}})
 	g.Expect(err).To(MatchError(ContainSubstring("the body of PUT " + rgPath + " is not a JSON object")))

@@ -349,7 +349,7 @@ func (s *side) requests(subscription string) []Request {
 	var out []Request
 	for _, r := range s.arm.Requests() {
 		if len(r.Path) >= len(prefix) && strings.EqualFold(r.Path[:len(prefix)], prefix) {
-			out = append(out, Request{Method: r.Method, Path: r.Path, Body: r.Body})
+			out = append(out, Request{Method: r.Method, Path: r.Path, APIVersion: r.APIVersion, Status: r.Status, Body: r.Body})
 		}
 	}
 	return out

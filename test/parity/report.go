@@ -35,48 +35,51 @@ type FlavorResult struct {
 type Undocumented struct {
 	Flavor   string
 	Resource Resource
-	// Field is the field's path, or "*" for a resource only one side writes.
+	// Field is the field's path, or WholeResource for a resource only one side writes.
 	Field string
 }
 
 func (u Undocumented) String() string {
-	return fmt.Sprintf("%s: %s %s %s", u.Flavor, u.Resource.Type, u.Resource.Name(), u.Field)
+	return fmt.Sprintf("%s: %s %s", u.Flavor, u.Resource, u.Field)
 }
 
 // maxValue bounds a value in the report.
 const maxValue = 160
 
-// Report prints each flavor resource by resource (equal, or each differing field with both sides' values and whether
-// the table documents it), a summary per flavor, and every undocumented difference at the end. It returns the
-// undocumented differences and the problems.
+// Report prints each flavor resource by resource (equal, or each differing field with both sides' values and the row
+// that excuses it), a summary per flavor, every undocumented difference, and the stale rows: those that excused
+// nothing in a flavor they name that ran. It returns the undocumented differences, and the problems with the stale
+// rows among them (each fails the run).
 func Report(w io.Writer, results []FlavorResult, ds Deliberates) ([]Undocumented, []string) {
+	m := NewMatcher(ds)
 	var undocumented []Undocumented
-	var problems []string
+	var problems, ran []string
 	for _, r := range results {
+		ran = append(ran, r.Flavor)
 		fmt.Fprintf(w, "\n== flavor %s (cluster %s)\n", r.Flavor, r.Cluster)
 		counts := map[Status]int{}
 		before := len(undocumented)
+		note := func(row Deliberate, ok bool, field string, d ResourceDiff) string {
+			if ok {
+				return fmt.Sprintf("documented (docs line %d)", row.Line)
+			}
+			undocumented = append(undocumented, Undocumented{Flavor: r.Flavor, Resource: d.Resource, Field: field})
+			return "UNDOCUMENTED"
+		}
 		for _, d := range r.Diffs {
 			counts[d.Status]++
 			fmt.Fprintf(w, "  %-9s  %s\n", d.Status, d.Resource)
 			switch d.Status {
-			case StatusOnlyCAPZ, StatusOnlyOurs:
-				note := "UNDOCUMENTED"
-				if row, ok := ds.ForResource(d.Resource.Type); ok {
-					note = fmt.Sprintf("documented (docs line %d)", row.Line)
-				} else {
-					undocumented = append(undocumented, Undocumented{Flavor: r.Flavor, Resource: d.Resource, Field: "*"})
-				}
-				fmt.Fprintf(w, "      %s\n", note)
+			case StatusOnlyCAPZ:
+				row, ok := m.ExcuseResource(r.Flavor, d.Resource, SideCAPZ)
+				fmt.Fprintf(w, "      %s\n", note(row, ok, WholeResource, d))
+			case StatusOnlyOurs:
+				row, ok := m.ExcuseResource(r.Flavor, d.Resource, SideOurs)
+				fmt.Fprintf(w, "      %s\n", note(row, ok, WholeResource, d))
 			case StatusDiffers:
 				for _, f := range d.Fields {
-					note := "UNDOCUMENTED"
-					if row, ok := ds.ForField(d.Resource.Type, f.DocPath); ok {
-						note = fmt.Sprintf("documented (docs line %d)", row.Line)
-					} else {
-						undocumented = append(undocumented, Undocumented{Flavor: r.Flavor, Resource: d.Resource, Field: f.Path})
-					}
-					fmt.Fprintf(w, "      %s: CAPZ %s; ours %s  [%s]\n", f.Path, values(f.CAPZ), values(f.Ours), note)
+					row, ok := m.ExcuseField(r.Flavor, d.Resource, f)
+					fmt.Fprintf(w, "      %s: CAPZ %s; ours %s  [%s]\n", f.Path, values(f.CAPZ), values(f.Ours), note(row, ok, f.Path, d))
 				}
 			}
 		}
@@ -94,8 +97,15 @@ func Report(w io.Writer, results []FlavorResult, ds Deliberates) ([]Undocumented
 			fmt.Fprintf(w, "  %s\n", u)
 		}
 	}
+	if stale := m.Stale(ran); len(stale) > 0 {
+		fmt.Fprintf(w, "%d stale rows of the table of %q in docs/capz-parity.md:\n", len(stale), DeliberateSection)
+		for _, s := range stale {
+			fmt.Fprintf(w, "  %s\n", s)
+			problems = append(problems, "stale row: "+s.String())
+		}
+	}
 	if len(problems) > 0 {
-		fmt.Fprintf(w, "%d problems made the comparison incomplete:\n", len(problems))
+		fmt.Fprintf(w, "%d problems made the comparison incomplete or the table wrong:\n", len(problems))
 		for _, p := range problems {
 			fmt.Fprintf(w, "  %s\n", p)
 		}

@@ -150,7 +150,7 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 		sf.settled("CAPZ", built[f.Name], o.Timeout)
 		sf.settled("the provider after the switch", adopted[f.Name], o.Timeout)
 		sf.Writes = flavorWrites(s.arm.Requests()[mark:], f)
-		sf.Changes, sf.Created, sf.Deleted = stateChanges(before, after, subscriptionPrefix(f), deliberate)
+		sf.Changes, sf.Created, sf.Deleted = stateChanges(before, after, f, deliberate, true)
 		result.Flavors = append(result.Flavors, sf)
 	}
 
@@ -184,7 +184,7 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 		sf := &result.Flavors[i]
 		sf.settled("CAPZ after the way back", back[f.Name], o.Timeout)
 		sf.BackWrites = flavorWrites(s.arm.Requests()[mark:], f)
-		sf.BackChanges, _, sf.BackDeleted = stateChanges(before, after, subscriptionPrefix(f), deliberate)
+		sf.BackChanges, _, sf.BackDeleted = stateChanges(before, after, f, deliberate, false)
 	}
 	o.Logf("%s: switching to the provider again (%s)", SideSwitch, time.Since(start).Round(time.Second))
 	if err := s.switchToOurs(ctx, o.Logger); err != nil {
@@ -320,20 +320,23 @@ func volatile(path string) bool {
 
 // presentLeaves are a resource's leaves without empty lists and objects: an empty list sent and one left out mean
 // the same to Azure (no data disks, no backend pools).
-func presentLeaves(body map[string]any) map[string]leaf {
+func presentLeaves(body map[string]any) map[string]string {
 	out := flatten(body)
-	for path, l := range out {
-		if l.value == "[]" || l.value == "{}" {
+	for path, v := range out {
+		if v == "[]" || v == "{}" {
 			delete(out, path)
 		}
 	}
 	return out
 }
 
-// stateChanges compares the resources of a subscription (prefix, in lower case) before and after the switch: the
-// properties that changed, and the resources created and deleted. A change, or a created resource, is deliberate when
-// the table documents its field (or, for a created resource, its type with the field "*").
-func stateChanges(before, after map[string]map[string]any, prefix string, ds Deliberates) (changes []StateChange, created, deleted []string) {
+// stateChanges compares the resources of a flavor's subscription before and after the switch: the properties that
+// changed, and the resources created and deleted. A change is deliberate when a row of the table naming the flavor
+// excuses it as a difference between CAPZ's value and ours (before and after when the switch is to ours, after and
+// before on the way back); a created resource, when a row excuses it as a resource only the side switched to writes.
+func stateChanges(before, after map[string]map[string]any, f Flavor, ds Deliberates, toOurs bool) (changes []StateChange, created, deleted []string) {
+	prefix := subscriptionPrefix(f)
+	m := NewMatcher(ds)
 	for id, b := range before {
 		if !strings.HasPrefix(id, prefix) {
 			continue
@@ -345,19 +348,23 @@ func stateChanges(before, after map[string]map[string]any, prefix string, ds Del
 		}
 		fb, fa := presentLeaves(b), presentLeaves(a)
 		for _, path := range unionKeys(fb, fa) {
-			lb, inB := fb[path]
-			la, inA := fa[path]
-			if (inB && inA && lb.value == la.value) || volatile(path) {
+			vb, inB := fb[path]
+			va, inA := fa[path]
+			if (inB && inA && vb == va) || volatile(path) {
 				continue
 			}
 			c := StateChange{Resource: id, Field: path, Before: "(none)", After: "(none)"}
+			diff := FieldDiff{Path: path, CAPZ: []string{Absent}, Ours: []string{Absent}}
 			if inB {
-				c.Before = lb.value
+				c.Before, diff.CAPZ = vb, []string{vb}
 			}
 			if inA {
-				c.After = la.value
+				c.After, diff.Ours = va, []string{va}
 			}
-			if d, ok := ds.ForField(resourceType(id), path); ok {
+			if !toOurs {
+				diff.CAPZ, diff.Ours = diff.Ours, diff.CAPZ
+			}
+			if d, ok := m.ExcuseField(f.Name, switchedResource(id, f), diff); ok {
 				c.Deliberate = &d
 			}
 			changes = append(changes, c)
@@ -368,8 +375,12 @@ func stateChanges(before, after map[string]map[string]any, prefix string, ds Del
 			continue
 		}
 		created = append(created, id)
-		c := StateChange{Resource: id, Field: "*", Before: "(none)", After: "created"}
-		if d, ok := ds.ForResource(resourceType(id)); ok {
+		c := StateChange{Resource: id, Field: WholeResource, Before: "(none)", After: "created"}
+		creator := SideOurs
+		if !toOurs {
+			creator = SideCAPZ
+		}
+		if d, ok := m.ExcuseResource(f.Name, switchedResource(id, f), creator); ok {
 			c.Deliberate = &d
 		}
 		changes = append(changes, c)
@@ -385,7 +396,13 @@ func stateChanges(before, after map[string]map[string]any, prefix string, ds Del
 	return changes, created, deleted
 }
 
-func unionKeys(a, b map[string]leaf) []string {
+// switchedResource is the resource of an ID of a flavor's subscription as the rows name it: a PUT, with the
+// cluster's name replaced by ClusterPlaceholder.
+func switchedResource(id string, f Flavor) Resource {
+	return Resource{Method: "PUT", Type: resourceType(id), ID: strings.ReplaceAll(id, strings.ToLower(f.Cluster), ClusterPlaceholder)}
+}
+
+func unionKeys(a, b map[string]string) []string {
 	var out []string
 	for k := range a {
 		out = append(out, k)

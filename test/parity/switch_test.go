@@ -40,11 +40,13 @@ func state(t *testing.T, resources ...string) map[string]map[string]any {
 }
 
 // TestStateChanges: a changed property, a created and a deleted resource are found, resources of other
-// subscriptions, etags, provisioning states and an empty list left out are not; a change the table lists is deliberate, any other fails the flavor.
+// subscriptions, etags, provisioning states and an empty list left out are not; a change a row of the flavor excuses
+// (its resource by name with the cluster's placeholder, CAPZ's value before and ours after) is deliberate, any other
+// fails the flavor; on the way back, CAPZ's value is the one after.
 func TestStateChanges(t *testing.T) {
 	g := NewWithT(t)
 	other := "/subscriptions/other/resourceGroups/rg/providers/Microsoft.Network/loadBalancers/lb"
-	vm := rgPath + "/providers/Microsoft.Compute/virtualMachines/vm"
+	vm := rgPath + "/providers/Microsoft.Compute/virtualMachines/pdef-vm"
 	ext := vm + "/extensions/bootstrap"
 	before := state(t,
 		lb, `{"etag":"1","properties":{"provisioningState":"Creating","probes":[{"name":"p","etag":"1","properties":{"protocol":"Tcp"}}]}}`,
@@ -59,10 +61,13 @@ func TestStateChanges(t *testing.T) {
 		other, `{"location":"westus"}`,
 	)
 	ds := Deliberates{
-		{Resource: "Microsoft.Network/loadBalancers", Field: "properties.probes[].properties.protocol", Line: 7},
-		{Resource: "Microsoft.Compute/virtualMachines/extensions", Field: "*", Line: 9},
+		{Side: SideBoth, Method: "PUT", Resource: "Microsoft.Network/loadBalancers", Name: "lb", Field: "properties.probes[p].properties.protocol",
+			CAPZ: Values{Set: []string{`"Tcp"`}}, Ours: Values{Set: []string{`"Https"`}}, Flavors: []string{"default"}, Line: 7},
+		{Side: SideOurs, Method: "PUT", Resource: "Microsoft.Compute/virtualMachines/extensions", Name: "${CLUSTER_NAME}-*/bootstrap", Field: WholeResource,
+			CAPZ: Values{Set: []string{Absent}}, Ours: Values{Any: true}, Flavors: []string{"default"}, Line: 9},
 	}
-	changes, created, deleted := stateChanges(before, after, strings.ToLower(rgPath[:strings.Index(rgPath, "/resourceGroups")+1]), ds)
+	f := Flavor{Name: "default", Cluster: "pdef", Subscription: sub}
+	changes, created, deleted := stateChanges(before, after, f, ds, true)
 	g.Expect(created).To(Equal([]string{strings.ToLower(ext)}))
 	g.Expect(deleted).To(Equal([]string{strings.ToLower(nsg)}))
 	g.Expect(changes).To(HaveLen(3))
@@ -72,14 +77,26 @@ func TestStateChanges(t *testing.T) {
 	g.Expect(changes[2]).To(And(HaveField("Resource", strings.ToLower(lb)), HaveField("Field", "properties.probes[p].properties.protocol"),
 		HaveField("Before", `"Tcp"`), HaveField("After", `"Https"`), HaveField("Deliberate.Line", 7)))
 
-	f := SwitchFlavor{Flavor: "default", Changes: changes, Created: created, Deleted: deleted}
-	g.Expect(f.Failed()).To(BeTrue())
+	sf := SwitchFlavor{Flavor: "default", Changes: changes, Created: created, Deleted: deleted}
+	g.Expect(sf.Failed()).To(BeTrue())
 	var out bytes.Buffer
-	ReportSwitch(&out, SwitchResult{Flavors: []SwitchFlavor{f}})
+	ReportSwitch(&out, SwitchResult{Flavors: []SwitchFlavor{sf}})
 	g.Expect(out.String()).To(And(ContainSubstring("FAILED"), ContainSubstring("DELETED after the switch "+strings.ToLower(nsg)),
 		ContainSubstring(`tags.Name: (none) -> "vm"  [NOT DOCUMENTED]`), ContainSubstring("deliberate (docs/capz-parity.md line 7)")))
 
 	// Only documented changes: the flavor passes.
-	f = SwitchFlavor{Flavor: "default", Changes: []StateChange{changes[1], changes[2]}, Created: created}
-	g.Expect(f.Failed()).To(BeFalse())
+	sf = SwitchFlavor{Flavor: "default", Changes: []StateChange{changes[1], changes[2]}, Created: created}
+	g.Expect(sf.Failed()).To(BeFalse())
+
+	// Another flavor: no row names it.
+	private := f
+	private.Name = "private"
+	changes, _, _ = stateChanges(before, after, private, ds, true)
+	g.Expect(changes).To(HaveEach(HaveField("Deliberate", BeNil())))
+
+	// The way back: CAPZ's value is the one after; a resource CAPZ creates is excused by a row of CAPZ's only.
+	changes, _, _ = stateChanges(after, before, f, ds, false)
+	g.Expect(changes).To(ContainElement(And(HaveField("Field", "properties.probes[p].properties.protocol"), HaveField("Deliberate.Line", 7))))
+	changes, _, _ = stateChanges(before, after, f, ds, false)
+	g.Expect(changes).To(HaveEach(HaveField("Deliberate", BeNil())))
 }
