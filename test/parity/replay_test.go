@@ -1,0 +1,347 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package parity
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	. "github.com/onsi/gomega"
+)
+
+// replayFrom regenerates the recorded run from a make parity log directory: go test ./test/parity -run TestReplay
+// -replay-from=<log dir>. replayRun compares every flavor of a run's log directory again with the table, as make
+// parity would now: go test ./test/parity -run TestReplayRun -replay-run=<log dir> -v.
+var (
+	replayFrom = flag.String("replay-from", "", "a make parity log directory to record testdata/"+replayFile+" from (its default flavor)")
+	replayRun  = flag.String("replay-run", "", "a make parity log directory whose flavors TestReplayRun compares again")
+)
+
+// replayFile is the recorded run: both sides' ARM writes of the default flavor in a real make parity run.
+const replayFile = "replay-default.json"
+
+// recordedRun is a flavor's ARM writes on both sides, as a run's <side>-result.json hands them to the comparison.
+type recordedRun struct {
+	// Source names the run it was taken from.
+	Source string
+	Flavor string
+	Sides  map[string]recordedSide
+}
+
+type recordedSide struct {
+	Names    map[string]string
+	Requests []recordedRequest
+}
+
+// recordedRequest is a Request with its body as JSON, to be read in a diff.
+type recordedRequest struct {
+	Method, Path, APIVersion string
+	Status                   int
+	Body                     json.RawMessage `json:",omitempty"`
+}
+
+// bulkyKeys are the body fields whose values the recording shortens: secrets and bootstrap data, which the
+// comparison only sees as present or not.
+var bulkyKeys = regexp.MustCompile(`"(customData|protectedSettings|adminPassword)"\s*:\s*("(?:[^"\\]|\\.)*"|\{[^{}]*\})`)
+
+// record reads a flavor of a run's log directory and keeps its writes, their secrets shortened: the requests from
+// each side's <side>-arm-requests.json, the generated names from the <side>-result.json of the process that ran the
+// flavor.
+func record(t *testing.T, dir string, flavor Flavor) recordedRun {
+	t.Helper()
+	run := recordedRun{Source: filepath.Base(dir), Flavor: flavor.Name, Sides: map[string]recordedSide{}}
+	for _, p := range sideProcesses([]Flavor{flavor}) {
+		raw, err := os.ReadFile(filepath.Join(dir, p.Name+"-result.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r SideResult
+		if err := json.Unmarshal(raw, &r); err != nil {
+			t.Fatal(err)
+		}
+		f, ok := r.Flavors[flavor.Name]
+		if !ok {
+			t.Fatalf("%s has no flavor %s", p.Name, flavor.Name)
+		}
+		raw, err = os.ReadFile(filepath.Join(dir, p.Name+"-arm-requests.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logged []recordedRequest
+		if err := json.Unmarshal(raw, &logged); err != nil {
+			t.Fatal(err)
+		}
+		rs := recordedSide{Names: f.Names}
+		prefix := subscriptionPrefix(flavor)
+		for _, req := range logged {
+			if !writeMethods[req.Method] || !strings.HasPrefix(strings.ToLower(req.Path), prefix) {
+				continue
+			}
+			body := bulkyKeys.ReplaceAll(req.Body, []byte(`"$1":"<shortened>"`))
+			if len(bytes.TrimSpace(body)) > 0 && !json.Valid(body) {
+				t.Fatalf("the body of %s %s is not JSON once shortened", req.Method, req.Path)
+			}
+			rs.Requests = append(rs.Requests, recordedRequest{Method: req.Method, Path: req.Path, APIVersion: req.APIVersion, Status: req.Status, Body: body})
+		}
+		run.Sides[p.Side] = rs
+	}
+	return run
+}
+
+// readRecordedRun reads testdata/replayFile, recording it first with -replay-from.
+func readRecordedRun(t *testing.T) recordedRun {
+	t.Helper()
+	path := filepath.Join("testdata", replayFile)
+	if *replayFrom != "" {
+		def, _ := FlavorNamed("default")
+		raw, err := json.MarshalIndent(record(t, *replayFrom, def), "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, append(raw, '\n'), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run recordedRun
+	if err := json.Unmarshal(raw, &run); err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// requests are a side's recorded writes as the comparison takes them.
+func (s recordedSide) requests() []Request {
+	out := make([]Request, len(s.Requests))
+	for i, r := range s.Requests {
+		out[i] = Request{Method: r.Method, Path: r.Path, APIVersion: r.APIVersion, Status: r.Status, Body: r.Body}
+	}
+	return out
+}
+
+// replay compares a recorded run's sides (after change, if any, edits their requests) with docs/capz-parity.md's
+// table, as make parity does, and returns the report, the undocumented differences and the problems.
+func replay(t *testing.T, run recordedRun, change func(capz, ours []Request) ([]Request, []Request)) (string, []Undocumented, []string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "capz-parity.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := ParseDeliberate(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := FlavorNamed(run.Flavor)
+	if !ok {
+		t.Fatalf("no flavor %s", run.Flavor)
+	}
+	capz, ours := run.Sides[SideCAPZ].requests(), run.Sides[SideOurs].requests()
+	if change != nil {
+		capz, ours = change(capz, ours)
+	}
+	writes := map[string][]Write{}
+	for side, reqs := range map[string][]Request{SideCAPZ: capz, SideOurs: ours} {
+		n := Normalizer{Names: run.Sides[side].Names, KeepGUIDs: keepGUIDs(f)}
+		w, err := n.Writes(reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writes[side] = w
+	}
+	var out bytes.Buffer
+	undocumented, problems := Report(&out, []FlavorResult{{Flavor: f.Name, Cluster: f.Cluster, Diffs: Compare(writes[SideCAPZ], writes[SideOurs])}}, ds)
+	return out.String(), undocumented, problems
+}
+
+// TestReplay: the recorded run passes with the table of docs/capz-parity.md: every difference excused, no row of the
+// flavor stale.
+func TestReplay(t *testing.T) {
+	g := NewWithT(t)
+	run := readRecordedRun(t)
+	g.Expect(run.Sides[SideCAPZ].Requests).NotTo(BeEmpty())
+	g.Expect(run.Sides[SideOurs].Requests).NotTo(BeEmpty())
+	report, undocumented, problems := replay(t, run, nil)
+	g.Expect(undocumented).To(BeEmpty(), report)
+	g.Expect(problems).To(BeEmpty(), report)
+}
+
+// TestReplayRun compares every flavor of a run's log directory (-replay-run) again with the table: the check of a
+// change to the table or the comparison without running the sides again.
+func TestReplayRun(t *testing.T) {
+	if *replayRun == "" {
+		t.Skip("no -replay-run")
+	}
+	for _, f := range Flavors {
+		t.Run(f.Name, func(t *testing.T) {
+			if _, err := os.Stat(filepath.Join(*replayRun, "ours-result.json")); err != nil {
+				t.Fatal(err)
+			}
+			report, undocumented, problems := replay(t, record(t, *replayRun, f), nil)
+			t.Log(report)
+			if len(undocumented) > 0 || len(problems) > 0 {
+				t.Fail()
+			}
+		})
+	}
+}
+
+// edit changes the JSON body of every request of a method whose path matches.
+func edit(reqs []Request, method string, path *regexp.Regexp, change func(body map[string]any)) []Request {
+	out := make([]Request, 0, len(reqs))
+	for _, r := range reqs {
+		if r.Method == method && path.MatchString(r.Path) && len(r.Body) > 0 {
+			var body map[string]any
+			if err := json.Unmarshal(r.Body, &body); err == nil {
+				change(body)
+				r.Body, _ = json.Marshal(body)
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// firstWrite is a copy of the first request of a method whose path matches.
+func firstWrite(t *testing.T, reqs []Request, method string, path *regexp.Regexp) Request {
+	t.Helper()
+	for _, r := range reqs {
+		if r.Method == method && path.MatchString(r.Path) {
+			return r
+		}
+	}
+	t.Fatalf("no %s %s in the recorded run", method, path)
+	return Request{}
+}
+
+// TestReplay_Injected: each difference injected into the recorded run fails the comparison, with a message that names
+// it.
+func TestReplay_Injected(t *testing.T) {
+	run := readRecordedRun(t)
+	var (
+		workerVM       = regexp.MustCompile(`(?i)/virtualMachines/pdef-md-0-[a-z0-9-]+$`)
+		controlPlaneVM = regexp.MustCompile(`(?i)/virtualMachines/pdef-control-plane-[a-z0-9]+$`)
+		nodeNSG        = regexp.MustCompile(`(?i)/networkSecurityGroups/pdef-node-nsg$`)
+		vnet           = regexp.MustCompile(`(?i)/virtualNetworks/pdef-vnet$`)
+	)
+	tests := []struct {
+		name   string
+		change func(capz, ours []Request) ([]Request, []Request)
+		// want are what the report's list of undocumented differences and problems must name (each a part of one).
+		want []string
+	}{{
+		name: "our worker VM without custom data",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			return capz, edit(ours, "PUT", workerVM, func(b map[string]any) {
+				if osProfile, ok := b["properties"].(map[string]any)["osProfile"].(map[string]any); ok {
+					delete(osProfile, "customData")
+				}
+			})
+		},
+		want: []string{"default: Microsoft.Compute/virtualMachines ${CLUSTER_NAME}-md-0-* properties.osProfile.customData"},
+	}, {
+		name: "our worker VM renamed",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			// The VM and its extensions.
+			vmAndChildren := regexp.MustCompile(`(?i)/virtualMachines/pdef-md-0-[a-z0-9-]+`)
+			out := make([]Request, len(ours))
+			for i, r := range ours {
+				r.Path = vmAndChildren.ReplaceAllString(r.Path, "/virtualMachines/pdef-worker-renamed")
+				out[i] = r
+			}
+			return capz, out
+		},
+		want: []string{
+			"default: Microsoft.Compute/virtualMachines ${CLUSTER_NAME}-md-0-* *",
+			"default: Microsoft.Compute/virtualMachines ${CLUSTER_NAME}-worker-renamed *",
+		},
+	}, {
+		name: "an extra security rule of ours",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			rule := Request{Method: "PUT", Path: firstWrite(t, ours, "PUT", nodeNSG).Path + "/securityRules/allow_extra", APIVersion: "2024-03-01", Status: 201,
+				Body: []byte(`{"properties":{"access":"Allow","direction":"Inbound","priority":2300,"protocol":"Tcp","destinationPortRange":"8080","sourceAddressPrefix":"*"}}`)}
+			return capz, append(ours, rule)
+		},
+		want: []string{"default: Microsoft.Network/networkSecurityGroups/securityRules ${CLUSTER_NAME}-node-nsg/allow_extra *"},
+	}, {
+		name: "a role assignment we do not make",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			vm := firstWrite(t, capz, "PUT", controlPlaneVM)
+			ra := Request{Method: "PUT", Path: vm.Path + "/providers/Microsoft.Authorization/roleAssignments/6c9a8f2e-3b1d-4e5f-9a7b-2c4d6e8f0a1b",
+				APIVersion: "2022-04-01", Status: 201,
+				Body: []byte(`{"properties":{"principalId":"0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9","roleDefinitionId":"/subscriptions/x/providers/Microsoft.Authorization/roleDefinitions/b24988ac-6180-42a0-ab88-20f7382dd24c"}}`)}
+			return append(capz, ra), ours
+		},
+		want: []string{"default: Microsoft.Authorization/roleAssignments <guid-"},
+	}, {
+		name: "our control plane VM in another zone",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			return capz, edit(ours, "PUT", controlPlaneVM, func(b map[string]any) { b["zones"] = []any{"4"} })
+		},
+		want: []string{"default: Microsoft.Compute/virtualMachines ${CLUSTER_NAME}-control-plane-* zones"},
+	}, {
+		name: "our worker VM in a zone",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			return capz, edit(ours, "PUT", workerVM, func(b map[string]any) { b["zones"] = []any{"2"} })
+		},
+		want: []string{"default: Microsoft.Compute/virtualMachines ${CLUSTER_NAME}-md-0-* zones"},
+	}, {
+		name: "an extra DELETE of ours",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			vm := firstWrite(t, ours, "PUT", workerVM)
+			return capz, append(ours, Request{Method: "DELETE", Path: vm.Path, APIVersion: vm.APIVersion, Status: 202})
+		},
+		want: []string{"default: DELETE Microsoft.Compute/virtualMachines ${CLUSTER_NAME}-md-0-* *"},
+	}, {
+		name: "another api-version of ours",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			out := make([]Request, len(ours))
+			for i, r := range ours {
+				if r.Method == "PUT" && vnet.MatchString(r.Path) {
+					r.APIVersion = "2099-01-01"
+				}
+				out[i] = r
+			}
+			return capz, out
+		},
+		want: []string{"default: Microsoft.Network/virtualNetworks ${CLUSTER_NAME}-vnet (api-version)"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			report, undocumented, problems := replay(t, run, tt.change)
+			var found []string
+			for _, u := range undocumented {
+				found = append(found, u.String())
+			}
+			found = append(found, problems...)
+			t.Logf("undocumented differences and problems:\n%s", strings.Join(found, "\n"))
+			g.Expect(found).NotTo(BeEmpty(), report)
+			for _, w := range tt.want {
+				g.Expect(found).To(ContainElement(ContainSubstring(w)), report)
+			}
+		})
+	}
+}
