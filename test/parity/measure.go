@@ -119,7 +119,9 @@ type recorder struct {
 	mu         sync.Mutex
 	applied    map[string]time.Time
 	milestones map[string]*milestones
-	phases     map[string]ProcessPhase
+	// deleted is when each flavor's Cluster was gone (deleteAll).
+	deleted map[string]time.Time
+	phases  map[string]ProcessPhase
 }
 
 // milestones are the times a flavor's milestones were first seen.
@@ -128,7 +130,10 @@ type milestones struct {
 }
 
 func newRecorder(s *side, flavors []Flavor) *recorder {
-	return &recorder{s: s, flavors: flavors, applied: map[string]time.Time{}, milestones: map[string]*milestones{}, phases: map[string]ProcessPhase{}}
+	return &recorder{
+		s: s, flavors: flavors, applied: map[string]time.Time{}, milestones: map[string]*milestones{},
+		deleted: map[string]time.Time{}, phases: map[string]ProcessPhase{},
+	}
 }
 
 // applying records that a flavor's apply starts.
@@ -261,6 +266,27 @@ func (r *recorder) steady(ctx context.Context, d time.Duration) {
 	}
 }
 
+// deleteAll deletes every flavor's Cluster at once and waits until each is gone, or the timeout (PhaseDelete).
+func (r *recorder) deleteAll(ctx context.Context, timeout time.Duration) error {
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, len(r.flavors))
+	for i, f := range r.flavors {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if errs[i] = r.s.deleteCluster(ctx, f, timeout); errs[i] == nil {
+				r.mu.Lock()
+				r.deleted[f.Name] = time.Now()
+				r.mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	r.endPhase(PhaseDelete, start)
+	return errors.Join(errs...)
+}
+
 // result turns what was recorded into the side's figures: ARM requests of each flavor's subscription and the audit
 // log's writes, by phase.
 func (r *recorder) result(logDir, name string) (*SideMetrics, error) {
@@ -295,12 +321,15 @@ func (r *recorder) result(logDir, name string) (*SideMetrics, error) {
 		}
 		ofSubscription := subscriptionRequests(requests, f.Subscription)
 		for phase, p := range r.phases {
-			from := p.Start
+			from, to := p.Start, p.End
 			if phase == PhaseCreate {
 				from = applied
 			}
+			if deleted, ok := r.deleted[f.Name]; ok && phase == PhaseDelete {
+				to = deleted
+			}
 			fm.Phases[phase] = FlavorPhase{
-				Seconds: p.End.Sub(from).Seconds(),
+				Seconds: to.Sub(from).Seconds(),
 				ARM:     CountARM(ofSubscription, from, p.End),
 				Writes:  CountWrites(events, f.Namespace(), from, p.End),
 			}

@@ -39,7 +39,28 @@ import (
 const (
 	PhaseCreate = "create"
 	PhaseSteady = "steady"
+	// PhaseDelete (--delete) runs from deleting every flavor's Cluster at once until all are gone; a flavor's
+	// seconds are until its own Cluster was gone.
+	PhaseDelete = "delete"
 )
+
+// phaseOrder is the order in which the phases run.
+var phaseOrder = []string{PhaseCreate, PhaseSteady, PhaseDelete}
+
+// previousPhase is the phase a side process measured before phase ("" for none): the CPU of phase is its end's
+// less the previous phase's.
+func previousPhase(phases map[string]ProcessPhase, phase string) string {
+	prev := ""
+	for _, p := range phaseOrder {
+		if p == phase {
+			return prev
+		}
+		if _, ok := phases[p]; ok {
+			prev = p
+		}
+	}
+	return ""
+}
 
 // ARM clients, told apart by the User-Agent the fake ARM saw.
 const (
@@ -349,7 +370,10 @@ func flavorRows(phase string, ours, capz FlavorMetrics) []row {
 		row{"  4xx answers", val(okO, po, po.ARM.ClientErrors), val(okC, pc, pc.ARM.ClientErrors)},
 		row{"  429 answers", val(okO, po, po.ARM.Throttled), val(okC, pc, pc.ARM.Throttled)},
 	)
-	if !perMinute {
+	if phase == PhaseDelete {
+		rows = append(rows, row{"time until the Cluster is gone (s)", val(okO, po, int(math.Round(po.Seconds))), val(okC, pc, int(math.Round(pc.Seconds)))})
+	}
+	if phase == PhaseCreate {
 		rows = append(rows,
 			row{"infrastructure ready (s)", ours.Ready.InfrastructureReady, capz.Ready.InfrastructureReady},
 			row{"control plane initialized (s)", ours.Ready.ControlPlaneInitialized, capz.Ready.ControlPlaneInitialized},
@@ -383,8 +407,8 @@ func processTotals(m Metrics, side, phase, role string) (cpu, rss *float64) {
 			found = true
 			c += s.CPUSeconds
 			r += float64(s.PeakRSSBytes) / (1 << 20)
-			if phase == PhaseSteady {
-				for _, before := range phases[PhaseCreate].Processes {
+			if prev := previousPhase(phases, phase); prev != "" {
+				for _, before := range phases[prev].Processes {
 					if before.Role == role && before.PID == s.PID && before.MeasuredError == "" {
 						c -= before.CPUSeconds
 					}
@@ -403,7 +427,7 @@ func processTotals(m Metrics, side, phase, role string) (cpu, rss *float64) {
 // runs the same Cluster API controllers and harness on the same flavors.
 func processRows(m Metrics, phase string) []row {
 	unit := ""
-	if phase == PhaseSteady {
+	if phase != PhaseCreate {
 		unit = " in the phase"
 	}
 	capzCPU, capzRSS := processTotals(m, SideCAPZ, phase, WriterManager)
@@ -447,7 +471,16 @@ func PrintMetrics(w io.Writer, m Metrics) {
 	if m.Steady != "" && m.Steady != "0s" {
 		phases = append(phases, PhaseSteady)
 	}
-	title := map[string]string{PhaseCreate: "creation, from apply until settled", PhaseSteady: "steady state, " + m.Steady + " after settling"}
+	for _, sides := range m.Flavors {
+		if _, ok := sides[SideOurs].Phases[PhaseDelete]; ok {
+			phases = append(phases, PhaseDelete)
+			break
+		}
+	}
+	title := map[string]string{
+		PhaseCreate: "creation, from apply until settled", PhaseSteady: "steady state, " + m.Steady + " after settling",
+		PhaseDelete: "deletion, from deleting every Cluster until all are gone",
+	}
 	printRows := func(rows []row) {
 		for _, r := range rows {
 			fmt.Fprintf(w, "  %-44s %10s %10s %10s\n", r.name, figure(r.ours), figure(r.capz), ratio(r.ours, r.capz))

@@ -311,3 +311,46 @@ func TestPrintMetrics(t *testing.T) {
 	PrintMetrics(&out, m)
 	g.Expect(out.String()).NotTo(ContainSubstring("steady state"))
 }
+
+// TestDeletePhase: the deletion's rows count its requests and give each side's time until the Cluster was gone;
+// its CPU is the phase's own, after steady state or, without it, after creation.
+func TestDeletePhase(t *testing.T) {
+	g := NewWithT(t)
+	m := sampleMetrics()
+	for side, del := range map[string]FlavorPhase{
+		SideOurs: {Seconds: 40.4, ARM: ARMCounts{Total: 30, ByMethod: map[string]int{"DELETE": 12, "GET": 18}}},
+		SideCAPZ: {Seconds: 80, ARM: ARMCounts{Total: 50, ByMethod: map[string]int{"DELETE": 10, "GET": 40}}},
+	} {
+		f := m.Flavors["default"][side]
+		phases := map[string]FlavorPhase{PhaseDelete: del}
+		for k, v := range f.Phases {
+			phases[k] = v
+		}
+		f.Phases = phases
+		m.Flavors["default"][side] = f
+	}
+	m.Processes[SideOurs][PhaseDelete] = ProcessPhase{Processes: []ProcessStats{{Role: RoleSide, PID: 1, CPUSeconds: 40}}}
+	m.Processes[SideCAPZ][PhaseDelete] = ProcessPhase{Processes: []ProcessStats{{Role: RoleSide, PID: 3, CPUSeconds: 24}, {Role: WriterManager, PID: 4, CPUSeconds: 30}}}
+
+	g.Expect(previousPhase(m.Processes[SideOurs], PhaseDelete)).To(Equal(PhaseSteady))
+	g.Expect(previousPhase(map[string]ProcessPhase{PhaseCreate: {}, PhaseDelete: {}}, PhaseDelete)).To(Equal(PhaseCreate))
+	g.Expect(previousPhase(m.Processes[SideOurs], PhaseCreate)).To(BeEmpty())
+
+	rows := map[string]row{}
+	for _, r := range flavorRows(PhaseDelete, m.Flavors["default"][SideOurs], m.Flavors["default"][SideCAPZ]) {
+		rows[strings.TrimSpace(r.name)] = r
+	}
+	g.Expect(figure(rows["DELETE"].ours)).To(Equal("12"))
+	g.Expect(ratio(rows["ARM requests"].ours, rows["ARM requests"].capz)).To(Equal("0.60"))
+	g.Expect(figure(rows["time until the Cluster is gone (s)"].ours)).To(Equal("40"))
+	g.Expect(ratio(rows["time until the Cluster is gone (s)"].ours, rows["time until the Cluster is gone (s)"].capz)).To(Equal("0.50"))
+	g.Expect(rows).NotTo(HaveKey("infrastructure ready (s)"))
+
+	cpu, _ := processTotals(m, SideCAPZ, PhaseDelete, WriterManager)
+	g.Expect(*cpu).To(Equal(8.0), "30 at its end less 22 at steady state's")
+
+	var out bytes.Buffer
+	PrintMetrics(&out, m)
+	g.Expect(out.String()).To(ContainSubstring("-- deletion, from deleting every Cluster until all are gone"))
+	g.Expect(out.String()).To(MatchRegexp(`\n  manager CPU s in the phase \(ours: estimate\) +3 +8 +0\.38\n`), "ours: (40-36) - (24-23)")
+}

@@ -47,6 +47,8 @@ type Options struct {
 	// Timeout bounds the wait for the flavors to settle; Quiet is how long Azure must receive no write of a flavor
 	// for it to have settled; Steady is how long each side then runs on in steady state, measured (metrics.go).
 	Timeout, Quiet, Steady time.Duration
+	// Delete deletes every flavor's Cluster at once once steady state is over, measured (PhaseDelete).
+	Delete bool
 	// Out receives the report; Logf the progress.
 	Out    io.Writer
 	Logf   func(format string, args ...any)
@@ -305,6 +307,12 @@ func RunSide(ctx context.Context, o Options, kind, name, resultFile string) erro
 		steadyStart := time.Now()
 		s.rec.steady(ctx, o.Steady)
 		s.rec.endPhase(PhaseSteady, steadyStart)
+	}
+	if o.Delete {
+		o.Logf("%s: deleting every Cluster", name)
+		if err := s.rec.deleteAll(ctx, o.Timeout); err != nil {
+			o.Logf("%s: %v", name, err)
+		}
 	}
 	if err := saveRequests(o.LogDir, s); err != nil {
 		o.Logf("%s: failed to save the ARM requests: %v", name, err)
