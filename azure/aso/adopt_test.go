@@ -20,8 +20,10 @@ import (
 	"fmt"
 	"testing"
 
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -213,4 +215,45 @@ func TestReconcile_SupportingSecrets(t *testing.T) {
 	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.Namespace, Name: "settings"}, live)).To(Succeed())
 	g.Expect(live.Data).To(HaveKeyWithValue("key", []byte("value")))
 	g.Expect(metav1.IsControlledBy(live, owner)).To(BeTrue())
+}
+
+// A switch from CAPZ: CAPZ owns a brought network by its ResourceGroup object of the network's resource group, the
+// provider names that group by ARM ID. ASO refuses to change an object's owner, so the object keeps CAPZ's.
+func TestReconcile_TakenOverObjectKeepsItsOwner(t *testing.T) {
+	g := NewWithT(t)
+	ctx, owner := setup(t, g)
+	e := newEngine(t)
+	const group = "capz-netrg"
+
+	capz := client.WithFieldOwner(env.Env, "manager")
+	theirs := &asonetwork.VirtualNetwork{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: "brought-vnet", Namespace: owner.Namespace,
+			Annotations: map[string]string{reconcilePolicy: "skip"},
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: infrav1.GroupVersion.String(), Kind: "AzureCluster", Name: owner.Name, UID: owner.UID,
+				Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+			}},
+		},
+		Spec: asonetwork.VirtualNetwork_Spec{AzureName: "brought-vnet", Location: ptr.To("eastus"),
+			Owner: &genruntime.KnownResourceReference{Name: group}},
+	}
+	g.Expect(capz.Create(ctx, theirs)).To(Succeed())
+
+	ours := &asonetwork.VirtualNetwork{
+		ObjectMeta: metav1.ObjectMeta{Name: "brought-vnet"},
+		Spec: asonetwork.VirtualNetwork_Spec{AzureName: "brought-vnet", Location: ptr.To("eastus"),
+			Owner: &genruntime.KnownResourceReference{ARMID: "/subscriptions/" + sim.SubscriptionID() + "/resourceGroups/" + group}},
+	}
+	desired := []aso.Resource{{Family: "VirtualNetwork", Object: ours, Referenced: true}}
+	g.Eventually(func() error {
+		// ASO writes the object's status meanwhile: a conflict is retried, as the controller would.
+		_, err := e.Reconcile(ctx, owner, desired, options("switch"))
+		return err
+	}, timeout).Should(Succeed())
+
+	live := &asonetwork.VirtualNetwork{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(theirs), live)).To(Succeed())
+	g.Expect(live.Labels).To(HaveKey(infrav1.OwnedByLabel), "the engine applied it")
+	g.Expect(live.Spec.Owner).To(Equal(&genruntime.KnownResourceReference{Name: group}), "CAPZ's owner stays")
 }

@@ -26,6 +26,7 @@ import (
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -152,6 +153,25 @@ func hashOf(content map[string]any) (string, error) {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:16]), nil
+}
+
+// keepOwner gives the desired object the live object's spec.owner when it has one: ASO's webhooks refuse to change
+// an object's owner, so the one it has is the only one it can keep. A switch from CAPZ meets it: CAPZ v1.26.0 owns
+// a brought network by a ResourceGroup object of the network's resource group (azure/scope/cluster.go, GroupSpecs),
+// where the provider names that group by ARM ID; the object keeps CAPZ's owner, which names the same group.
+func keepOwner(desired *unstructured.Unstructured, live client.Object) error {
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(live)
+	if err != nil {
+		return err
+	}
+	owner, found, err := unstructured.NestedMap(content, "spec", "owner")
+	if err != nil || !found || len(owner) == 0 {
+		return err
+	}
+	if _, wanted, _ := unstructured.NestedMap(desired.Object, "spec", "owner"); !wanted {
+		return nil
+	}
+	return unstructured.SetNestedMap(desired.Object, owner, "spec", "owner")
 }
 
 // needsApply reports whether the live object differs from the desired one: either the desired object changed

@@ -279,6 +279,11 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 			state.live = live
 		}
 	}
+	if live != nil && !state.supporting {
+		if err := keepOwner(desired, live); err != nil {
+			return state, err
+		}
+	}
 	if live != nil && !needsApply(desired, live) {
 		if !state.supporting {
 			state.readFrom(ctx, live, e.checks(), e.APIReader)
