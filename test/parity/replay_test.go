@@ -64,9 +64,9 @@ type recordedRequest struct {
 // comparison only sees as present or not.
 var bulkyKeys = regexp.MustCompile(`"(customData|protectedSettings|adminPassword)"\s*:\s*("(?:[^"\\]|\\.)*"|\{[^{}]*\})`)
 
-// record reads a flavor of a run's log directory and keeps its writes, their secrets shortened: the requests from
-// each side's <side>-arm-requests.json, the generated names from the <side>-result.json of the process that ran the
-// flavor.
+// record reads a flavor of a run's log directory and keeps its writes, their secrets shortened: what the
+// <side>-result.json of the process that ran the flavor handed to the comparison (the requests until the flavor
+// settled, and the generated names).
 func record(t *testing.T, dir string, flavor Flavor) recordedRun {
 	t.Helper()
 	run := recordedRun{Source: filepath.Base(dir), Flavor: flavor.Name, Sides: map[string]recordedSide{}}
@@ -83,18 +83,9 @@ func record(t *testing.T, dir string, flavor Flavor) recordedRun {
 		if !ok {
 			t.Fatalf("%s has no flavor %s", p.Name, flavor.Name)
 		}
-		raw, err = os.ReadFile(filepath.Join(dir, p.Name+"-arm-requests.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var logged []recordedRequest
-		if err := json.Unmarshal(raw, &logged); err != nil {
-			t.Fatal(err)
-		}
 		rs := recordedSide{Names: f.Names}
-		prefix := subscriptionPrefix(flavor)
-		for _, req := range logged {
-			if !writeMethods[req.Method] || !strings.HasPrefix(strings.ToLower(req.Path), prefix) {
+		for _, req := range f.Requests {
+			if !writeMethods[req.Method] {
 				continue
 			}
 			body := bulkyKeys.ReplaceAll(req.Body, []byte(`"$1":"<shortened>"`))
