@@ -257,3 +257,48 @@ func TestReconcile_TakenOverObjectKeepsItsOwner(t *testing.T) {
 	g.Expect(live.Labels).To(HaveKey(infrav1.OwnedByLabel), "the engine applied it")
 	g.Expect(live.Spec.Owner).To(Equal(&genruntime.KnownResourceReference{Name: group}), "CAPZ's owner stays")
 }
+
+// After a switch, an ASO object CAPZ made for the cluster that the provider does not desire (CAPZ's NAT gateway of a
+// brought network) is the owner's to delete, with the reconcile-policy CAPZ's pause kept: deleting the owner deletes
+// in Azure what CAPZ managed, and keeps what CAPZ only referenced.
+func TestDelete_CAPZLeftoversGoAsCAPZWouldDeleteThem(t *testing.T) {
+	const cluster = "switch"
+	for _, tt := range []struct {
+		name       string
+		prePause   string
+		wantExists bool
+	}{
+		{name: "one CAPZ managed is deleted in Azure", prePause: "manage"},
+		{name: "one CAPZ referenced stays in Azure", prePause: "skip", wantExists: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			ctx, owner := setup(t, g)
+			e := newEngine(t)
+			name := "capz-leftover-" + tt.prePause
+			id := fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", sim.SubscriptionID(), name)
+			sim.SeedAzure("ResourceGroup", id, map[string]string{azure.ClusterTagKey(cluster): "owned"})
+
+			theirs := &asoresources.ResourceGroup{
+				ObjectMeta: metav1.ObjectMeta{
+					Name: name, Namespace: owner.Namespace,
+					Labels:      map[string]string{clusterv1.ClusterNameLabel: cluster},
+					Annotations: map[string]string{reconcilePolicy: "skip", aso.CAPZPrePauseAnnotation: tt.prePause},
+					OwnerReferences: []metav1.OwnerReference{{
+						APIVersion: infrav1.GroupVersion.String(), Kind: "AzureCluster", Name: owner.Name, UID: owner.UID,
+						Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+					}},
+				},
+				Spec: asoresources.ResourceGroup_Spec{AzureName: name, Location: ptr.To("eastus")},
+			}
+			g.Expect(client.WithFieldOwner(env.Env, "manager").Create(ctx, theirs)).To(Succeed())
+
+			g.Expect(deleteAll(ctx, g, e, owner, aso.DeleteOptions{ClusterName: cluster, Kinds: allKinds})).To(BeTrue())
+			g.Eventually(func(g Gomega) {
+				err := env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(theirs), &asoresources.ResourceGroup{})
+				g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the owner's deletion deleted CAPZ's object")
+			}, timeout).Should(Succeed())
+			g.Expect(sim.ExistsInAzure(id)).To(Equal(tt.wantExists))
+		})
+	}
+}

@@ -18,6 +18,7 @@ package aso
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -27,7 +28,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -56,6 +59,11 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 	if err != nil {
 		return false, nil, err
 	}
+	leftovers, err := e.capzLeftovers(ctx, owner, opts.ClusterName, opts.Kinds)
+	if err != nil {
+		return false, nil, err
+	}
+	objs = append(objs, leftovers...)
 	result = &Result{}
 	if len(objs) == 0 {
 		return true, result, nil
@@ -92,6 +100,9 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 			if held != "" {
 				state.notReady(CredentialNotAllowedReason, held, false)
 				break
+			}
+			if err := e.releaseCAPZPause(ctx, obj); err != nil {
+				return false, result, err
 			}
 			if err := e.delete(ctx, obj, result); err != nil {
 				return false, result, err
@@ -227,6 +238,59 @@ func (e *Engine) owned(ctx context.Context, owner client.Object, clusterName str
 		}
 	}
 	return out, nil
+}
+
+// capzLeftovers lists the objects of the given kinds that the owner controls and the provider never applied: ASO
+// objects CAPZ made for the cluster before a switch (labelled with the cluster's name, without the provider's label)
+// that the provider does not desire, such as CAPZ's NAT gateway of a brought network. The garbage collector would
+// delete them after the owner, with CAPZ's pause still on them, so ASO would leave in Azure what CAPZ managed. They
+// are read from the API server: the cache holds only the provider's objects.
+func (e *Engine) capzLeftovers(ctx context.Context, owner client.Object, clusterName string, kinds []schema.GroupVersionKind) ([]client.Object, error) {
+	var out []client.Object
+	for _, gvk := range kinds {
+		objList, err := e.newList(gvk)
+		if err != nil {
+			return nil, err
+		}
+		if err := e.APIReader.List(ctx, objList, client.InNamespace(owner.GetNamespace()),
+			client.MatchingLabels{clusterv1.ClusterNameLabel: clusterName}); err != nil {
+			return nil, fmt.Errorf("failed to list %s: %w", gvk.Kind, err)
+		}
+		items, err := meta.ExtractList(objList)
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range items {
+			obj, ok := item.(client.Object)
+			if _, ours := obj.GetLabels()[infrav1.OwnedByLabel]; !ok || ours || !isControlledBy(obj, owner) {
+				continue
+			}
+			obj.GetObjectKind().SetGroupVersionKind(gvk)
+			out = append(out, obj)
+		}
+	}
+	return out, nil
+}
+
+// releaseCAPZPause gives an object CAPZ paused (CAPZPrePauseAnnotation) back the reconcile-policy it had before, as
+// CAPZ would on resuming, so that its deletion deletes in Azure what CAPZ managed and keeps what CAPZ only referenced.
+func (e *Engine) releaseCAPZPause(ctx context.Context, obj client.Object) error {
+	previous, paused := obj.GetAnnotations()[CAPZPrePauseAnnotation]
+	if !paused {
+		return nil
+	}
+	annotations := map[string]any{CAPZPrePauseAnnotation: nil, asoannotations.ReconcilePolicy: nil}
+	if previous != "" {
+		annotations[asoannotations.ReconcilePolicy] = previous
+	}
+	data, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": annotations}})
+	if err != nil {
+		return err
+	}
+	if err := e.Client.Patch(ctx, obj, client.RawPatch(types.MergePatchType, data)); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("failed to restore CAPZ's reconcile policy of %s %s: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
+	}
+	return nil
 }
 
 // newList returns an empty list of a kind: typed when the kind is in the scheme, unstructured otherwise.
