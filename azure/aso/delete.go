@@ -214,30 +214,7 @@ func (e *Engine) delete(ctx context.Context, obj client.Object, result *Result) 
 
 // owned lists the objects of the given kinds that the owner controls, from the cache.
 func (e *Engine) owned(ctx context.Context, owner client.Object, clusterName string, kinds []schema.GroupVersionKind) ([]client.Object, error) {
-	var out []client.Object
-	for _, gvk := range kinds {
-		objList, err := e.newList(gvk)
-		if err != nil {
-			return nil, err
-		}
-		if err := e.Client.List(ctx, objList, client.InNamespace(owner.GetNamespace()),
-			client.MatchingLabels{infrav1.OwnedByLabel: clusterName}); err != nil {
-			return nil, fmt.Errorf("failed to list %s: %w", gvk.Kind, err)
-		}
-		items, err := meta.ExtractList(objList)
-		if err != nil {
-			return nil, err
-		}
-		for _, item := range items {
-			obj, ok := item.(client.Object)
-			if !ok || !isControlledBy(obj, owner) {
-				continue
-			}
-			obj.GetObjectKind().SetGroupVersionKind(gvk)
-			out = append(out, obj)
-		}
-	}
-	return out, nil
+	return e.controlled(ctx, e.Client, owner, kinds, client.MatchingLabels{infrav1.OwnedByLabel: clusterName}, nil)
 }
 
 // capzLeftovers lists the objects of the given kinds that the owner controls and the provider never applied: ASO
@@ -246,14 +223,24 @@ func (e *Engine) owned(ctx context.Context, owner client.Object, clusterName str
 // delete them after the owner, with CAPZ's pause still on them, so ASO would leave in Azure what CAPZ managed. They
 // are read from the API server: the cache holds only the provider's objects.
 func (e *Engine) capzLeftovers(ctx context.Context, owner client.Object, clusterName string, kinds []schema.GroupVersionKind) ([]client.Object, error) {
+	notOurs := func(obj client.Object) bool {
+		_, ours := obj.GetLabels()[infrav1.OwnedByLabel]
+		return !ours
+	}
+	return e.controlled(ctx, e.APIReader, owner, kinds, client.MatchingLabels{clusterv1.ClusterNameLabel: clusterName}, notOurs)
+}
+
+// controlled lists, through reader, the objects of the given kinds with these labels that the owner controls and
+// keep (nil: all) accepts.
+func (e *Engine) controlled(ctx context.Context, reader client.Reader, owner client.Object, kinds []schema.GroupVersionKind,
+	labels client.MatchingLabels, keep func(client.Object) bool) ([]client.Object, error) {
 	var out []client.Object
 	for _, gvk := range kinds {
 		objList, err := e.newList(gvk)
 		if err != nil {
 			return nil, err
 		}
-		if err := e.APIReader.List(ctx, objList, client.InNamespace(owner.GetNamespace()),
-			client.MatchingLabels{clusterv1.ClusterNameLabel: clusterName}); err != nil {
+		if err := reader.List(ctx, objList, client.InNamespace(owner.GetNamespace()), labels); err != nil {
 			return nil, fmt.Errorf("failed to list %s: %w", gvk.Kind, err)
 		}
 		items, err := meta.ExtractList(objList)
@@ -262,7 +249,7 @@ func (e *Engine) capzLeftovers(ctx context.Context, owner client.Object, cluster
 		}
 		for _, item := range items {
 			obj, ok := item.(client.Object)
-			if _, ours := obj.GetLabels()[infrav1.OwnedByLabel]; !ok || ours || !isControlledBy(obj, owner) {
+			if !ok || !isControlledBy(obj, owner) || (keep != nil && !keep(obj)) {
 				continue
 			}
 			obj.GetObjectKind().SetGroupVersionKind(gvk)
