@@ -24,6 +24,7 @@ import (
 	"reflect"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -160,6 +161,22 @@ func hashOf(content map[string]any) (string, error) {
 // a brought network by a ResourceGroup object of the network's resource group (azure/scope/cluster.go, GroupSpecs),
 // where the provider names that group by ARM ID; the object keeps CAPZ's owner, which names the same group.
 func keepOwner(desired *unstructured.Unstructured, live client.Object) error {
+	want, wanted, _ := unstructured.NestedMap(desired.Object, "spec", "owner")
+	if !wanted {
+		return nil
+	}
+	// Every pass reaches here for every object: the live object is converted only when its owner differs.
+	if k, ok := live.(genruntime.KubernetesResource); ok {
+		name, _ := want["name"].(string)
+		armID, _ := want["armId"].(string)
+		group, hasGroup := want["group"].(string)
+		kind, hasKind := want["kind"].(string)
+		owner := k.Owner()
+		if owner != nil && owner.Name == name && owner.ARMID == armID &&
+			(!hasGroup || owner.Group == group) && (!hasKind || owner.Kind == kind) {
+			return nil
+		}
+	}
 	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(live)
 	if err != nil {
 		return err
@@ -167,9 +184,6 @@ func keepOwner(desired *unstructured.Unstructured, live client.Object) error {
 	owner, found, err := unstructured.NestedMap(content, "spec", "owner")
 	if err != nil || !found || len(owner) == 0 {
 		return err
-	}
-	if _, wanted, _ := unstructured.NestedMap(desired.Object, "spec", "owner"); !wanted {
-		return nil
 	}
 	return unstructured.SetNestedMap(desired.Object, owner, "spec", "owner")
 }
