@@ -960,11 +960,16 @@ func TestUniform_TakesOverCAPZScaleSet(t *testing.T) {
 		s.ProviderID = "azure://" + id
 	})
 	// CAPZ v1.26.0 holds its AzureMachinePools with Cluster API's MachinePool finalizer.
-	capzFinalizer := &infrav1exp.AzureMachinePool{}
-	g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), capzFinalizer)).To(Succeed())
-	withFinalizer := capzFinalizer.DeepCopy()
-	withFinalizer.Finalizers = append(withFinalizer.Finalizers, clusterv1.MachinePoolFinalizer)
-	g.Expect(env.Env.Patch(f.ctx, withFinalizer, client.MergeFrom(capzFinalizer))).To(Succeed())
+	// Read from the API server: the cache may not hold the pool created a moment ago.
+	g.Eventually(func() error {
+		capzFinalizer := &infrav1exp.AzureMachinePool{}
+		if err := env.Env.GetAPIReader().Get(f.ctx, client.ObjectKeyFromObject(amp), capzFinalizer); err != nil {
+			return err
+		}
+		withFinalizer := capzFinalizer.DeepCopy()
+		withFinalizer.Finalizers = append(withFinalizer.Finalizers, clusterv1.MachinePoolFinalizer)
+		return env.Env.Patch(f.ctx, withFinalizer, client.MergeFromWithOptions(capzFinalizer, client.MergeFromWithOptimisticLock{}))
+	}, timeout, interval).Should(Succeed())
 
 	live := &infrav1exp.AzureMachinePool{}
 	g.Eventually(func(g Gomega) {
