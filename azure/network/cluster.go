@@ -290,11 +290,10 @@ func (b *clusterBuilder) routeTables() {
 	}
 }
 
-// natGatewaySpecs returns the NAT gateways the provider creates, each name once.
+// natGatewaySpecs returns the NAT gateways the provider creates, each name once. A brought network's subnets
+// get theirs too, as CAPZ v1.26.0 makes them (its webhook names one for every node subnet without an ID), but
+// the provider never attaches them to the user's subnets (subnetObjects).
 func (b *clusterBuilder) natGatewaySpecs() []infrav1.NatGateway {
-	if b.vnetReferenced {
-		return nil
-	}
 	var out []infrav1.NatGateway
 	seen := map[string]bool{}
 	for _, s := range b.subnets {
@@ -348,8 +347,13 @@ func (b *clusterBuilder) zonesOr(zones []string) []string {
 }
 
 func (b *clusterBuilder) natGateways() {
+	// In a brought network a NAT gateway of that name may be the user's: CAPZ manages it only when it finds none.
+	mode := managed
+	if b.vnetReferenced {
+		mode = adoptable
+	}
 	for _, ng := range b.natGatewaySpecs() {
-		b.add(FamilyNATGateways, NatGateway(b.Cluster, ng), managed)
+		b.add(FamilyNATGateways, NatGateway(b.Cluster, ng), mode)
 	}
 }
 

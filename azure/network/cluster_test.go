@@ -284,21 +284,32 @@ func TestClusterResources_VNetAdoption(t *testing.T) {
 	in.VNet = VNetUnknown
 	g.Expect(kindsOf(ClusterResources(in))).To(Equal([]string{"ResourceGroup", "VirtualNetwork"}))
 
-	// The user's network is only referenced, with its subnets, and gets nothing attached.
+	// The user's network is only referenced, with its subnets, and gets nothing attached. The node subnet's NAT
+	// gateway and its public IP are still made, as CAPZ v1.26.0 makes them, and the gateway stays the user's when
+	// one of its name exists.
 	in.VNet = VNetUsers
-	var subnets int
+	var subnets, natGateways int
 	for _, r := range ClusterResources(in) {
 		kind := reflect.TypeOf(r.Object).Elem().Name()
-		g.Expect([]string{"NetworkSecurityGroup", "RouteTable", "NatGateway"}).NotTo(ContainElement(kind))
-		if kind == "VirtualNetworksSubnet" {
+		g.Expect([]string{"NetworkSecurityGroup", "RouteTable"}).NotTo(ContainElement(kind))
+		switch kind {
+		case "VirtualNetworksSubnet":
 			subnets++
 			g.Expect(r.Referenced).To(BeTrue(), r.Object.GetName())
-		}
-		if kind == "VirtualNetwork" {
+			subnet := r.Object.(*asonetwork.VirtualNetworksSubnet)
+			g.Expect(subnet.Spec.NatGateway).To(BeNil(), "nothing is attached to the user's subnet")
+		case "NatGateway":
+			natGateways++
+			g.Expect(r.Object.GetName()).To(Equal("my-cluster-node-natgw"))
+			g.Expect(r.Adoptable).To(BeTrue(), "a NAT gateway of that name in the user's network may be the user's")
+		case "PublicIPAddress":
+			g.Expect(r.Adoptable || r.Referenced).To(BeFalse(), r.Object.GetName())
+		case "VirtualNetwork":
 			g.Expect(r.Adoptable).To(BeTrue(), "the engine keeps its decision on the object")
 		}
 	}
 	g.Expect(subnets).To(Equal(2))
+	g.Expect(natGateways).To(Equal(1))
 }
 
 // kindsOf lists the kinds of resources in order.
