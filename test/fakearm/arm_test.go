@@ -35,8 +35,7 @@ func TestARM_CreateNetwork(t *testing.T) {
 	for _, polls := range []int{0, 2} {
 		t.Run(fmt.Sprintf("polls %d", polls), func(t *testing.T) {
 			g := NewWithT(t)
-			s := start(t, Options{Polls: polls})
-			c := newARMClient(t, s)
+			s, c := startClient(t, Options{Polls: polls})
 			vnet, subnet := network+"/virtualNetworks/vnet", network+"/virtualNetworks/vnet/subnets/nodes"
 
 			resp, p := c.beginPut(testRG, map[string]any{"location": "eastus"})
@@ -88,9 +87,7 @@ func TestARM_CreateNetwork(t *testing.T) {
 
 // TestARM_ParentRules: a resource needs its resource group, a child its parent, an extension resource its scope.
 func TestARM_ParentRules(t *testing.T) {
-	s := start(t, Options{})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	s, c := startInGroup(t, Options{})
 	c.create(network+"/virtualNetworks/vnet", map[string]any{"location": "eastus"})
 	tests := []struct {
 		name       string
@@ -129,9 +126,7 @@ func TestARM_ParentRules(t *testing.T) {
 
 // TestARM_Methods: GET, HEAD (ASO's CheckExistenceByID wants 204 or 404), PATCH, DELETE and the api-version rule.
 func TestARM_Methods(t *testing.T) {
-	s := start(t, Options{})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	s, c := startInGroup(t, Options{})
 	nsg := network + "/networkSecurityGroups/nsg"
 	c.create(nsg, map[string]any{"location": "eastus", "tags": map[string]any{"a": "1", "b": "2"}})
 	tests := []struct {
@@ -235,9 +230,7 @@ func TestARM_ChildCollections(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := NewWithT(t)
-			s := start(t, Options{})
-			c := newARMClient(t, s)
-			c.create(testRG, map[string]any{"location": "eastus"})
+			s, c := startInGroup(t, Options{})
 			body := tt.body
 			if body == nil {
 				body = map[string]any{"location": "eastus"}
@@ -300,8 +293,7 @@ func TestARM_ChildCollections(t *testing.T) {
 // resource group deletes everything in it.
 func TestARM_DeleteCascades(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{Polls: 1})
-	c := newARMClient(t, s)
+	s, c := startClient(t, Options{Polls: 1})
 	vnet, nsg := network+"/virtualNetworks/vnet", network+"/networkSecurityGroups/nsg"
 	assignment := vnet + "/providers/Microsoft.Authorization/roleAssignments/00000000-0000-0000-0000-0000000000b1"
 	other := "/subscriptions/" + testSubscription + "/resourceGroups/other"
@@ -341,8 +333,7 @@ func TestARM_Seed(t *testing.T) {
 // and body exactly as received.
 func TestARM_RequestLog(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{})
-	c := newARMClient(t, s)
+	s, c := startClient(t, Options{})
 	body := []byte(`{ "location":"eastus",  "tags":{"z":"1","a":"2"}, "properties":{"big":12345678901234567890} }`)
 	c.do(http.MethodPut, testRG, body, "2021-04-01")
 	c.do(http.MethodGet, testRG+"/providers/Microsoft.Network/virtualNetworks/missing", nil, apiVersion)
@@ -374,9 +365,7 @@ func TestARM_RequestLog(t *testing.T) {
 // TestARM_Concurrent: requests from many clients at once (run with -race).
 func TestARM_Concurrent(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{Polls: 1})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	s, c := startInGroup(t, Options{Polls: 1})
 	c.create(network+"/virtualNetworks/vnet", map[string]any{"location": "eastus"})
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
@@ -420,9 +409,7 @@ func TestARM_Concurrent(t *testing.T) {
 // changes it is refused, as Azure does.
 func TestARM_VMCustomData(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{Polls: 1})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	_, c := startInGroup(t, Options{Polls: 1})
 	vm := testRG + "/providers/Microsoft.Compute/virtualMachines/vm"
 	c.create(vm, map[string]any{"location": "eastus", "properties": map[string]any{"osProfile": map[string]any{"customData": "Ym9vdA==", "computerName": "vm"}}})
 
@@ -441,9 +428,7 @@ func TestARM_VMCustomData(t *testing.T) {
 // CAPZ's AzureManagedMachinePool reads them, named as test/kubeletsim names the pools' Nodes.
 func TestARM_AgentPoolScaleSets(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{Polls: 1})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	_, c := startInGroup(t, Options{Polls: 1})
 	cluster := testRG + "/providers/Microsoft.ContainerService/managedClusters/aks"
 	nodes := "/subscriptions/" + testSubscription + "/resourceGroups/MC_rg_aks_eastus/providers/Microsoft.Compute/virtualMachineScaleSets"
 	status, _ := c.get(nodes)

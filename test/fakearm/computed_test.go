@@ -190,9 +190,7 @@ func TestCompute(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := NewWithT(t)
-			s := start(t, Options{})
-			c := newARMClient(t, s)
-			c.create(testRG, map[string]any{"location": "eastus"})
+			s, c := startInGroup(t, Options{})
 			for _, cr := range tt.create {
 				c.create(cr.id, cr.body)
 			}
@@ -255,9 +253,7 @@ func TestCredentials(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := NewWithT(t)
-			s := start(t, Options{Kubeconfig: tt.kubeconfig})
-			c := newARMClient(t, s)
-			c.create(testRG, map[string]any{"location": "eastus"})
+			_, c := startInGroup(t, Options{Kubeconfig: tt.kubeconfig})
 			created := c.create(cluster, map[string]any{"location": "eastus", "properties": map[string]any{"dnsPrefix": "aks"}})
 			resp := c.do(http.MethodPost, tt.cluster+"/"+tt.action, nil, "2022-04-01")
 			g.Expect(resp.StatusCode).To(Equal(tt.wantStatus))
@@ -278,8 +274,7 @@ func TestCredentials(t *testing.T) {
 // (armauthorization's list at "/"), filtered by name, and one by ID.
 func TestRoleDefinitions(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{})
-	c := newARMClient(t, s)
+	_, c := startClient(t, Options{})
 	resp := c.do(http.MethodGet, "/providers/Microsoft.Authorization/roleDefinitions", nil, "2022-04-01")
 	g.Expect(resp.StatusCode).To(Equal(http.StatusOK))
 	g.Expect(object(t, resp)["value"]).To(ContainElement(map[string]any{

@@ -28,9 +28,7 @@ import (
 // when the resource does not exist; an etag in a body is not stored.
 func TestETags(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	_, c := startInGroup(t, Options{})
 	nsg := network + "/networkSecurityGroups/nsg"
 	write := func(method, id string, body any, header ...string) *http.Response {
 		t.Helper()

@@ -67,9 +67,7 @@ func TestFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := NewWithT(t)
-			s := start(t, Options{})
-			c := newARMClient(t, s)
-			c.create(testRG, map[string]any{"location": "eastus"})
+			s, c := startInGroup(t, Options{})
 			c.create(vnet, map[string]any{"location": "eastus"})
 			c.create(subnet, map[string]any{})
 			id := s.Inject(tt.fault)
@@ -107,8 +105,7 @@ func TestFaults(t *testing.T) {
 // TestFaults_Defaults: a fault with only a match answers 500 InternalServerError; faults match in the order injected.
 func TestFaults_Defaults(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{})
-	c := newARMClient(t, s)
+	s, c := startClient(t, Options{})
 	first := s.Inject(Fault{Method: "GET", Times: 1})
 	second := s.Inject(Fault{Method: "GET", Status: 503, Code: "ServiceUnavailable", Times: 1})
 	resp := c.do(http.MethodGet, testRG, nil, apiVersion)

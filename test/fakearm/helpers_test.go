@@ -68,6 +68,21 @@ func start(t *testing.T, opts Options) *Server {
 	return s
 }
 
+// startClient starts a fake that the test closes and an ARM client of it.
+func startClient(t *testing.T, opts Options) (*Server, armClient) {
+	t.Helper()
+	s := start(t, opts)
+	return s, newARMClient(t, s)
+}
+
+// startInGroup is startClient with the resource group testRG created in eastus.
+func startInGroup(t *testing.T, opts Options) (*Server, armClient) {
+	t.Helper()
+	s, c := startClient(t, opts)
+	c.create(testRG, map[string]any{"location": "eastus"})
+	return s, c
+}
+
 // httpClient trusts the fake's CA (read from CAFile, not through SSL_CERT_FILE) and proxies as
 // http.ProxyFromEnvironment does with HTTPS_PROXY=ProxyURL(): every host but a loopback one.
 func httpClient(t *testing.T, s *Server) *http.Client {

@@ -43,9 +43,7 @@ func operationPath(t *testing.T, s *Server, raw string) (string, string) {
 // and Updating.
 func TestOperations_Put(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{Polls: 2})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	s, c := startInGroup(t, Options{Polls: 2})
 	nic := network + "/networkInterfaces/nic"
 
 	for i, want := range []struct {
@@ -83,9 +81,7 @@ func TestOperations_Put(t *testing.T) {
 // answers the same operation.
 func TestOperations_Delete(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{Polls: 2})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	s, c := startInGroup(t, Options{Polls: 2})
 	vnet := network + "/virtualNetworks/vnet"
 	c.create(vnet, map[string]any{"location": "eastus"})
 	c.create(vnet+"/subnets/s", map[string]any{})
@@ -118,9 +114,7 @@ func TestOperations_Pollers(t *testing.T) {
 	for _, polls := range []int{0, 1, 3} {
 		t.Run(fmt.Sprintf("polls %d", polls), func(t *testing.T) {
 			g := NewWithT(t)
-			s := start(t, Options{Polls: polls})
-			c := newARMClient(t, s)
-			c.create(testRG, map[string]any{"location": "eastus"})
+			s, c := startInGroup(t, Options{Polls: polls})
 			disk := testRG + "/providers/Microsoft.Compute/disks/d"
 
 			_, put := c.beginPut(disk, map[string]any{"location": "eastus", "properties": map[string]any{"diskSizeGB": 30}})
@@ -140,9 +134,7 @@ func TestOperations_Pollers(t *testing.T) {
 	}
 	t.Run("PollUntilDone", func(t *testing.T) {
 		g := NewWithT(t)
-		s := start(t, Options{Polls: 1})
-		c := newARMClient(t, s)
-		c.create(testRG, map[string]any{"location": "eastus"})
+		s, c := startInGroup(t, Options{Polls: 1})
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 		_, put := c.beginPut(testRG+"/providers/Microsoft.Compute/disks/d", map[string]any{"location": "eastus"})
@@ -160,9 +152,7 @@ func TestOperations_Pollers(t *testing.T) {
 // poll, the resource stays in progress until the second completes.
 func TestOperations_Replaced(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{Polls: 2})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	_, c := startInGroup(t, Options{Polls: 2})
 	id := network + "/publicIPAddresses/ip"
 	_, first := c.beginPut(id, map[string]any{"location": "eastus", "tags": map[string]any{"n": "1"}})
 	_, second := c.beginPut(id, map[string]any{"location": "eastus", "tags": map[string]any{"n": "2"}})
@@ -181,9 +171,7 @@ func TestOperations_Replaced(t *testing.T) {
 // TestOperations_Synchronous: the PUTs and DELETEs Azure always answers at once are synchronous whatever Polls is;
 // a resource group's DELETE is long-running.
 func TestOperations_Synchronous(t *testing.T) {
-	s := start(t, Options{Polls: 5})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	_, c := startInGroup(t, Options{Polls: 5})
 	identity := testRG + "/providers/Microsoft.ManagedIdentity/userAssignedIdentities/id"
 	tests := []struct {
 		name                  string

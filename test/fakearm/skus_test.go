@@ -27,8 +27,7 @@ import (
 // TestResourceSKUs: the resource SKU list of a subscription, whole or filtered by location as CAPZ asks for it: the
 // virtual machine sizes with their zones and capabilities, the disk types and the aligned availability set.
 func TestResourceSKUs(t *testing.T) {
-	s := start(t, Options{})
-	c := newARMClient(t, s)
+	_, c := startClient(t, Options{})
 	skus := "/subscriptions/" + testSubscription + "/providers/Microsoft.Compute/skus"
 	list := func(filter string) (int, []any) {
 		path := skus

@@ -27,9 +27,7 @@ import (
 // delete all), which the resource then reports; a scope the fake does not hold is not found.
 func TestTagsAtScope(t *testing.T) {
 	g := NewWithT(t)
-	s := start(t, Options{})
-	c := newARMClient(t, s)
-	c.create(testRG, map[string]any{"location": "eastus"})
+	_, c := startInGroup(t, Options{})
 	nsg := network + "/networkSecurityGroups/nsg"
 	c.create(nsg, map[string]any{"location": "eastus", "tags": map[string]any{"a": "1"}})
 	tags := nsg + "/providers/Microsoft.Resources/tags/default"
