@@ -39,20 +39,6 @@ const (
 
 var names = Names{Subscription: sub, Cluster: "dflt-x1y2z", Namespace: "flavor-default-abcde"}
 
-func TestResourceTypeAndName(t *testing.T) {
-	for _, tt := range []struct{ id, resourceType, name string }{
-		{rg, "Microsoft.Resources/resourceGroups", "dflt-x1y2z"},
-		{rg + "/providers/Microsoft.Network/virtualNetworks/v", "Microsoft.Network/virtualNetworks", "v"},
-		{rg + "/providers/Microsoft.Network/networkSecurityGroups/nsg/securityRules/allow_ssh", "Microsoft.Network/networkSecurityGroups/securityRules", "nsg/allow_ssh"},
-		{"/subscriptions/" + sub + "/providers/Microsoft.Authorization/roleAssignments/0f6e", "Microsoft.Authorization/roleAssignments", "0f6e"},
-		{rg + "/providers/Microsoft.Compute/virtualMachines/vm/providers/Microsoft.Authorization/roleAssignments/g", "Microsoft.Authorization/roleAssignments", "g"},
-	} {
-		g := NewWithT(t)
-		g.Expect(ResourceType(tt.id)).To(Equal(tt.resourceType), tt.id)
-		g.Expect(NameOf(tt.id)).To(Equal(tt.name), tt.id)
-	}
-}
-
 // TestNormalize: the run's names become placeholders, in values and tag keys, the machine's first and the API
 // server's DNS label before the cluster's name; secrets and random values are redacted.
 func TestNormalize(t *testing.T) {

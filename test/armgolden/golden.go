@@ -36,6 +36,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/test/armnorm"
 )
 
 // UpdateEnv is the environment variable that makes Check rewrite the golden files: UPDATE_GOLDENS=1.
@@ -229,11 +230,11 @@ func RoleOf(ctx context.Context, reader client.Reader, obj client.Object, cluste
 // NewEntry makes the entry of a first PUT: the resource ID it went to (an ASO object's resource-id annotation), the
 // object's role and the raw body.
 func NewEntry(id string, role Role, names Names, body map[string]any) (Entry, error) {
-	resourceType := ResourceType(id)
+	resourceType := armnorm.ResourceType(id)
 	if resourceType == "" {
 		return Entry{}, errors.New("no ARM resource type in the ID " + id)
 	}
-	name := names.NormalizeName(NameOf(id), role.Instance)
+	name := names.NormalizeName(armnorm.NameOf(id), role.Instance)
 	if strings.EqualFold(resourceType, roleAssignmentType) {
 		name = "system-identity" // a GUID of the run
 	}

@@ -17,12 +17,11 @@ limitations under the License.
 package armgolden
 
 import (
-	"regexp"
-	"sort"
 	"strings"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
+	"github.com/capzaso/cluster-api-provider-azure/test/armnorm"
 )
 
 // Placeholders of the values that change from run to run.
@@ -33,7 +32,6 @@ const (
 	MachinePlaceholder       = "${MACHINE}"
 	DNSLabelPlaceholder      = "${APISERVER_DNS_LABEL}"
 	FailureDomainPlaceholder = "${FAILURE_DOMAIN}"
-	redacted                 = "<redacted>"
 )
 
 // Names are the run's values that normalising replaces.
@@ -60,11 +58,12 @@ var redactedKeys = map[string]bool{
 // (ASO adds them in no fixed order). resourceType is the ARM type of the body's resource; a role assignment's name
 // is a GUID of the run and is redacted, and a VM's zone is the failure domain Cluster API chose for its machine.
 func Normalize(body map[string]any, names Names, instance, resourceType string) map[string]any {
-	out := normalizeValue(body, names.replacer(instance)).(map[string]any)
+	rules := armnorm.Rules{Field: redact, Text: names.replacer(instance).Replace, SortByName: []string{"agentPoolProfiles"}}
+	out := rules.Value(body).(map[string]any)
 	switch {
 	case strings.EqualFold(resourceType, roleAssignmentType):
 		if _, ok := out["name"]; ok {
-			out["name"] = redacted
+			out["name"] = armnorm.Redacted
 		}
 	case strings.EqualFold(resourceType, "Microsoft.Compute/virtualMachines"):
 		if zones, ok := out["zones"].([]any); ok {
@@ -82,29 +81,10 @@ const roleAssignmentType = "Microsoft.Authorization/roleAssignments"
 // NormalizeID normalises a resource ID as bodies are, the name of a role assignment redacted.
 func (n Names) NormalizeID(id, instance string) string {
 	id = n.replacer(instance).Replace(id)
-	if strings.EqualFold(ResourceType(id), roleAssignmentType) {
-		id = id[:strings.LastIndex(id, "/")+1] + redacted
+	if strings.EqualFold(armnorm.ResourceType(id), roleAssignmentType) {
+		id = id[:strings.LastIndex(id, "/")+1] + armnorm.Redacted
 	}
 	return id
-}
-
-// NameOf is a resource's name path in its ID: the names after the last providers segment, parents first
-// (<security group>/<rule>), or a resource group's name.
-func NameOf(id string) string {
-	i := strings.LastIndex(strings.ToLower(id), "/providers/")
-	if i < 0 {
-		return id[strings.LastIndex(id, "/")+1:]
-	}
-	m := armType.FindStringSubmatch(id[i:])
-	if m == nil {
-		return ""
-	}
-	parts := strings.Split(m[2], "/")
-	var names []string
-	for j := 1; j < len(parts); j += 2 {
-		names = append(names, parts[j])
-	}
-	return strings.Join(names, "/")
 }
 
 // NormalizeName normalises a resource's name as its body is.
@@ -135,77 +115,13 @@ func (n Names) replacer(instance string) *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 }
 
-func normalizeValue(v any, r *strings.Replacer) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, child := range v {
-			switch {
-			case redactedKeys[k]:
-				out[r.Replace(k)] = redacted
-			case k == "protectedSettings":
-				out[k] = redactValues(child)
-			default:
-				out[r.Replace(k)] = normalizeValue(child, r)
-			}
-		}
-		if pools, ok := out["agentPoolProfiles"].([]any); ok {
-			sort.SliceStable(pools, func(i, j int) bool { return nameOf(pools[i]) < nameOf(pools[j]) })
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i := range v {
-			out[i] = normalizeValue(v[i], r)
-		}
-		return out
-	case string:
-		return r.Replace(v)
+// redact redacts the fields in redactedKeys and the values of protected settings.
+func redact(key string, _ any) armnorm.Action {
+	switch {
+	case redactedKeys[key]:
+		return armnorm.Redact
+	case key == "protectedSettings":
+		return armnorm.RedactValues
 	}
-	return v
-}
-
-// redactValues keeps the keys of a map and redacts its values.
-func redactValues(v any) any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return redacted
-	}
-	out := make(map[string]any, len(m))
-	for k := range m {
-		out[k] = redacted
-	}
-	return out
-}
-
-// nameOf is the name of a JSON object, or "".
-func nameOf(v any) string {
-	m, _ := v.(map[string]any)
-	name, _ := m["name"].(string)
-	return name
-}
-
-// armType matches the providers segment of an ARM ID: the resource provider and the types and names after it.
-var armType = regexp.MustCompile(`(?i)/providers/([^/]+)/(.+)$`)
-
-// ResourceType is the ARM type of a resource ID: Microsoft.Network/virtualNetworks/subnets for a subnet,
-// Microsoft.Resources/resourceGroups for a resource group; the last providers segment for an extension resource.
-func ResourceType(id string) string {
-	i := strings.LastIndex(strings.ToLower(id), "/providers/")
-	if i < 0 {
-		if strings.Contains(strings.ToLower(id), "/resourcegroups/") {
-			return "Microsoft.Resources/resourceGroups"
-		}
-		return ""
-	}
-	m := armType.FindStringSubmatch(id[i:])
-	if m == nil {
-		return ""
-	}
-	parts := strings.Split(m[2], "/")
-	types := []string{m[1]}
-	for j := 0; j < len(parts); j += 2 {
-		types = append(types, parts[j])
-	}
-	return strings.Join(types, "/")
+	return armnorm.Keep
 }

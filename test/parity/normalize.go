@@ -25,6 +25,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/armnorm"
 )
 
 // Request is one ARM request as the fake received it, and the status it answered.
@@ -45,9 +47,6 @@ type Write struct {
 	APIVersion string
 	Status     int
 }
-
-// Redacted replaces the value of a secret.
-const Redacted = "<redacted>"
 
 // GUIDPlaceholder is what replaces the n-th GUID a side generated (a role assignment's name, an identity's
 // principal), counted from 1 by first appearance in the side's requests: <guid-1>, <guid-2>, …
@@ -103,7 +102,7 @@ func (n Normalizer) Writes(requests []Request) ([]Write, error) {
 			path = req.Path
 		}
 		id := r.text(strings.ToLower(strings.TrimRight(path, "/")))
-		w := Write{Resource: Resource{Method: req.Method, Type: resourceType(path), ID: id}, Body: map[string]any{},
+		w := Write{Resource: Resource{Method: req.Method, Type: armnorm.ResourceType(path), ID: id}, Body: map[string]any{},
 			APIVersion: req.APIVersion, Status: req.Status}
 		if len(bytes.TrimSpace(req.Body)) > 0 {
 			dec := json.NewDecoder(bytes.NewReader(req.Body))
@@ -118,7 +117,7 @@ func (n Normalizer) Writes(requests []Request) ([]Write, error) {
 					delete(body, k)
 				}
 			}
-			w.Body, _ = r.value(body).(map[string]any)
+			w.Body, _ = r.rules().Value(body).(map[string]any)
 		}
 		if w.Resource.Method == "PUT" {
 			dropEmpty(w.Body)
@@ -248,43 +247,16 @@ func (r replacer) text(s string) string {
 	})
 }
 
-// value normalizes a decoded JSON value: computed fields dropped, secrets redacted, IDs in lower case, generated
-// names and GUIDs replaced in keys and strings. Keys are visited sorted, so that GUIDs are numbered alike from run to
-// run.
-func (r replacer) value(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
+// rules normalize a decoded JSON value: computed fields dropped, secrets redacted, IDs in lower case, generated
+// names and GUIDs replaced in keys and strings (GUIDs numbered alike from run to run, since keys are visited sorted).
+func (r replacer) rules() armnorm.Rules {
+	return armnorm.Rules{Text: r.text, LowerIDs: true, Field: func(key string, value any) armnorm.Action {
+		switch lower := strings.ToLower(key); {
+		case computedKeys[lower]:
+			return armnorm.Drop
+		case secretKeys[lower] && value != nil:
+			return armnorm.Redact
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			child := t[k]
-			lower := strings.ToLower(k)
-			switch {
-			case computedKeys[lower]:
-				continue
-			case secretKeys[lower] && child != nil:
-				out[k] = Redacted
-			default:
-				out[r.text(k)] = r.value(child)
-			}
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = r.value(e)
-		}
-		return out
-	case string:
-		if strings.HasPrefix(t, "/subscriptions/") {
-			t = strings.ToLower(t)
-		}
-		return r.text(t)
-	default:
-		return v
-	}
+		return armnorm.Keep
+	}}
 }

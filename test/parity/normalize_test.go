@@ -21,30 +21,14 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/armnorm"
 )
 
 const (
 	sub    = "00000000-0000-0000-0000-0000000000aa"
 	rgPath = "/subscriptions/" + sub + "/resourceGroups/pdef"
 )
-
-// TestResourceType: the type of resource groups, resources, children and extension resources at a scope.
-func TestResourceType(t *testing.T) {
-	tests := map[string]string{
-		rgPath: "Microsoft.Resources/resourceGroups",
-		rgPath + "/providers/Microsoft.Network/virtualNetworks/v":                                        "Microsoft.Network/virtualNetworks",
-		rgPath + "/providers/Microsoft.Network/virtualNetworks/v/subnets/s":                              "Microsoft.Network/virtualNetworks/subnets",
-		rgPath + "/providers/Microsoft.Authorization/roleAssignments/r":                                  "Microsoft.Authorization/roleAssignments",
-		rgPath + "/providers/Microsoft.Compute/virtualMachines/vm/providers/Microsoft.Authorization/x/y": "Microsoft.Authorization/x",
-		"/subscriptions/" + sub:                                 "",
-		rgPath + "/providers/Microsoft.Network/virtualNetworks": "",
-	}
-	for id, want := range tests {
-		t.Run(id, func(t *testing.T) {
-			NewWithT(t).Expect(resourceType(id)).To(Equal(want))
-		})
-	}
-}
 
 func body(t *testing.T, v any) []byte {
 	t.Helper()
@@ -104,9 +88,9 @@ func TestNormalizer_Writes(t *testing.T) {
 	g.Expect(writes[0].Resource.Name()).To(Equal("${CLUSTER_NAME}-control-plane-#0"))
 	g.Expect(writes[0].Body).To(Equal(map[string]any{
 		"location": "eastus",
-		"tags":     map[string]any{"sigs.k8s.io_cluster-api-provider-azure_cluster_${CLUSTER_NAME}": "owned", "Name": "${CLUSTER_NAME}-control-plane-#0", "capz-custom-data-hash": Redacted},
+		"tags":     map[string]any{"sigs.k8s.io_cluster-api-provider-azure_cluster_${CLUSTER_NAME}": "owned", "Name": "${CLUSTER_NAME}-control-plane-#0", "capz-custom-data-hash": armnorm.Redacted},
 		"properties": map[string]any{
-			"osProfile": map[string]any{"customData": Redacted, "adminPassword": nil, "computerName": "${CLUSTER_NAME}-control-plane-#0"},
+			"osProfile": map[string]any{"customData": armnorm.Redacted, "adminPassword": nil, "computerName": "${CLUSTER_NAME}-control-plane-#0"},
 			"networkProfile": map[string]any{"networkInterfaces": []any{map[string]any{
 				"id": "/subscriptions/" + sub + "/resourcegroups/${CLUSTER_NAME}/providers/microsoft.network/networkinterfaces/${CLUSTER_NAME}-control-plane-#0-nic"}}},
 			"diskSizeGB": json.Number("128"),

@@ -17,7 +17,7 @@ limitations under the License.
 package parity
 
 import (
-	"strings"
+	"github.com/capzaso/cluster-api-provider-azure/test/armnorm"
 )
 
 // Resource is what a write is to: its method, its ARM resource type and its ID (normalized, in lower case).
@@ -30,23 +30,7 @@ type Resource struct {
 
 // Name is the resource's name, with its parents' for a child (vm/extension), as its ID names them after its last
 // provider namespace.
-func (r Resource) Name() string {
-	segs := strings.Split(strings.Trim(r.ID, "/"), "/")
-	last := -1
-	for i, s := range segs {
-		if strings.EqualFold(s, "providers") {
-			last = i
-		}
-	}
-	if last < 0 || last+3 > len(segs) {
-		return segs[len(segs)-1]
-	}
-	var names []string
-	for i := last + 3; i < len(segs); i += 2 {
-		names = append(names, segs[i])
-	}
-	return strings.Join(names, "/")
-}
+func (r Resource) Name() string { return armnorm.NameOf(r.ID) }
 
 func (r Resource) String() string {
 	s := r.Type + " " + r.Name()
@@ -54,31 +38,4 @@ func (r Resource) String() string {
 		s = r.Method + " " + s
 	}
 	return s
-}
-
-// resourceType is the ARM resource type of an ID: the provider namespace after its last "providers" segment and
-// every type segment after it, Microsoft.Resources/resourceGroups for a resource group, "" for anything else.
-func resourceType(id string) string {
-	segs := strings.Split(strings.Trim(id, "/"), "/")
-	last := -1
-	for i, s := range segs {
-		if strings.EqualFold(s, "providers") {
-			last = i
-		}
-	}
-	if last < 0 {
-		if len(segs) == 4 && strings.EqualFold(segs[0], "subscriptions") && strings.EqualFold(segs[2], "resourceGroups") {
-			return "Microsoft.Resources/resourceGroups"
-		}
-		return ""
-	}
-	rest := segs[last+1:]
-	if len(rest) < 3 {
-		return ""
-	}
-	types := []string{rest[0]}
-	for i := 1; i < len(rest); i += 2 {
-		types = append(types, rest[i])
-	}
-	return strings.Join(types, "/")
 }

@@ -27,6 +27,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/armnorm"
 )
 
 // ClusterPlaceholder replaces a flavor's cluster name in the report, so that documented fields (tag keys) read the
@@ -168,7 +170,7 @@ func machineNames(groups map[string]string, requests []Request, cluster string) 
 	// The longest group first: md-0 must not take the VMs of md-0-windows.
 	sort.Slice(known, func(i, j int) bool { return len(known[i]) > len(known[j]) })
 	for _, r := range requests {
-		if r.Method != "PUT" || !strings.EqualFold(resourceType(r.Path), "Microsoft.Compute/virtualMachines") {
+		if r.Method != "PUT" || !strings.EqualFold(armnorm.ResourceType(r.Path), "Microsoft.Compute/virtualMachines") {
 			continue
 		}
 		vm := strings.ToLower(r.Path[strings.LastIndex(r.Path, "/")+1:])

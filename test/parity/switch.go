@@ -28,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/capzaso/cluster-api-provider-azure/test/armnorm"
 	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
@@ -399,7 +400,7 @@ func stateChanges(before, after map[string]map[string]any, f Flavor, ds Delibera
 // switchedResource is the resource of an ID of a flavor's subscription as the rows name it: a PUT, with the
 // cluster's name replaced by ClusterPlaceholder.
 func switchedResource(id string, f Flavor) Resource {
-	return Resource{Method: "PUT", Type: resourceType(id), ID: strings.ReplaceAll(id, strings.ToLower(f.Cluster), ClusterPlaceholder)}
+	return Resource{Method: "PUT", Type: armnorm.ResourceType(id), ID: strings.ReplaceAll(id, strings.ToLower(f.Cluster), ClusterPlaceholder)}
 }
 
 func unionKeys(a, b map[string]string) []string {
