@@ -38,7 +38,7 @@ type vmSKU struct {
 	resourceVolumeMB, hyperVGenerations string
 }
 
-// vmSKUs are a few general-purpose sizes, the ones the flavors and the tests use among them.
+// vmSKUs are a few general-purpose sizes and a GPU one, the ones the flavors and the tests use among them.
 var vmSKUs = []vmSKU{
 	{name: "Standard_B2s", family: "standardBSFamily", size: "B2s", vCPUs: "2", memoryGB: "4", premiumIO: true,
 		maxDataDisks: "4", maxNICs: "3", resourceVolumeMB: "8192", hyperVGenerations: "V1,V2"},
@@ -52,6 +52,10 @@ var vmSKUs = []vmSKU{
 		premiumIO: true, maxDataDisks: "4", maxNICs: "2", resourceVolumeMB: "0", hyperVGenerations: "V1,V2"},
 	{name: "Standard_D4s_v5", family: "standardDSv5Family", size: "D4s_v5", vCPUs: "4", memoryGB: "16", acceleratedNetworking: true,
 		premiumIO: true, maxDataDisks: "8", maxNICs: "2", resourceVolumeMB: "0", hyperVGenerations: "V1,V2"},
+	// The GPU size of the nvidia-gpu flavor in make parity.
+	{name: "Standard_NC4as_T4_v3", family: "standardNCASv3_T4Family", size: "NC4as_T4_v3", vCPUs: "4", memoryGB: "28",
+		acceleratedNetworking: true, ephemeralOSDisk: true, premiumIO: true, maxDataDisks: "8", maxNICs: "2",
+		resourceVolumeMB: "180224", hyperVGenerations: "V1,V2"},
 }
 
 // diskSKUs are the managed disk types.
