@@ -54,7 +54,12 @@ func run() int {
 	for _, f := range parity.Flavors {
 		names = append(names, f.Name)
 	}
-	flag.StringVar(&flavors, "flavors", "", "Comma-separated flavors to compare (default "+strings.Join(names, ",")+"; with --switch "+strings.Join(parity.SwitchDefaults, ",")+").")
+	var more []string
+	for _, f := range parity.MoreFlavors {
+		more = append(more, f.Name)
+	}
+	flag.StringVar(&flavors, "flavors", "", "Comma-separated flavors to compare (default "+strings.Join(names, ",")+"; with --switch "+strings.Join(parity.SwitchDefaults, ",")+
+		"; not yet documented, on request: "+strings.Join(more, ",")+").")
 	flag.StringVar(&o.Docs, "docs", "", "The document of deliberate differences (default docs/capz-parity.md of the repository).")
 	flag.StringVar(&logDir, "log-dir", "", "Where the logs and ARM requests of both sides go (default out/parity/<time>).")
 	flag.DurationVar(&o.Timeout, "timeout", 30*time.Minute, "How long to wait for the flavors to settle on both sides.")
@@ -170,8 +175,7 @@ func run() int {
 	return 0
 }
 
-// runSide runs one side; the in-process controllers (Cluster API's, the provider's) and client-go log to
-// <side>-controllers.log.
+// runSide runs one side; the in-process controllers (Cluster API's) and client-go log to <side>-controllers.log.
 func runSide(ctx context.Context, o parity.Options, side, name, resultFile string) int {
 	closeLog, err := logControllers(&o, name)
 	if err != nil {
@@ -186,8 +190,8 @@ func runSide(ctx context.Context, o parity.Options, side, name, resultFile strin
 	return 0
 }
 
-// runSwitch runs the switch from CAPZ to the provider in this process; the in-process controllers log to
-// switch-controllers.log.
+// runSwitch runs the switch from CAPZ to the provider in this process; the in-process controllers (Cluster API's)
+// log to switch-controllers.log.
 func runSwitch(ctx context.Context, o parity.Options, start time.Time) int {
 	closeLog, err := logControllers(&o, parity.SideSwitch)
 	if err != nil {
@@ -216,8 +220,8 @@ func runSwitch(ctx context.Context, o parity.Options, start time.Time) int {
 	return 0
 }
 
-// logControllers sends what the in-process controllers (Cluster API's, the provider's) and client-go log to
-// <name>-controllers.log in the log directory, and sets o.Logger to it.
+// logControllers sends what the in-process controllers (Cluster API's) and client-go log to <name>-controllers.log in
+// the log directory, and sets o.Logger to it.
 func logControllers(o *parity.Options, name string) (func(), error) {
 	logFile, err := os.Create(filepath.Join(o.LogDir, name+"-controllers.log"))
 	if err != nil {
