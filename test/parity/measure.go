@@ -31,10 +31,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
@@ -42,10 +40,6 @@ import (
 )
 
 // This file records a side's performance figures while it runs (see metrics.go for what they are).
-
-// providerUserAgent is the User-Agent of our provider's writes, the one the provider's main sets, so that the audit
-// log tells them from those of Cluster API's controllers in the same process.
-const providerUserAgent = "cluster-api-provider-azure-aso-manager"
 
 // auditPolicy logs every write (not reads, which are many) at Metadata level: who, which object, when, the code.
 const auditPolicy = `apiVersion: audit.k8s.io/v1
@@ -63,7 +57,7 @@ rules:
 func auditLog(logDir, name string) string { return filepath.Join(logDir, name+"-audit.log") }
 
 // auditFlags writes the audit policy and returns the kube-apiserver flags that log a side's writes to auditLog.
-// The log replaces test/env's RBAC usage log, which only follows the provider's ServiceAccount, unused here.
+// The log replaces test/env's RBAC usage log for test/rbaccheck, which follows the provider's ServiceAccount only.
 func auditFlags(logDir, name string) (map[string]string, error) {
 	// kube-apiserver may run elsewhere than here.
 	logDir, err := filepath.Abs(logDir)
@@ -80,34 +74,6 @@ func auditFlags(logDir, name string) (map[string]string, error) {
 		// One file, never rotated.
 		"audit-log-maxsize": "1000000",
 	}, nil
-}
-
-// providerManager is the side's manager as our provider's controllers see it: its writes go through a client with
-// the provider's own User-Agent. Reads still come from the shared cache.
-type providerManager struct {
-	ctrl.Manager
-	client client.Client
-}
-
-func (m providerManager) GetClient() client.Client { return m.client }
-
-// asProvider gives the provider's controllers a manager whose client identifies as the provider (providerUserAgent),
-// with the client options the manager has (opts).
-func asProvider(mgr ctrl.Manager, opts client.Options) (ctrl.Manager, error) {
-	cfg := rest.CopyConfig(mgr.GetConfig())
-	cfg.UserAgent = providerUserAgent
-	opts.Scheme, opts.Mapper = mgr.GetScheme(), mgr.GetRESTMapper()
-	cacheOpts := client.CacheOptions{}
-	if opts.Cache != nil {
-		cacheOpts = *opts.Cache
-	}
-	cacheOpts.Reader = mgr.GetCache()
-	opts.Cache = &cacheOpts
-	c, err := client.New(cfg, opts)
-	if err != nil {
-		return nil, fmt.Errorf("failed to create the provider's client: %w", err)
-	}
-	return providerManager{Manager: mgr, client: c}, nil
 }
 
 // recorder records a side's figures: when each flavor was applied and first reached each milestone, the phases'
@@ -229,6 +195,12 @@ func (r *recorder) endPhase(phase string, start time.Time) {
 			role string
 			pid  int
 		}{WriterManager, r.s.capz.cmd.Process.Pid})
+	}
+	if r.s.provider != nil {
+		pids = append(pids, struct {
+			role string
+			pid  int
+		}{WriterManager, r.s.provider.PID()})
 	}
 	if r.s.management != nil {
 		if pid := r.s.management.ASOPID(); pid != 0 {

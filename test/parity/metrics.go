@@ -116,13 +116,12 @@ func CountARM(requests []fakearm.Request, from, to time.Time) ARMCounts {
 
 // Writers of the management API server, told apart by the User-Agent of their requests.
 const (
-	// WriterManager is the infrastructure provider's manager: CAPZ's (its process sets
-	// cluster-api-provider-azure-manager) or ours (the controllers of this process use
-	// cluster-api-provider-azure-aso-manager, as the provider's main does).
+	// WriterManager is the infrastructure provider's manager, a process of its own on each side: CAPZ's (it sets
+	// cluster-api-provider-azure-manager) or ours (the provider's main sets cluster-api-provider-azure-aso-manager).
 	WriterManager = "manager"
 	WriterASO     = "ASO"
-	// WriterClusterAPI is the rest of the side's process: Cluster API's controllers and the harness (the flavor's
-	// objects, the kubelets), and on our side the provider's events (see measure.go).
+	// WriterClusterAPI is the side's process: Cluster API's controllers and the harness (the flavor's objects, the
+	// kubelets).
 	WriterClusterAPI = "Cluster API and harness"
 	WriterKube       = "kube-controller-manager"
 	WriterAPIServer  = "kube-apiserver"
@@ -191,8 +190,7 @@ var writeVerbs = map[string]bool{"create": true, "update": true, "patch": true, 
 
 // WriteCounts counts one writer's completed writes to the API server.
 type WriteCounts struct {
-	// Writes are the writes other than Events; Events the Events written (our side's provider writes its Events
-	// through the process's shared recorder, so they count under WriterClusterAPI there).
+	// Writes are the writes other than Events; Events the Events written.
 	Writes int `json:"writes"`
 	Events int `json:"events"`
 	// Failed are the writes answered with an error (a conflict, a refusal).
@@ -266,8 +264,8 @@ type FlavorMetrics struct {
 
 // ProcessStats are one process's CPU time and peak resident memory (VmHWM) from /proc at the end of a phase.
 type ProcessStats struct {
-	// Role is WriterManager (CAPZ's manager), WriterASO, or "side" (the side's own process: Cluster API's
-	// controllers, the fake ARM, the kubelets, and on our side the provider).
+	// Role is WriterManager (the side's manager: CAPZ's or ours), WriterASO, or "side" (the side's own process:
+	// Cluster API's controllers, the fake ARM, the kubelets).
 	Role          string  `json:"role"`
 	PID           int     `json:"pid"`
 	CPUSeconds    float64 `json:"cpuSeconds"`
@@ -422,25 +420,21 @@ func processTotals(m Metrics, side, phase, role string) (cpu, rss *float64) {
 	return &c, &r
 }
 
-// processRows are the rows of the processes of both sides for a phase. Our provider runs inside the side's process
-// with Cluster API's controllers and the harness, so its figure is an estimate: our side process less CAPZ's, which
-// runs the same Cluster API controllers and harness on the same flavors.
+// processRows are the rows of the processes of both sides for a phase: each side's manager (CAPZ's, ours), ASO and
+// side process (Cluster API's controllers and the harness), each a process of its own, measured alike.
 func processRows(m Metrics, phase string) []row {
 	unit := ""
 	if phase != PhaseCreate {
 		unit = " in the phase"
 	}
+	oursCPU, oursRSS := processTotals(m, SideOurs, phase, WriterManager)
 	capzCPU, capzRSS := processTotals(m, SideCAPZ, phase, WriterManager)
-	oursSideCPU, oursSideRSS := processTotals(m, SideOurs, phase, RoleSide)
-	capzSideCPU, capzSideRSS := processTotals(m, SideCAPZ, phase, RoleSide)
-	var estCPU, estRSS *float64
-	if oursSideCPU != nil && capzSideCPU != nil {
-		estCPU, estRSS = num(*oursSideCPU-*capzSideCPU), num(*oursSideRSS-*capzSideRSS)
-	}
 	oursASOCPU, oursASORSS := processTotals(m, SideOurs, phase, WriterASO)
 	capzASOCPU, capzASORSS := processTotals(m, SideCAPZ, phase, WriterASO)
+	oursSideCPU, oursSideRSS := processTotals(m, SideOurs, phase, RoleSide)
+	capzSideCPU, capzSideRSS := processTotals(m, SideCAPZ, phase, RoleSide)
 	rows := []row{
-		{"manager CPU s" + unit + " (ours: estimate)", estCPU, capzCPU},
+		{"manager CPU s" + unit, oursCPU, capzCPU},
 		{"ASO CPU s" + unit, oursASOCPU, capzASOCPU},
 		{"side process CPU s" + unit, oursSideCPU, capzSideCPU},
 	}
@@ -451,7 +445,7 @@ func processRows(m Metrics, phase string) []row {
 	)
 	if phase == PhaseCreate {
 		rows = append(rows,
-			row{"manager peak RSS MB (ours: estimate)", estRSS, capzRSS},
+			row{"manager peak RSS MB", oursRSS, capzRSS},
 			row{"ASO peak RSS MB", oursASORSS, capzASORSS},
 			row{"side process peak RSS MB", oursSideRSS, capzSideRSS},
 		)

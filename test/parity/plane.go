@@ -33,22 +33,20 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/wait"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/cluster-api/controllers/clustercache"
 	"sigs.k8s.io/cluster-api/util/secret"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
-	"github.com/capzaso/cluster-api-provider-azure/internal/setup"
 	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 	"github.com/capzaso/cluster-api-provider-azure/test/kubeletsim"
+	"github.com/capzaso/cluster-api-provider-azure/test/plane/process"
 )
 
 // asoSubscription is the subscription of ASO's global credential on both sides; every flavor's objects carry a
@@ -62,9 +60,9 @@ const (
 )
 
 // side is one management plane of the comparison: an API server with Cluster API's CRDs and webhooks, ASO's CRDs and
-// own controller against a fake ARM of its own, and either CAPZ's manager and CRDs or the provider; Cluster API's
-// controllers in this process; API servers for the workload clusters (one for the AKS clusters, one per
-// self-managed cluster), where simulated kubelets register the machines' Nodes.
+// own controller against a fake ARM of its own, and either CAPZ's manager and CRDs or the provider's, each manager a
+// process of its own; Cluster API's controllers in this process; API servers for the workload clusters (one for the
+// AKS clusters, one per self-managed cluster), where simulated kubelets register the machines' Nodes.
 type side struct {
 	name                 string
 	arm                  *fakearm.Server
@@ -81,9 +79,11 @@ type side struct {
 	done   chan struct{}
 	mgrErr error
 
-	// The provider's manager, when a switch (switchToOurs) started it beside Cluster API's.
-	providerCancel   context.CancelFunc
-	providerDone     chan struct{}
+	// The provider's manager (provider.go): its build, its process once started (on our side, or by a switch,
+	// switchToOurs), how often it started, and its webhooks.
+	providerBuild    *providerBuild
+	provider         *process.Process
+	providerStarts   int
 	providerWebhooks *envtest.WebhookInstallOptions
 
 	// logDir is where the side's logs go.
@@ -150,7 +150,14 @@ func startSide(ctx context.Context, name string, capz *CAPZ, logDir string, logg
 	if opts.APIServerFlags, err = auditFlags(logDir, name); err != nil {
 		return s, err
 	}
-	if capz != nil {
+	if capz == nil {
+		// The provider's manager builds while the API servers start.
+		root, err := env.RepoRoot()
+		if err != nil {
+			return s, err
+		}
+		s.providerBuild = buildProvider(ctx, root)
+	} else {
 		crdDir, err := os.MkdirTemp("", "parity-capz-crds-")
 		if err != nil {
 			return s, err
@@ -166,8 +173,6 @@ func startSide(ctx context.Context, name string, capz *CAPZ, logDir string, logg
 			return s, err
 		}
 		opts.ExtraASOCRDDirs = []string{filepath.Join(root, "test", "crd", "aso-capz")}
-	} else {
-		opts.InstallWebhooks = true
 	}
 	s.management, err = env.StartControlPlane(ctx, opts)
 	w := <-workloadStarted
@@ -182,19 +187,20 @@ func startSide(ctx context.Context, name string, capz *CAPZ, logDir string, logg
 	if s.workloadClient, err = client.New(s.workload.Config, client.Options{Scheme: clientgoscheme.Scheme}); err != nil {
 		return s, err
 	}
-	if err := s.startManager(ctx, capz == nil, logger); err != nil {
+	if err := s.startManager(ctx, logger); err != nil {
 		return s, err
 	}
-	if capz != nil {
-		if s.capz, err = capz.startManager(ctx, s.management.Config, s.management.KubeConfig, s.arm, filepath.Join(logDir, name+"-manager.log")); err != nil {
-			return s, err
-		}
+	if capz == nil {
+		return s, s.startProvider(ctx, logger)
+	}
+	if s.capz, err = capz.startManager(ctx, s.management.Config, s.management.KubeConfig, s.arm, filepath.Join(logDir, name+"-manager.log")); err != nil {
+		return s, err
 	}
 	return s, nil
 }
 
-// startManager runs Cluster API's controllers and webhooks in this process, and with ours the provider's.
-func (s *side) startManager(ctx context.Context, ours bool, logger logr.Logger) error {
+// startManager runs Cluster API's controllers and webhooks in this process.
+func (s *side) startManager(ctx context.Context, logger logr.Logger) error {
 	scheme := capiplane.Scheme()
 	mgrOpts := ctrl.Options{
 		Scheme:                 scheme,
@@ -210,26 +216,11 @@ func (s *side) startManager(ctx context.Context, ours bool, logger logr.Logger) 
 	}
 	mgrCtx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
-	if ours {
-		// The manager's default: CAPZ's flavors name an identity, as CAPZ requires.
-		if err := setup.Webhooks(mgr, setup.WebhookOptions{}); err != nil {
-			return err
-		}
-	}
 	if s.clusterCache, err = capiplane.Setup(mgrCtx, mgr, capiplane.Options{KubeadmControlPlane: true}); err != nil {
 		return err
 	}
 	if err := capiplane.Webhooks(mgr, s.clusterCache); err != nil {
 		return err
-	}
-	if ours {
-		provider, err := asProvider(mgr, mgrOpts.Client)
-		if err != nil {
-			return err
-		}
-		if err := setup.Controllers(mgrCtx, provider, setup.Options{ClusterCache: s.clusterCache}); err != nil {
-			return err
-		}
 	}
 	s.client, s.reader = mgr.GetClient(), mgr.GetAPIReader()
 	s.done = make(chan struct{})
@@ -355,8 +346,8 @@ func (s *side) requests(subscription string) []Request {
 	return out
 }
 
-// stop stops what runs: the kubelets, CAPZ's manager, the manager (with Cluster API's connections), the API servers
-// and the fake ARM.
+// stop stops what runs: the kubelets, CAPZ's manager or the provider's, Cluster API's manager (with its
+// connections), the API servers and the fake ARM.
 func (s *side) stop() error {
 	var errs []error
 	s.mu.Lock()
@@ -367,7 +358,7 @@ func (s *side) stop() error {
 	if s.capz != nil {
 		errs = append(errs, s.capz.stop())
 	}
-	errs = append(errs, s.stopProvider())
+	errs = append(errs, s.stopProvider(), s.providerBuild.remove())
 	if s.cancel != nil {
 		s.cancel()
 	}
@@ -400,7 +391,7 @@ var errNoCAPZ = errors.New("the side does not run CAPZ")
 
 // switchToOurs replaces CAPZ with the provider on a side that runs CAPZ, as a user does
 // (docs/migrating-from-capz.md): CAPZ's webhook configurations go and its manager stops; the provider's CRDs
-// replace CAPZ's; the provider's webhooks and controllers start in a manager of their own, beside Cluster API's.
+// replace CAPZ's; the provider's manager starts (startProvider).
 func (s *side) switchToOurs(ctx context.Context, logger logr.Logger) error {
 	if s.capz == nil {
 		return errNoCAPZ
@@ -444,78 +435,5 @@ func (s *side) switchToCAPZ(ctx context.Context, capz *CAPZ) error {
 		return fmt.Errorf("failed to replace the provider's CRDs with CAPZ's: %w", err)
 	}
 	s.capz, err = capz.startManager(ctx, s.management.Config, s.management.KubeConfig, s.arm, filepath.Join(s.logDir, s.name+"-manager-back.log"))
-	return err
-}
-
-// startProvider runs the provider's webhooks and controllers in a manager of their own (Cluster API's run in the
-// side's first one), serving its webhooks on a port of its own and registering config/webhook there.
-func (s *side) startProvider(ctx context.Context, logger logr.Logger) error {
-	s.providerWebhooks = &envtest.WebhookInstallOptions{
-		Paths:            []string{filepath.Join(s.management.RootDir, "config", "webhook", "manifests.yaml")},
-		LocalServingHost: "127.0.0.1",
-	}
-	hooks := s.providerWebhooks
-	if err := hooks.PrepWithoutInstalling(); err != nil {
-		return fmt.Errorf("failed to prepare the provider's webhook certificates: %w", err)
-	}
-	mgr, err := ctrl.NewManager(s.management.Config, ctrl.Options{
-		Scheme:                 capiplane.Scheme(),
-		Logger:                 logger.WithValues("side", s.name, "manager", "provider"),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Cache:                  setup.CacheOptions(nil, ""),
-		// The provider starts again after the way back (switchToCAPZ), with controllers of the same names.
-		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
-		Client:     setup.ClientOptions(),
-		WebhookServer: webhook.NewServer(webhook.Options{
-			Host: hooks.LocalServingHost, Port: hooks.LocalServingPort, CertDir: hooks.LocalServingCertDir,
-		}),
-	})
-	if err != nil {
-		return fmt.Errorf("failed to create the provider's manager: %w", err)
-	}
-	mgrCtx, cancel := context.WithCancel(ctx)
-	s.providerCancel = cancel
-	if err := setup.Webhooks(mgr, setup.WebhookOptions{}); err != nil {
-		return err
-	}
-	if err := setup.Controllers(mgrCtx, mgr, setup.Options{ClusterCache: s.clusterCache}); err != nil {
-		return err
-	}
-	s.providerDone = make(chan struct{})
-	go func() {
-		defer close(s.providerDone)
-		if err := mgr.Start(mgrCtx); err != nil {
-			logger.Error(err, "the provider's manager stopped")
-		}
-	}()
-	if !mgr.GetCache().WaitForCacheSync(mgrCtx) {
-		return errors.New("the provider's manager did not sync its caches")
-	}
-	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
-		return mgr.GetWebhookServer().StartedChecker()(nil) == nil, nil
-	}); err != nil {
-		return fmt.Errorf("the provider's webhook server did not start: %w", err)
-	}
-	if err := hooks.Install(s.management.Config); err != nil {
-		return fmt.Errorf("failed to register the provider's webhooks: %w", err)
-	}
-	return nil
-}
-
-// stopProvider stops the provider's manager started by startProvider, if any, and removes its certificates.
-func (s *side) stopProvider() error {
-	if s.providerCancel != nil {
-		s.providerCancel()
-		if s.providerDone != nil {
-			<-s.providerDone
-		}
-		s.providerCancel, s.providerDone = nil, nil
-	}
-	var err error
-	if s.providerWebhooks != nil {
-		err = s.providerWebhooks.Cleanup()
-		s.providerWebhooks = nil
-	}
 	return err
 }
