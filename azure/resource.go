@@ -50,6 +50,10 @@ type Resource struct {
 	// user). The engine first applies it with reconcile-policy skip to let ASO look: if the resource exists
 	// without the cluster's "owned" tag it stays Referenced; otherwise the provider creates and manages it.
 	Adoptable bool
+	// MustExist marks an Adoptable resource that its owner knows existed (a machine's VM once the machine has its
+	// provider ID): when ASO finds it missing from Azure, the engine never creates it, keeps its object at
+	// reconcile-policy skip and reports it not ready, terminally (aso.DeletedOutsideReason).
+	MustExist bool
 	// Raw marks an object the user wrote whole (an AzureASOManaged* spec.resources entry): its annotations are the
 	// user's, including ASO's reconcile-policy and credential-from, and the engine checks the credential it names
 	// against the manager's credential policy instead of setting one.

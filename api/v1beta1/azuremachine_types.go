@@ -24,6 +24,21 @@ import (
 // MachineFinalizer lets the AzureMachine controller release the machine's ASO objects before the AzureMachine goes.
 const MachineFinalizer = "azuremachine.infrastructure.cluster.x-k8s.io"
 
+// VMIDAnnotation records on an AzureMachine the unique ID Azure gave its VM (properties.vmId, as ASO reports it),
+// when the provider first reads it. Azure gives a VM created again under the same name another one: ASO sends its
+// PUT again after its sync period, without reading first, and so creates a VM deleted outside Cluster API again,
+// without the machine's bootstrap data (VMDeletedReason).
+const VMIDAnnotation = "infrastructure.cluster.x-k8s.io/vm-id"
+
+// VMDeletedReason is the reason of the Ready and VirtualMachineReady conditions of a machine whose VM was deleted
+// outside Cluster API after it was provisioned: the machine is failed, as CAPZ marks it (VMDeletedError), for a
+// MachineHealthCheck to replace it (docs/troubleshooting.md); the provider never creates the VM again.
+const VMDeletedReason = "VMDeleted"
+
+// VMStateDeleted is the status.vmState of a machine whose VM was deleted outside Cluster API (VMDeletedReason), as
+// CAPZ reports it.
+const VMStateDeleted = "Deleted"
+
 // AzureMachineSpec is the desired state of an Azure virtual machine.
 type AzureMachineSpec struct {
 	// providerID is set by the provider: azure:// followed by the VM's resource ID, as on the Node.

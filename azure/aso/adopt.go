@@ -52,13 +52,20 @@ const (
 	adoptionCreated    = "created"
 	adoptionTakenOver  = "taken-over"
 	adoptionReferenced = "referenced"
+	// adoptionMissing is what a probe finds when ASO reports the resource missing from Azure; never recorded: the
+	// engine creates the resource (adoptionCreated), unless the owner knows it existed (azure.Resource.MustExist).
+	adoptionMissing = "missing"
 )
+
+// DeletedOutsideReason means a resource its owner knows existed (azure.Resource.MustExist) is missing from Azure:
+// it was deleted outside Cluster API, and the engine does not create it again.
+const DeletedOutsideReason = "DeletedOutsideClusterAPI"
 
 // reasonAzureResourceNotFound is ASO's reason for a skipped resource that does not exist in Azure.
 const reasonAzureResourceNotFound = "AzureResourceNotFound"
 
 // adoptionOf decides how to treat an adoptable resource given its live ASO object. waiting means ASO has not
-// answered the probe yet.
+// answered the probe yet; adoptionMissing that ASO answered it: the resource is not in Azure.
 func adoptionOf(live client.Object, clusterName string) (adoption string, waiting bool) {
 	if live == nil {
 		return adoptionProbing, false
@@ -87,7 +94,7 @@ func adoptionOf(live client.Object, clusterName string) (adoption string, waitin
 	case ready.Status == metav1.ConditionTrue:
 		return adoptionReferenced, false
 	case ready.Reason == reasonAzureResourceNotFound:
-		return adoptionCreated, false
+		return adoptionMissing, false
 	}
 	return adoptionProbing, true
 }
@@ -233,6 +240,12 @@ func ownsSpec(m metav1.ManagedFieldsEntry) bool {
 	}
 	_, ok := fields["f:spec"]
 	return ok
+}
+
+// MissingInAzure reports whether ASO reported that the resource of an object it only reads (reconcile-policy skip,
+// e.g. an adoptable resource the engine is looking up) does not exist in Azure; false for no object.
+func MissingInAzure(live client.Object) bool {
+	return live != nil && missingInAzure(live)
 }
 
 // missingInAzure reports whether ASO reported that the resource of a skipped object does not exist in Azure.

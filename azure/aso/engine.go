@@ -229,6 +229,17 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 			state.notReady(infrav1.ProvisioningReason, "checking whether the resource already exists in Azure", false)
 			return state, nil
 		}
+		if adoption == adoptionMissing && r.MustExist {
+			// The owner knows the resource existed: it was deleted outside Cluster API. It is not created again; the
+			// object keeps reconcile-policy skip, so that ASO only looks.
+			state.management = infrav1.ResourceReferenced
+			state.readFrom(ctx, live, e.checks(), e.APIReader)
+			state.notReady(DeletedOutsideReason, "the resource existed and is gone from Azure: it was deleted outside Cluster API and is not created again", true)
+			return state, nil
+		}
+		if adoption == adoptionMissing {
+			adoption = adoptionCreated
+		}
 		r.Referenced = r.Referenced || adoption == adoptionProbing || adoption == adoptionReferenced
 	}
 	if r.Referenced {

@@ -121,6 +121,9 @@ func VMInNoAvailabilitySet(vm azure.Object) bool {
 type VMState struct {
 	// ID is the VM's resource ID; ProvisioningState its state in Azure.
 	ID, ProvisioningState string
+	// VMID is the unique ID Azure gave the VM (properties.vmId): a VM created again under the same resource ID,
+	// after a deletion, has another.
+	VMID string
 }
 
 // ReadVM reads the state of the VM of a machine (or instance) from the objects the engine read; false while the VM
@@ -130,7 +133,7 @@ func ReadVM(live azure.Live, machine string) (VMState, bool) {
 	if !ok {
 		return VMState{}, false
 	}
-	return VMState{ID: ptr.Deref(vm.Status.Id, ""), ProvisioningState: ptr.Deref(vm.Status.ProvisioningState, "")}, true
+	return VMState{ID: ptr.Deref(vm.Status.Id, ""), ProvisioningState: ptr.Deref(vm.Status.ProvisioningState, ""), VMID: ptr.Deref(vm.Status.VmId, "")}, true
 }
 
 // MachineAddresses are the addresses of a machine's VM (by its name, VMName): its host name, the private IPs ASO

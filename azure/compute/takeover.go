@@ -50,8 +50,11 @@ type TakenOver struct {
 	ApplyDifferences bool
 }
 
-// AdoptMachine marks the VM and the network interfaces among a machine's resources adoptable (the engine looks them
-// up in Azure before it writes them) and returns the interfaces, whose live objects TakenOverFrom reads.
+// AdoptMachine marks the VM and the network interfaces among the resources of a machine that has its provider ID
+// adoptable (the engine looks them up in Azure before it writes them) and returns the interfaces, whose live objects
+// TakenOverFrom reads. The VM must exist (azure.Resource.MustExist): one Azure does not have was deleted outside
+// Cluster API, and is not created again (CAPZ v1.26.0 azure/services/virtualmachines/spec.go, VMSpec.Parameters:
+// VMDeletedError).
 func AdoptMachine(resources []azure.Resource) (nics []azure.Object) {
 	for i := range resources {
 		switch resources[i].Object.(type) {
@@ -59,7 +62,7 @@ func AdoptMachine(resources []azure.Resource) (nics []azure.Object) {
 			resources[i].Adoptable = true
 			nics = append(nics, resources[i].Object)
 		case *asocompute.VirtualMachine:
-			resources[i].Adoptable = true
+			resources[i].Adoptable, resources[i].MustExist = true, true
 		}
 	}
 	return nics

@@ -104,4 +104,7 @@ type scope struct {
 	// capzDifferences to the deliberate differences from CAPZ waiting for the user's opt-in.
 	takingOver      bool
 	capzDifferences []string
+	// vmDeleted is set by reconcileMachineStatus when the machine's VM was deleted outside Cluster API after it was
+	// provisioned: why the machine is failed (infrav1.VMDeletedReason).
+	vmDeleted string
 }

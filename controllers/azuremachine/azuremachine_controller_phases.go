@@ -18,6 +18,7 @@ package azuremachine
 
 import (
 	"context"
+	"fmt"
 
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
@@ -171,6 +172,33 @@ func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, e
 	return network.SSHRuleFor(rule, lbID, compute.VMName(s.azureMachine), rules)
 }
 
+// vmDeletedOutside says why a machine is failed when its VM was deleted outside Cluster API after it was provisioned
+// (empty when it was not), and records the VM's vmId on the AzureMachine the first time ASO reports one
+// (infrav1.VMIDAnnotation). The VM is gone when
+//   - the engine found it missing from Azure and did not create it again (aso.DeletedOutsideReason: the machine had
+//     its provider ID and no VM object, which the engine then probes for), or
+//   - ASO reports another vmId than the recorded one: ASO created the VM again. ASO sends the VM's PUT after every
+//     sync period without reading it first (v2.18.0 internal/reconcilers/arm/azure_generic_arm_reconciler_instance.go,
+//     BeginCreateOrUpdateResource), so a VM deleted in Azure is created again, empty, before anything can know.
+func vmDeletedOutside(am *infrav1.AzureMachine, vm compute.VMState, state *infrav1.ResourceStatus) string {
+	providerID := ptr.Deref(am.Spec.ProviderID, "")
+	if state != nil && state.Reason == aso.DeletedOutsideReason {
+		return fmt.Sprintf("the VM %s was deleted outside Cluster API after the machine was provisioned; it is not created again: the Machine must be replaced", providerID)
+	}
+	recorded := am.GetAnnotations()[infrav1.VMIDAnnotation]
+	switch {
+	case vm.VMID == "" || recorded == vm.VMID:
+		return ""
+	case recorded == "":
+		if am.Annotations == nil {
+			am.Annotations = map[string]string{}
+		}
+		am.Annotations[infrav1.VMIDAnnotation] = vm.VMID
+		return ""
+	}
+	return fmt.Sprintf("the VM %s was deleted outside Cluster API after the machine was provisioned, and ASO created it again without the machine's bootstrap data (vmId %s, was %s): the Machine must be replaced", providerID, vm.VMID, recorded)
+}
+
 // failureDomain is the Machine's failure domain, which wins over the deprecated AzureMachine field.
 func failureDomain(machine *clusterv1.Machine, am *infrav1.AzureMachine) string {
 	if machine.Spec.FailureDomain != "" {
@@ -180,7 +208,8 @@ func failureDomain(machine *clusterv1.Machine, am *infrav1.AzureMachine) string 
 }
 
 // reconcileMachineStatus reports the provider ID (azure:// and the VM's resource ID, as cloud-provider-azure
-// writes it on the Node), the addresses and the VM's state, as the engine read them.
+// writes it on the Node), the addresses and the VM's state, as the engine read them, and finds out whether the VM was
+// deleted outside Cluster API (vmDeletedOutside).
 func (r *Reconciler) reconcileMachineStatus(_ context.Context, s *scope) error {
 	am := s.azureMachine
 	vm, ok := compute.ReadVM(s.Result, compute.VMName(am))
@@ -191,6 +220,9 @@ func (r *Reconciler) reconcileMachineStatus(_ context.Context, s *scope) error {
 	am.Status.FailureDomain = failureDomain(s.machine, am)
 	if vm.ID != "" && ptr.Deref(am.Spec.ProviderID, "") == "" {
 		am.Spec.ProviderID = ptr.To("azure://" + vm.ID)
+	}
+	if s.vmDeleted = vmDeletedOutside(am, vm, s.Result.Resource("VirtualMachine", azure.ObjectName(compute.VMName(am)))); s.vmDeleted != "" {
+		am.Status.VMState = infrav1.VMStateDeleted
 	}
 	if addresses, ok := compute.MachineAddresses(s.Result, compute.VMName(am), am.Spec); ok {
 		am.Status.Addresses = addresses

@@ -161,7 +161,11 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	az.recordUse(use)
 	if exists && policy != string(asoannotations.ReconcilePolicySkip) {
 		// A seeded resource keeps its properties: the simulator does not derive a status from the spec.
-		az.resources[strings.ToLower(id)] = resource{kind: r.gvk.Kind, tags: specTags(obj), spec: spec, properties: current.properties}
+		instance := current.instance
+		if current.kind == "" {
+			instance = az.removed[strings.ToLower(id)]
+		}
+		az.resources[strings.ToLower(id)] = resource{kind: r.gvk.Kind, tags: specTags(obj), spec: spec, properties: current.properties, instance: instance}
 	}
 	az.mu.Unlock()
 
@@ -225,13 +229,18 @@ func (s *Simulator) deleteInAzure(kind, id string, use CredentialUse) {
 	if _, ok := az.resources[lower]; !ok {
 		return
 	}
-	for other := range az.resources {
-		if other != lower && strings.HasPrefix(other, lower+"/") {
-			delete(az.resources, other)
+	az.remove(lower)
+	az.record("Delete", kind, id)
+}
+
+// remove deletes a resource (its lower-case ARM ID) and everything inside it. The lock is held.
+func (a *Azure) remove(lower string) {
+	for other := range a.resources {
+		if other == lower || strings.HasPrefix(other, lower+"/") {
+			delete(a.resources, other)
+			a.removed[other]++
 		}
 	}
-	delete(az.resources, lower)
-	az.record("Delete", kind, id)
 }
 
 // azureName is the resource's name in Azure: spec.azureName, which ASO's webhook defaults to metadata.name.
@@ -459,7 +468,14 @@ func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaO
 		}
 		status["frontendIPConfigurations"] = out
 	case "VirtualMachine":
-		status["vmId"] = fakeGUID(id)
+		// Azure gives every VM its own vmId: one created again after a deletion has another.
+		vmID := id
+		r.sim.azure.mu.Lock()
+		if n := r.sim.azure.resources[strings.ToLower(id)].instance; n > 0 {
+			vmID = fmt.Sprintf("%s#%d", id, n)
+		}
+		r.sim.azure.mu.Unlock()
+		status["vmId"] = fakeGUID(vmID)
 		fillIdentity(spec, status, id)
 	case "VirtualMachineScaleSet":
 		// Azure reports the scale set's size; instances (and their Nodes) are for the test to play.

@@ -81,8 +81,11 @@ const (
 type Azure struct {
 	mu        sync.Mutex
 	resources map[string]resource // ARM ID (lower case) → the fake Azure resource
-	events    []Event
-	created   []Created
+	// removed counts, by ARM ID (lower case), the resources deleted there: one created again is a new instance,
+	// with a new vmId, as in Azure.
+	removed map[string]int
+	events  []Event
+	created []Created
 	// uses are the credentials used in Azure (CredentialUses); lastUse is each object's last one.
 	uses    []CredentialUse
 	lastUse map[objectKey]CredentialUse
@@ -99,7 +102,7 @@ type Created struct {
 
 // NewAzure returns an empty fake Azure, to share between simulators.
 func NewAzure() *Azure {
-	return &Azure{resources: map[string]resource{}, lastUse: map[objectKey]CredentialUse{}}
+	return &Azure{resources: map[string]resource{}, removed: map[string]int{}, lastUse: map[objectKey]CredentialUse{}}
 }
 
 func (a *Azure) record(op, kind, id string) {
@@ -300,6 +303,8 @@ type resource struct {
 	spec string
 	// properties are what ASO reads into the status of a seeded resource, besides its tags (SeedAzureProperties).
 	properties map[string]any
+	// instance counts the resources of the ID deleted before this one was created (a VM's vmId differs).
+	instance int
 }
 
 // SeedAzure makes a resource exist in the fake Azure, with these tags, as one created outside Cluster API.
@@ -317,6 +322,25 @@ func (s *Simulator) SeedAzureProperties(armID string, properties map[string]any)
 	r := s.azure.resources[strings.ToLower(armID)]
 	r.properties = properties
 	s.azure.resources[strings.ToLower(armID)] = r
+}
+
+// DeleteInAzure deletes a resource and everything inside it from the fake Azure outside Cluster API and ASO, as a
+// user with the portal would; ASO's objects do not notice until their next reconciliation (Resync). false when it
+// does not exist.
+func (s *Simulator) DeleteInAzure(armID string) bool {
+	if !s.ExistsInAzure(armID) {
+		return false
+	}
+	s.azure.mu.Lock()
+	s.azure.remove(strings.ToLower(armID))
+	s.azure.mu.Unlock()
+	return true
+}
+
+// Resync makes the simulator reconcile an object now, as ASO does for every object after its sync period
+// (AZURE_SYNC_PERIOD, an hour by default) or when it restarts: like ASO, it sends the object's PUT again.
+func (s *Simulator) Resync(ctx context.Context, kind, namespace, name string) error {
+	return s.poke(ctx, kind, namespace, name)
 }
 
 // ExistsInAzure reports whether a resource exists in the fake Azure.

@@ -25,8 +25,9 @@ import (
 	"strings"
 )
 
-// compute adds what Azure computes to a rendered resource. Values derive from the resource's ID, so they are the same
-// on every GET and in every run. The lock is held.
+// compute adds what Azure computes to a rendered resource. Values derive from the resource's ID (a VM's vmId also
+// from its instance: a VM created again after a deletion has another), so they are the same on every GET and in
+// every run. The lock is held.
 func (s *Server) compute(out map[string]any, r *resource) {
 	props := out["properties"].(map[string]any)
 	computeIdentity(out, r)
@@ -36,7 +37,7 @@ func (s *Server) compute(out map[string]any, r *resource) {
 		props["clientId"] = clientID(r.id.raw)
 		props["tenantId"] = r.tenant
 	case "microsoft.compute/virtualmachines":
-		props["vmId"] = stableGUID(r.id.raw, "vmId")
+		props["vmId"] = stableGUID(r.id.raw, instancePurpose("vmId", r.instance))
 	case "microsoft.compute/virtualmachinescalesets":
 		props["uniqueId"] = stableGUID(r.id.raw, "uniqueId")
 	case "microsoft.network/networkinterfaces":
@@ -66,6 +67,15 @@ func stableGUID(id, purpose string) string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// instancePurpose is the purpose of a GUID unique to one instance of a resource ID: the first instance keeps the
+// plain purpose, a later one (created after a deletion) gets another GUID.
+func instancePurpose(purpose string, instance int) string {
+	if instance == 0 {
+		return purpose
+	}
+	return fmt.Sprintf("%s#%d", purpose, instance)
 }
 
 // shortHash is the 8 hex digits Azure puts into generated host names.

@@ -78,6 +78,9 @@ type Server struct {
 
 	mu        sync.Mutex
 	resources map[string]*resource
+	// removed counts, by key, the resources of an ID that were deleted: the next one created there is a new
+	// instance, with new unique IDs (a VM's vmId), as Azure gives it.
+	removed map[string]int
 	// ops are the long-running operations by lower-cased path.
 	ops        map[string]*operation
 	opSeq      int
@@ -133,6 +136,7 @@ func Start(opts Options) (*Server, error) {
 		proxyURL:    "http://" + proxyListener.Addr().String(),
 		intercepted: newConnListener(proxyListener.Addr()),
 		resources:   map[string]*resource{},
+		removed:     map[string]int{},
 		ops:         map[string]*operation{},
 		tokens:      map[string]token{},
 		secrets:     map[string]string{},

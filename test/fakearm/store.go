@@ -48,6 +48,9 @@ type resource struct {
 	tenant string
 	// etag changes with every write.
 	etag string
+	// instance counts the resources of this ID that were deleted before this one was created: Azure gives a new
+	// instance new unique IDs (vmId).
+	instance int
 }
 
 // armError is an answer in ARM's error shape.
@@ -112,7 +115,7 @@ func (s *Server) upsert(id armID, body map[string]any, tenant string) (*resource
 	children := takeChildren(id, body)
 	r, exists := s.resources[id.key()]
 	if !exists {
-		r = &resource{id: id, tenant: tenant}
+		r = &resource{id: id, tenant: tenant, instance: s.removed[id.key()]}
 		s.resources[id.key()] = r
 	}
 	for _, k := range []string{"id", "name", "type", "etag"} {
@@ -135,6 +138,7 @@ func (s *Server) remove(key string) {
 	for k, r := range s.resources {
 		if k == key || strings.HasPrefix(k, key+"/") {
 			delete(s.resources, k)
+			s.removed[k]++
 			if op, ok := s.ops[r.op]; ok {
 				op.done = true
 			}
@@ -211,6 +215,19 @@ func (s *Server) Resources() []string {
 		out[i] = s.resources[k].id.raw
 	}
 	return out
+}
+
+// Remove deletes a resource (any case) and everything under its ID outside the cluster, as a user with the portal
+// or the CLI would; the next PUT of the ID creates a new instance. It is not logged. false when there is none.
+func (s *Server) Remove(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := parseID(id).key()
+	if _, ok := s.resources[key]; !ok {
+		return false
+	}
+	s.remove(key)
+	return true
 }
 
 // Seed makes a resource exist before the test, as one created outside the cluster (bring-your-own): a resource group
