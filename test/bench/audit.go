@@ -27,27 +27,15 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/audit"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
-// auditPolicy logs every resource request once, at Metadata level (who, which verb, which resource, when): when
-// its response is complete, or for a watch when it starts (informers list by watching, and the lists tell what
-// the provider's caches hold). Discovery and other non-resource requests are left out.
-const auditPolicy = `apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: ["RequestReceived"]
-rules:
-- level: None
-  nonResourceURLs: ["*"]
-- level: Metadata
-  verbs: ["watch"]
-  omitStages: ["RequestReceived", "ResponseComplete"]
-- level: Metadata
-`
-
-// The users of the management API server, one per actor, so that the audit log attributes every request.
+// The users of the management API server, one per actor, so that the audit log attributes every request. The
+// provider's manager runs as env.ProviderUser (the name the API server gives its ServiceAccount), bound to its
+// generated ClusterRole.
 const (
-	// ProviderUser runs the provider's manager, bound to its generated ClusterRole.
-	ProviderUser = "capzaso-manager"
 	// RawUser applies the raw floor's copies, bound to the same ClusterRole (same API priority and fairness).
 	RawUser = "capzaso-raw"
 	// CAPIUser runs Cluster API's reconcilers.
@@ -67,7 +55,7 @@ const (
 
 func actorOf(user string) string {
 	switch user {
-	case ProviderUser:
+	case env.ProviderUser:
 		return actorProvider
 	case RawUser:
 		return actorRaw
@@ -79,11 +67,8 @@ func actorOf(user string) string {
 	return actorOther
 }
 
-// writeVerbs are the audit verbs that change objects; readVerbs those that read without watching.
-var (
-	writeVerbs = map[string]bool{"create": true, "update": true, "patch": true, "delete": true, "deletecollection": true}
-	readVerbs  = map[string]bool{"get": true, "list": true}
-)
+// readVerbs are the audit verbs that read without watching.
+var readVerbs = map[string]bool{"get": true, "list": true}
 
 // request is one API request from the audit log.
 type request struct {
@@ -97,27 +82,8 @@ type request struct {
 	uri string
 }
 
-func (r request) isWrite() bool { return writeVerbs[r.verb] }
+func (r request) isWrite() bool { return audit.IsWrite(r.verb) }
 func (r request) isRead() bool  { return readVerbs[r.verb] }
-
-// auditEvent holds the fields of an audit.k8s.io/v1 Event the benchmark reads.
-type auditEvent struct {
-	Stage      string `json:"stage"`
-	Verb       string `json:"verb"`
-	RequestURI string `json:"requestURI"`
-	User       struct {
-		Username string `json:"username"`
-	} `json:"user"`
-	ObjectRef *struct {
-		Resource    string `json:"resource"`
-		APIGroup    string `json:"apiGroup"`
-		Subresource string `json:"subresource"`
-	} `json:"objectRef"`
-	ResponseStatus *struct {
-		Code int `json:"code"`
-	} `json:"responseStatus"`
-	RequestReceivedTimestamp time.Time `json:"requestReceivedTimestamp"`
-}
 
 // auditLog reads the API server's audit log as it grows.
 type auditLog struct {
@@ -167,16 +133,8 @@ func parseAuditLine(line []byte) (request, bool) {
 	if len(line) == 0 {
 		return request{}, false
 	}
-	var e auditEvent
-	if err := json.Unmarshal(line, &e); err != nil || e.ObjectRef == nil {
-		return request{}, false
-	}
-	if want := "ResponseComplete"; e.Verb == "watch" {
-		want = "ResponseStarted"
-		if e.Stage != want {
-			return request{}, false
-		}
-	} else if e.Stage != want {
+	var e audit.Event
+	if err := json.Unmarshal(line, &e); err != nil || !e.Logged() {
 		return request{}, false
 	}
 	req := request{
@@ -189,9 +147,7 @@ func parseAuditLine(line []byte) (request, bool) {
 	if e.ObjectRef.Subresource != "" {
 		req.resource += "/" + e.ObjectRef.Subresource
 	}
-	if e.ResponseStatus != nil {
-		req.code = e.ResponseStatus.Code
-	}
+	req.code = e.Code()
 	if req.verb == "list" || req.verb == "watch" {
 		req.uri = e.RequestURI
 	}

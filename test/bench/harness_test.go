@@ -37,7 +37,7 @@ func TestParseAuditLine(t *testing.T) {
 	}{
 		{
 			name: "a status patch of the provider",
-			line: `{"stage":"ResponseComplete","verb":"patch","requestURI":"/apis/x/v1/namespaces/n/azuremachines/m/status","user":{"username":"capzaso-manager"},"objectRef":{"resource":"azuremachines","apiGroup":"infrastructure.cluster.x-k8s.io","subresource":"status"},"responseStatus":{"code":200},"requestReceivedTimestamp":"2026-01-02T03:04:05.123456Z"}`,
+			line: `{"stage":"ResponseComplete","verb":"patch","requestURI":"/apis/x/v1/namespaces/n/azuremachines/m/status","user":{"username":"system:serviceaccount:capz-system:capz-manager"},"objectRef":{"resource":"azuremachines","apiGroup":"infrastructure.cluster.x-k8s.io","subresource":"status"},"responseStatus":{"code":200},"requestReceivedTimestamp":"2026-01-02T03:04:05.123456Z"}`,
 			want: &request{at: time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.UTC), actor: actorProvider, verb: "patch", resource: "azuremachines/status", group: "infrastructure.cluster.x-k8s.io", code: 200},
 		},
 		{
@@ -47,12 +47,12 @@ func TestParseAuditLine(t *testing.T) {
 		},
 		{
 			name: "a watch when it starts, with its URI",
-			line: `{"stage":"ResponseStarted","verb":"watch","requestURI":"/apis/x/v1/azuremachines?watch=true","user":{"username":"capzaso-manager"},"objectRef":{"resource":"azuremachines"},"requestReceivedTimestamp":"2026-01-02T03:04:05Z"}`,
+			line: `{"stage":"ResponseStarted","verb":"watch","requestURI":"/apis/x/v1/azuremachines?watch=true","user":{"username":"system:serviceaccount:capz-system:capz-manager"},"objectRef":{"resource":"azuremachines"},"requestReceivedTimestamp":"2026-01-02T03:04:05Z"}`,
 			want: &request{at: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), actor: actorProvider, verb: "watch", resource: "azuremachines", uri: "/apis/x/v1/azuremachines?watch=true"},
 		},
 		{
 			name: "a watch when it ends is not counted again",
-			line: `{"stage":"ResponseComplete","verb":"watch","user":{"username":"capzaso-manager"},"objectRef":{"resource":"azuremachines"}}`,
+			line: `{"stage":"ResponseComplete","verb":"watch","user":{"username":"system:serviceaccount:capz-system:capz-manager"},"objectRef":{"resource":"azuremachines"}}`,
 		},
 		{
 			name: "a request's first stage is not counted",

@@ -43,6 +43,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
 	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
+	"github.com/capzaso/cluster-api-provider-azure/test/audit"
 	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/kubeletsim"
@@ -98,7 +99,7 @@ type plane struct {
 func startPlane(ctx context.Context, cfg *Config, out string) (*plane, error) {
 	p := &plane{scheme: capiplane.Scheme(), audit: &auditLog{path: filepath.Join(out, "audit.log")}, workloads: map[string]*env.ControlPlane{}, logf: cfg.logf}
 	policy := filepath.Join(out, "audit-policy.yaml")
-	if err := os.WriteFile(policy, []byte(auditPolicy), 0o600); err != nil {
+	if err := os.WriteFile(policy, []byte(audit.Scope{}.Policy()), 0o600); err != nil {
 		return p, err
 	}
 	apiLog, err := os.Create(filepath.Join(out, "control-plane.log"))
@@ -145,7 +146,9 @@ func startPlane(ctx context.Context, cfg *Config, out string) (*plane, error) {
 	}
 	users := map[string]*rest.Config{}
 	for name, groups := range map[string][]string{
-		ProviderUser: nil, RawUser: nil,
+		// The provider's user has its ServiceAccount's name, not its groups: its requests share the raw floor's
+		// API priority and fairness.
+		env.ProviderUser: nil, RawUser: nil,
 		CAPIUser: {"system:masters"}, ASOUser: {"system:masters"},
 	} {
 		u, err := p.management.AddUser(envtest.User{Name: name, Groups: groups}, &rest.Config{QPS: fastQPS, Burst: fastBurst})
@@ -153,7 +156,7 @@ func startPlane(ctx context.Context, cfg *Config, out string) (*plane, error) {
 			return p, fmt.Errorf("failed to add user %s: %w", name, err)
 		}
 		users[name] = u.Config()
-		if name == ProviderUser {
+		if name == env.ProviderUser {
 			kubeconfig, err := u.KubeConfig()
 			if err != nil {
 				return p, err
@@ -300,7 +303,7 @@ func bindManagerRole(ctx context.Context, c client.Client, root string) error {
 	binding := &rbacv1.ClusterRoleBinding{
 		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role.Name},
 		Subjects: []rbacv1.Subject{
-			{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: ProviderUser},
+			{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: env.ProviderUser},
 			{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: RawUser},
 		},
 	}

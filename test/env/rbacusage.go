@@ -17,7 +17,6 @@ limitations under the License.
 package env
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +24,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/audit"
 )
 
 // RBACUsageDirEnvVar names an environment variable: when it names a directory, StartControlPlane turns on the API
@@ -65,22 +66,10 @@ type RBACRequestCount struct {
 	Count int `json:"count"`
 }
 
-// ProviderAuditPolicy is an audit policy that logs the provider's resource requests at Metadata level (who, which
-// verb, which object, the response code): when a response completes, and when a watch starts. The RBAC usage
-// record uses it; a suite that sends the API server's audit events elsewhere too (an audit webhook) uses it as well,
-// since both backends share the API server's one policy.
-const ProviderAuditPolicy = rbacAuditPolicy
-
-const rbacAuditPolicy = `apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: ["RequestReceived"]
-rules:
-- level: None
-  nonResourceURLs: ["*"]
-- level: Metadata
-  users: ["` + ProviderUser + `"]
-- level: None
-`
+// ProviderAudit is what the RBAC usage record logs: every resource request of the provider. A suite that sends the
+// API server's audit events elsewhere too (an audit webhook) logs as much, since both backends share the API
+// server's one policy.
+var ProviderAudit = audit.Scope{Users: []string{ProviderUser}}
 
 // usageRecorder holds the audit log of one control plane while it runs.
 type usageRecorder struct {
@@ -101,7 +90,7 @@ func newUsageRecorder() (*usageRecorder, map[string]string, error) {
 		return nil, nil, err
 	}
 	policy := filepath.Join(tmp, "policy.yaml")
-	if err := os.WriteFile(policy, []byte(rbacAuditPolicy), 0o600); err != nil {
+	if err := os.WriteFile(policy, []byte(ProviderAudit.Policy()), 0o600); err != nil {
 		return nil, nil, errors.Join(err, os.RemoveAll(tmp))
 	}
 	r := &usageRecorder{outDir: outDir, tmpDir: tmp, logPath: filepath.Join(tmp, "audit.log")}
@@ -168,26 +157,6 @@ func (r *usageRecorder) write(counts map[RBACRequest]int) error {
 	return errors.Join(err, out.Close())
 }
 
-// auditEvent holds the fields of an audit.k8s.io/v1 Event that the usage needs.
-type auditEvent struct {
-	Stage string `json:"stage"`
-	Verb  string `json:"verb"`
-	User  struct {
-		Username string `json:"username"`
-	} `json:"user"`
-	ObjectRef *struct {
-		Resource    string `json:"resource"`
-		Namespace   string `json:"namespace"`
-		Name        string `json:"name"`
-		APIGroup    string `json:"apiGroup"`
-		Subresource string `json:"subresource"`
-	} `json:"objectRef"`
-	ResponseStatus *struct {
-		Code int `json:"code"`
-	} `json:"responseStatus"`
-	Annotations map[string]string `json:"annotations"`
-}
-
 // The audit annotation in which the API server's authorization filter records its decision, and its value for a
 // denial. A 403 alone is no RBAC denial: admission refuses writes with 403 too (a webhook's denial, a new object in
 // a terminating namespace).
@@ -200,37 +169,16 @@ const (
 // starts, anything else when it completes).
 func parseRBACAudit(r io.Reader) (map[RBACRequest]int, error) {
 	counts := map[RBACRequest]int{}
-	br := bufio.NewReaderSize(r, 1<<20)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			var e auditEvent
-			if jsonErr := json.Unmarshal(line, &e); jsonErr != nil {
-				if err == nil { // a last line cut short by the API server's stop is not an error
-					return nil, jsonErr
-				}
-			} else if req, ok := rbacRequestOf(e); ok {
-				counts[req]++
-			}
+	err := audit.Read(r, func(e audit.Event) {
+		if req, ok := rbacRequestOf(e); ok {
+			counts[req]++
 		}
-		if errors.Is(err, io.EOF) {
-			return counts, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	})
+	return counts, err
 }
 
-func rbacRequestOf(e auditEvent) (RBACRequest, bool) {
-	if e.ObjectRef == nil || e.User.Username != ProviderUser {
-		return RBACRequest{}, false
-	}
-	want := "ResponseComplete"
-	if e.Verb == "watch" {
-		want = "ResponseStarted"
-	}
-	if e.Stage != want {
+func rbacRequestOf(e audit.Event) (RBACRequest, bool) {
+	if !e.Logged() || e.User.Username != ProviderUser {
 		return RBACRequest{}, false
 	}
 	req := RBACRequest{
@@ -243,8 +191,6 @@ func rbacRequestOf(e auditEvent) (RBACRequest, bool) {
 		req.Name = e.ObjectRef.Name
 	}
 	req.Forbidden = e.Annotations[authorizationDecisionAnnotation] == authorizationForbid
-	if e.ResponseStatus != nil {
-		req.Created = e.Verb == "patch" && e.ResponseStatus.Code == 201
-	}
+	req.Created = e.Verb == "patch" && e.Code() == 201
 	return req, true
 }

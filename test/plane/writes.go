@@ -26,22 +26,9 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/capzaso/cluster-api-provider-azure/test/audit"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
-
-// writesOnlyPolicy audits the provider's writes only: the audit webhook of a plane whose API server keeps no RBAC
-// usage log (which needs every request of the provider, env.ProviderAuditPolicy).
-const writesOnlyPolicy = `apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: ["RequestReceived"]
-rules:
-- level: None
-  nonResourceURLs: ["*"]
-- level: Metadata
-  users: ["` + env.ProviderUser + `"]
-  verbs: ["create", "update", "patch", "delete", "deletecollection"]
-- level: None
-`
 
 // auditWebhookConfig is the kubeconfig of the audit webhook: the API server posts the provider's audit events to
 // the plane's WriteWatcher.
@@ -99,13 +86,14 @@ func startWriteWatcher(dir string) (*WriteWatcher, map[string]string, error) {
 	w.server = &http.Server{Handler: http.HandlerFunc(w.serve), ReadHeaderTimeout: 10 * Interval}
 	policy, kubeconfig := filepath.Join(dir, "audit-policy.yaml"), filepath.Join(dir, "audit-webhook.kubeconfig")
 	// The API server has one audit policy for all its backends: when it keeps the log of every request of the
-	// provider for test/rbaccheck, the webhook receives them all too, and serve counts the writes among them.
-	content := writesOnlyPolicy
-	if os.Getenv(env.RBACUsageDirEnvVar) != "" {
-		content = env.ProviderAuditPolicy
+	// provider for test/rbaccheck, the webhook receives them all too, and serve counts the writes among them;
+	// otherwise it audits the provider's writes only.
+	scope := env.ProviderAudit
+	if os.Getenv(env.RBACUsageDirEnvVar) == "" {
+		scope.Verbs = audit.WriteVerbs
 	}
 	err = errors.Join(
-		os.WriteFile(policy, []byte(content), 0o600),
+		os.WriteFile(policy, []byte(scope.Policy()), 0o600),
 		os.WriteFile(kubeconfig, fmt.Appendf(nil, auditWebhookConfig, l.Addr()), 0o600),
 	)
 	if err != nil {
@@ -120,52 +108,29 @@ func startWriteWatcher(dir string) (*WriteWatcher, map[string]string, error) {
 	}, nil
 }
 
-// auditEvent holds the fields of an audit.k8s.io/v1 Event the watcher reads.
-type auditEvent struct {
-	Stage string `json:"stage"`
-	Verb  string `json:"verb"`
-	User  struct {
-		Username string `json:"username"`
-	} `json:"user"`
-	ObjectRef *struct {
-		Resource  string `json:"resource"`
-		APIGroup  string `json:"apiGroup"`
-		Namespace string `json:"namespace"`
-		Name      string `json:"name"`
-	} `json:"objectRef"`
-	ResponseStatus *struct {
-		Code int `json:"code"`
-	} `json:"responseStatus"`
-}
-
 // isWrite reports whether an event is a completed, successful write of the provider's objects: not of its leader
 // election lease or its events, which it writes whatever its controllers do.
-func (e auditEvent) isWrite() bool {
-	switch e.Verb {
-	case "create", "update", "patch", "delete", "deletecollection":
-	default:
-		return false
-	}
-	if e.Stage != "ResponseComplete" || e.User.Username != env.ProviderUser || e.ObjectRef == nil {
+func isWrite(e audit.Event) bool {
+	if !audit.IsWrite(e.Verb) || !e.Logged() || e.User.Username != env.ProviderUser {
 		return false
 	}
 	switch e.ObjectRef.APIGroup + "/" + e.ObjectRef.Resource {
 	case "coordination.k8s.io/leases", "/events", "events.k8s.io/events":
 		return false
 	}
-	return e.ResponseStatus != nil && e.ResponseStatus.Code < 300
+	return e.ResponseStatus != nil && e.Code() < 300
 }
 
 func (w *WriteWatcher) serve(rw http.ResponseWriter, req *http.Request) {
 	var list struct {
-		Items []auditEvent `json:"items"`
+		Items []audit.Event `json:"items"`
 	}
 	if err := json.NewDecoder(req.Body).Decode(&list); err != nil {
 		http.Error(rw, err.Error(), http.StatusBadRequest)
 		return
 	}
 	for _, e := range list.Items {
-		if e.isWrite() {
+		if isWrite(e) {
 			w.wrote(ObjectWrite{Group: e.ObjectRef.APIGroup, Resource: e.ObjectRef.Resource, Namespace: e.ObjectRef.Namespace, Name: e.ObjectRef.Name})
 		}
 	}
