@@ -35,23 +35,15 @@ import (
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/capzaso/cluster-api-provider-azure/test/audit"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 // This file records a side's performance figures while it runs (see metrics.go for what they are).
 
-// auditPolicy logs every write (not reads, which are many) at Metadata level: who, which object, when, the code.
-const auditPolicy = `apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: ["RequestReceived", "ResponseStarted"]
-rules:
-- level: None
-  nonResourceURLs: ["*"]
-- level: Metadata
-  verbs: ["create", "update", "patch", "delete", "deletecollection"]
-- level: None
-`
+// writesAudit is what a side's audit log holds: every write (not reads, which are many).
+var writesAudit = audit.Scope{Verbs: audit.WriteVerbs}
 
 // auditLog is where a side's management API server logs its writes.
 func auditLog(logDir, name string) string { return filepath.Join(logDir, name+"-audit.log") }
@@ -65,7 +57,7 @@ func auditFlags(logDir, name string) (map[string]string, error) {
 		return nil, err
 	}
 	policy := filepath.Join(logDir, name+"-audit-policy.yaml")
-	if err := os.WriteFile(policy, []byte(auditPolicy), 0o600); err != nil {
+	if err := os.WriteFile(policy, []byte(writesAudit.Policy()), 0o600); err != nil {
 		return nil, err
 	}
 	return map[string]string{
@@ -262,12 +254,12 @@ func (r *recorder) deleteAll(ctx context.Context, timeout time.Duration) error {
 // result turns what was recorded into the side's figures: ARM requests of each flavor's subscription and the audit
 // log's writes, by phase.
 func (r *recorder) result(logDir, name string) (*SideMetrics, error) {
-	var events []AuditEvent
+	var events []audit.Event
 	var auditErr error
 	if raw, err := os.Open(auditLog(logDir, name)); err != nil {
 		auditErr = err
 	} else {
-		events, auditErr = ReadAudit(raw)
+		auditErr = audit.Read(raw, func(e audit.Event) { events = append(events, e) })
 		_ = raw.Close()
 	}
 	requests := r.s.arm.Requests()

@@ -17,9 +17,6 @@ limitations under the License.
 package parity
 
 import (
-	"bufio"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -28,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capzaso/cluster-api-provider-azure/test/audit"
 	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
@@ -143,51 +141,6 @@ func writerOf(userAgent string) string {
 	return WriterClusterAPI
 }
 
-// AuditEvent holds the fields of an audit.k8s.io/v1 Event the figures need.
-type AuditEvent struct {
-	Stage     string `json:"stage"`
-	Verb      string `json:"verb"`
-	UserAgent string `json:"userAgent"`
-	ObjectRef *struct {
-		Resource    string `json:"resource"`
-		Namespace   string `json:"namespace"`
-		APIGroup    string `json:"apiGroup"`
-		Subresource string `json:"subresource"`
-	} `json:"objectRef"`
-	ResponseStatus *struct {
-		Code int `json:"code"`
-	} `json:"responseStatus"`
-	StageTimestamp time.Time `json:"stageTimestamp"`
-}
-
-// ReadAudit reads an audit log (one JSON event a line); a last line cut short is skipped.
-func ReadAudit(r io.Reader) ([]AuditEvent, error) {
-	var out []AuditEvent
-	br := bufio.NewReaderSize(r, 1<<20)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(strings.TrimSpace(string(line))) > 0 {
-			var e AuditEvent
-			if jsonErr := json.Unmarshal(line, &e); jsonErr != nil {
-				if err == nil {
-					return nil, fmt.Errorf("failed to read an audit event: %w", jsonErr)
-				}
-			} else {
-				out = append(out, e)
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-}
-
-// writeVerbs are the verbs that change objects.
-var writeVerbs = map[string]bool{"create": true, "update": true, "patch": true, "delete": true, "deletecollection": true}
-
 // WriteCounts counts one writer's completed writes to the API server.
 type WriteCounts struct {
 	// Writes are the writes other than Events; Events the Events written.
@@ -201,10 +154,10 @@ type WriteCounts struct {
 
 // CountWrites counts the completed writes in [from, to) (a zero to: no end) by writer, those in namespace only when
 // namespace is set.
-func CountWrites(events []AuditEvent, namespace string, from, to time.Time) map[string]WriteCounts {
+func CountWrites(events []audit.Event, namespace string, from, to time.Time) map[string]WriteCounts {
 	out := map[string]WriteCounts{}
 	for _, e := range events {
-		if e.Stage != "ResponseComplete" || !writeVerbs[e.Verb] || e.ObjectRef == nil {
+		if !e.Logged() || !audit.IsWrite(e.Verb) {
 			continue
 		}
 		if e.StageTimestamp.Before(from) || (!to.IsZero() && !e.StageTimestamp.Before(to)) {
@@ -221,7 +174,7 @@ func CountWrites(events []AuditEvent, namespace string, from, to time.Time) map[
 			continue
 		}
 		c.Writes++
-		if e.ResponseStatus != nil && e.ResponseStatus.Code >= 300 {
+		if e.Code() >= 300 {
 			c.Failed++
 		}
 		if c.ByResource == nil {
