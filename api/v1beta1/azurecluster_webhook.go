@@ -69,6 +69,7 @@ func (w azureClusterWebhook) ValidateUpdate(_ context.Context, old, c *AzureClus
 	errs = append(errs, w.opts.validateIdentityRefRequired(field.NewPath("spec", "identityRef"), c.Spec.IdentityRef, old.Spec.IdentityRef == nil)...)
 	errs = append(errs, validateManagedByKept(old.Annotations, c.Annotations)...)
 	errs = append(errs, validateAzureClusterUpdate(old, c)...)
+	errs = ValidateImplementedFieldsUpdate("AzureCluster", old.Spec, c.Spec, errs)
 	return nil, Invalid("AzureCluster", c.Name, errs)
 }
 

@@ -43,6 +43,7 @@ func (azureClusterIdentityWebhook) ValidateCreate(_ context.Context, i *AzureClu
 func (azureClusterIdentityWebhook) ValidateUpdate(_ context.Context, old, i *AzureClusterIdentity) (admission.Warnings, error) {
 	errs := i.validate()
 	errs = append(errs, ValidateImmutable(field.NewPath("spec", "type"), old.Spec.Type, i.Spec.Type)...)
+	errs = ValidateImplementedFieldsUpdate("AzureClusterIdentity", &old.Spec, &i.Spec, errs)
 	return i.warnings(), Invalid("AzureClusterIdentity", i.Name, errs)
 }
 

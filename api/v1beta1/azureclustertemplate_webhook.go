@@ -108,6 +108,7 @@ func (azureClusterTemplateWebhook) ValidateCreate(_ context.Context, t *AzureClu
 func (azureClusterTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureClusterTemplate) (admission.Warnings, error) {
 	errs := t.validate()
 	errs = append(errs, validateTemplateUpdate(ctx, t, old.Spec.Template.Spec, t.Spec.Template.Spec)...)
+	errs = ValidateImplementedFieldsUpdate("AzureClusterTemplate", old.Spec, t.Spec, errs)
 	return t.warnings(), Invalid("AzureClusterTemplate", t.Name, errs)
 }
 

@@ -71,6 +71,7 @@ func (w azureManagedControlPlaneWebhook) ValidateUpdate(_ context.Context, old, 
 	errs := c.validate()
 	errs = append(errs, w.opts.validateIdentityRefRequired(field.NewPath("spec", "identityRef"), c.Spec.IdentityRef, old.Spec.IdentityRef == nil)...)
 	errs = append(errs, validateAzureManagedControlPlaneUpdate(old, c)...)
+	errs = ValidateImplementedFieldsUpdate("AzureManagedControlPlane", &old.Spec, &c.Spec, errs)
 	return managedControlPlaneWarnings(field.NewPath("spec"), &c.Spec.AzureManagedControlPlaneClassSpec),
 		Invalid("AzureManagedControlPlane", c.Name, errs)
 }

@@ -56,6 +56,7 @@ func (azureManagedControlPlaneTemplateWebhook) ValidateCreate(_ context.Context,
 func (azureManagedControlPlaneTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureManagedControlPlaneTemplate) (admission.Warnings, error) {
 	errs := t.validate()
 	errs = append(errs, validateTemplateUpdate(ctx, t, old.Spec.Template.Spec, t.Spec.Template.Spec)...)
+	errs = ValidateImplementedFieldsUpdate("AzureManagedControlPlaneTemplate", &old.Spec, &t.Spec, errs)
 	return t.warnings(), Invalid("AzureManagedControlPlaneTemplate", t.Name, errs)
 }
 

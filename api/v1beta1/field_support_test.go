@@ -147,6 +147,7 @@ var fieldProofs = map[string]map[string]string{
 	},
 	"AzureMachinePoolMachine": {
 		"providerID": "exp/controllers/azuremachinepoolmachine.TestUpdateStatus_ProvisionedStaysAndReadyNeedsTheLatestModel",
+		"instanceID": "api/v1beta1.TestAdmission_CAPZObjectsAfterASwitch",
 		"model":      "exp/controllers/azuremachinepoolmachine.TestUpdateStatus_ProvisionedStaysAndReadyNeedsTheLatestModel",
 	},
 }

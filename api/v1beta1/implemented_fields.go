@@ -96,9 +96,10 @@ var implementedFields = map[string][]string{
 		"platformFaultDomainCount", "zoneBalance", "asoPatches",
 	},
 	// AzureMachinePoolMachine: created by the AzureMachinePool controller for each instance of a Flexible scale
-	// set. Not implemented: instanceID (Uniform scale sets have no AzureMachinePoolMachines: ASO cannot act on one
-	// of their instances).
-	"AzureMachinePoolMachine": {"providerID", "model"},
+	// set. instanceID is CAPZ's record of an instance of a Uniform scale set (the provider makes no
+	// AzureMachinePoolMachines for those: ASO cannot act on one of their instances): its webhook checks that it is the
+	// instance spec.providerID names and keeps it unchanged, so that CAPZ's objects are admitted after a switch.
+	"AzureMachinePoolMachine": {"providerID", "instanceID", "model"},
 	// AzureClusterIdentity: azure/aso turns it into ASO's credential Secret of each cluster that references it.
 	// resourceID is accepted with a warning: CAPZ deprecated it and ignores it too.
 	// Not implemented: userAssignedIdentityCredentialsCloudType (ASO's cloud is set once per installation, not per
@@ -146,10 +147,39 @@ func IsFieldImplemented(kind, path string) bool {
 // ValidateImplementedFields rejects every non-empty spec field of a kind that its controller does not implement.
 // spec is the kind's spec struct; for a template kind, only its spec.template.spec is checked.
 func ValidateImplementedFields(kind string, spec any) field.ErrorList {
+	return validateImplementedFields(kind, nil, spec)
+}
+
+// notSupportedYet is the detail of ValidateImplementedFields' errors.
+const notSupportedYet = "field not supported yet"
+
+// ValidateImplementedFieldsUpdate replaces, among the errors of an update's validation, those of
+// ValidateImplementedFields by the refusals of the fields the update sets or changes. A field the provider does not
+// implement is refused when a user sets it; an object that has it already (one CAPZ made before a switch,
+// docs/migrating-from-capz.md) is not refused every update that leaves it as it is: its metadata, finalizers and
+// the fields the provider implements can still change, and clusterctl move can still update it.
+func ValidateImplementedFieldsUpdate(kind string, oldSpec, spec any, errs field.ErrorList) field.ErrorList {
+	kept := make(field.ErrorList, 0, len(errs))
+	for _, e := range errs {
+		if e.Type != field.ErrorTypeForbidden || e.Detail != notSupportedYet {
+			kept = append(kept, e)
+		}
+	}
+	return append(kept, validateImplementedFields(kind, oldSpec, spec)...)
+}
+
+// validateImplementedFields is ValidateImplementedFields, only for what differs from oldSpec when it is not nil.
+func validateImplementedFields(kind string, oldSpec, spec any) field.ErrorList {
 	path := field.NewPath("spec")
 	content, err := toFields(spec)
 	if err != nil {
 		return field.ErrorList{field.InternalError(path, err)}
+	}
+	var old map[string]any
+	if oldSpec != nil {
+		if old, err = toFields(oldSpec); err != nil {
+			return field.ErrorList{field.InternalError(path, err)}
+		}
 	}
 	if t, ok := templateOf[kind]; ok {
 		kind = t.kind
@@ -157,25 +187,38 @@ func ValidateImplementedFields(kind string, spec any) field.ErrorList {
 			path = path.Child(key)
 			next, _ := content[key].(map[string]any)
 			content = next
+			if oldSpec != nil {
+				next, _ := old[key].(map[string]any)
+				old = next
+			}
 		}
 	}
 	implemented, gated := implementedFields[kind]
 	if !gated {
 		return nil
 	}
-	return unimplemented(path, "", content, implemented)
+	var was *any
+	if oldSpec != nil {
+		var o any = old
+		was = &o
+	}
+	return unimplemented(path, "", content, was, implemented)
 }
 
 // unimplemented walks a value top-down and reports the shortest paths holding a value no implemented path covers.
-func unimplemented(path *field.Path, pattern string, value any, implemented []string) field.ErrorList {
+// With old (the value at the same path before an update, nil for a create), a value equal to it is not reported.
+func unimplemented(path *field.Path, pattern string, value any, old *any, implemented []string) field.ErrorList {
 	if isEmpty(value) {
+		return nil
+	}
+	if old != nil && reflect.DeepEqual(value, *old) {
 		return nil
 	}
 	if pattern != "" && covers(implemented, pattern) {
 		return nil
 	}
 	if pattern != "" && !leadsTo(implemented, pattern) {
-		return field.ErrorList{field.Forbidden(path, "field not supported yet")}
+		return field.ErrorList{field.Forbidden(path, notSupportedYet)}
 	}
 	var errs field.ErrorList
 	switch v := value.(type) {
@@ -186,16 +229,39 @@ func unimplemented(path *field.Path, pattern string, value any, implemented []st
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			errs = append(errs, unimplemented(path.Child(k), join(pattern, k), v[k], implemented)...)
+			errs = append(errs, unimplemented(path.Child(k), join(pattern, k), v[k], childOf(old, k), implemented)...)
 		}
 	case []any:
 		for i, item := range v {
-			errs = append(errs, unimplemented(path.Index(i), pattern+"[]", item, implemented)...)
+			errs = append(errs, unimplemented(path.Index(i), pattern+"[]", item, itemOf(old, i), implemented)...)
 		}
 	default:
-		errs = append(errs, field.Forbidden(path, "field not supported yet"))
+		errs = append(errs, field.Forbidden(path, notSupportedYet))
 	}
 	return errs
+}
+
+// childOf is the value of a key of an old map value: nil (nothing to compare with) when old is nil, an empty
+// value (a new field) when old has no such key.
+func childOf(old *any, key string) *any {
+	if old == nil {
+		return nil
+	}
+	m, _ := (*old).(map[string]any)
+	child := m[key]
+	return &child
+}
+
+// itemOf is the item of an old list value at an index, as childOf.
+func itemOf(old *any, i int) *any {
+	if old == nil {
+		return nil
+	}
+	var item any
+	if l, _ := (*old).([]any); i < len(l) {
+		item = l[i]
+	}
+	return &item
 }
 
 func join(pattern, key string) string {

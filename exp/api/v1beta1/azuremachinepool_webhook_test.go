@@ -271,6 +271,7 @@ func TestAzureMachinePool_ValidateUpdate(t *testing.T) {
 
 func TestAzureMachinePoolMachine_Validate(t *testing.T) {
 	const providerID = "azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/pool-x7k2p"
+	const uniformID = "azure:///subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachineScaleSets/pool/virtualMachines/3"
 	model := &AzureMachinePoolMachineModel{Template: AzureMachinePoolMachineTemplate{VMSize: "Standard_D2s_v3"}, Version: "v1.34.1", FailureDomain: "1"}
 	newMachine := func(providerID string, change func(*AzureMachinePoolMachineSpec)) *AzureMachinePoolMachine {
 		m := &AzureMachinePoolMachine{
@@ -293,9 +294,26 @@ func TestAzureMachinePoolMachine_Validate(t *testing.T) {
 		{name: "no provider ID", machine: newMachine("", nil), wantPaths: []string{"spec.providerID"}},
 		{name: "provider ID without scheme", machine: newMachine("/subscriptions/s", nil), wantPaths: []string{"spec.providerID"}},
 		{
-			name:      "instance ID (only instances of Uniform scale sets have one, and they have no AzureMachinePoolMachines)",
+			name:      "instance ID of a VM that is no scale set instance",
 			machine:   newMachine(providerID, func(s *AzureMachinePoolMachineSpec) { s.InstanceID = "0" }),
 			wantPaths: []string{"spec.instanceID"},
+		},
+		{
+			name: "CAPZ's instance of a Uniform scale set: its instance ID, no model",
+			machine: newMachine(uniformID, func(s *AzureMachinePoolMachineSpec) {
+				s.InstanceID, s.Model = "3", nil
+			}),
+		},
+		{
+			name:      "instance ID of another instance",
+			machine:   newMachine(uniformID, func(s *AzureMachinePoolMachineSpec) { s.InstanceID, s.Model = "4", nil }),
+			wantPaths: []string{"spec.instanceID"},
+		},
+		{
+			name:      "instance ID changed",
+			old:       newMachine(uniformID, func(s *AzureMachinePoolMachineSpec) { s.InstanceID, s.Model = "3", nil }),
+			machine:   newMachine(uniformID, func(s *AzureMachinePoolMachineSpec) { s.InstanceID, s.Model = "4", nil }),
+			wantPaths: []string{"spec.instanceID", "spec.instanceID"},
 		},
 		{name: "provider ID changed", old: newMachine(providerID, nil), machine: newMachine(providerID+"1", nil), wantPaths: []string{"spec.providerID"}},
 		{

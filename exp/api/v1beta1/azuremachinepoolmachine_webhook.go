@@ -18,7 +18,9 @@ package v1beta1
 
 import (
 	"context"
+	"path"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -59,6 +61,7 @@ func (azureMachinePoolMachineWebhook) ValidateUpdate(_ context.Context, old, m *
 	if old.Spec.Model != nil && !reflect.DeepEqual(old.Spec.Model, m.Spec.Model) {
 		errs = append(errs, field.Forbidden(spec.Child("model"), "field is immutable"))
 	}
+	errs = infrav1.ValidateImplementedFieldsUpdate("AzureMachinePoolMachine", &old.Spec, &m.Spec, errs)
 	return nil, infrav1.Invalid("AzureMachinePoolMachine", m.Name, errs)
 }
 
@@ -76,5 +79,16 @@ func (m *AzureMachinePoolMachine) validate() field.ErrorList {
 	case !strings.HasPrefix(m.Spec.ProviderID, "azure://"):
 		errs = append(errs, field.Invalid(p, m.Spec.ProviderID, "must start with azure://"))
 	}
+	if id := m.Spec.InstanceID; id != "" && strings.HasPrefix(m.Spec.ProviderID, "azure://") {
+		// CAPZ's record of an instance of a Uniform scale set: the instance ID Azure gave it, the last segment of
+		// its resource ID (.../virtualMachineScaleSets/<scale set>/virtualMachines/<instance ID>).
+		if !uniformInstance.MatchString(m.Spec.ProviderID) || !strings.EqualFold(path.Base(m.Spec.ProviderID), id) {
+			errs = append(errs, field.Invalid(field.NewPath("spec", "instanceID"), id,
+				"must be the instance ID of the scale set instance spec.providerID names (.../virtualMachineScaleSets/<name>/virtualMachines/<instance ID>)"))
+		}
+	}
 	return append(errs, infrav1.ValidateImplementedFields("AzureMachinePoolMachine", &m.Spec)...)
 }
+
+// uniformInstance matches the provider ID of an instance of a Uniform scale set.
+var uniformInstance = regexp.MustCompile(`(?i)^azure:///subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Compute/virtualMachineScaleSets/[^/]+/virtualMachines/[^/]+$`)
