@@ -101,6 +101,13 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 				state.notReady(CredentialNotAllowedReason, held, false)
 				break
 			}
+			if held, err := e.settleProbe(ctx, obj, opts.ClusterName); err != nil || held != "" {
+				if err != nil {
+					return false, result, err
+				}
+				state.notReady(infrav1.DeletionHeldReason, held, false)
+				break
+			}
 			if err := e.releaseCAPZPause(ctx, obj); err != nil {
 				return false, result, err
 			}
@@ -257,6 +264,35 @@ func (e *Engine) controlled(ctx context.Context, reader client.Reader, owner cli
 		}
 	}
 	return out, nil
+}
+
+// settleProbe decides, before deleting it, about an object the engine is still probing (AdoptionAnnotation probing:
+// applied with reconcile-policy skip so that ASO looks the resource up), as the next apply would have: deleting it at
+// skip would leave in Azure a resource another controller (CAPZ) made for the cluster, such as the VM of a machine
+// deleted before its takeover. It returns why the object is not deleted yet: ASO has not answered. A resource ASO
+// found with the cluster's owned tag is taken over (reconcile-policy manage), so that ASO deletes it in Azure; the
+// user's own resource and a resource Azure does not have keep skip, so that ASO deletes nothing.
+func (e *Engine) settleProbe(ctx context.Context, obj client.Object, clusterName string) (string, error) {
+	if obj.GetAnnotations()[AdoptionAnnotation] != adoptionProbing {
+		return "", nil
+	}
+	adoption, waiting := adoptionOf(obj, clusterName)
+	if waiting {
+		return fmt.Sprintf("%s %s is not deleted yet: waiting for ASO to look the resource up in Azure, so that what the cluster owns there goes with it",
+			obj.GetObjectKind().GroupVersionKind().Kind, obj.GetName()), nil
+	}
+	if adoption != adoptionTakenOver {
+		return "", nil
+	}
+	annotations := map[string]any{AdoptionAnnotation: adoption, asoannotations.ReconcilePolicy: nil}
+	data, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": annotations}})
+	if err != nil {
+		return "", err
+	}
+	if err := e.Client.Patch(ctx, obj, client.RawPatch(types.MergePatchType, data)); err != nil && !apierrors.IsNotFound(err) {
+		return "", fmt.Errorf("failed to record the adoption of %s %s before deleting it: %w", obj.GetObjectKind().GroupVersionKind().Kind, client.ObjectKeyFromObject(obj), err)
+	}
+	return "", nil
 }
 
 // releaseCAPZPause gives an object CAPZ paused (CAPZPrePauseAnnotation) back the reconcile-policy it had before, as

@@ -78,10 +78,11 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 			s.Credentials = &creds
 			return err
 		},
-		Phases:      []lifecycle.Phase[*scope]{r.reconcileClusterInfrastructure, r.reconcileBootstrapData, r.reconcileResources, r.reconcileMachineStatus},
-		Deletes:     "the machine's Azure resources",
-		DeleteOrder: compute.MachineDeleteOrder,
-		Status:      updateStatus,
+		Phases:       []lifecycle.Phase[*scope]{r.reconcileClusterInfrastructure, r.reconcileBootstrapData, r.reconcileResources, r.reconcileMachineStatus},
+		Deletes:      "the machine's Azure resources",
+		BeforeDelete: r.takeOverBeforeDelete,
+		DeleteOrder:  compute.MachineDeleteOrder,
+		Status:       updateStatus,
 	}).Setup(ctx, mgr, options)
 	return err
 }

@@ -19,6 +19,7 @@ package azuremachine
 import (
 	"context"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
 	"github.com/capzaso/cluster-api-provider-azure/azure"
@@ -56,4 +57,43 @@ func (r *Reconciler) takeOver(ctx context.Context, s *scope, resources []azure.R
 	s.capzDifferences = taken.Keep(resources)
 	takeover.Announce(r.Engine.Events, am, s.capzDifferences)
 	return nil
+}
+
+// deletionCheckedAnnotation records on a deleted AzureMachine that its VM has an ASO object the deletion may remove
+// (takeOverBeforeDelete): the provider made it, took it over, or found it the user's or gone from Azure.
+const deletionCheckedAnnotation = "infrastructure.cluster.x-k8s.io/deletion-takeover-checked"
+
+// takeOverBeforeDelete takes over, before its deletion, a machine whose VM another controller made (CAPZ, before a
+// switch): the AzureMachine has its provider ID but no takeover is recorded yet (the machine was deleted by a
+// rollout, a remediation or the autoscaler before the provider's first pass). The ASO objects the deletion removes
+// are only those the provider made, so without them the VM, its interfaces, public IP and SSH rule would stay in
+// Azure. The pass runs as a live one, so that the engine has ASO look the resources up and takes over those with the
+// cluster's owned tag, as they are (takeOver); the deletion then deletes them through ASO. What ASO finds without
+// the tag is the user's and stays in Azure; a VM Azure no longer has is not made again.
+//
+// Whether the takeover was needed is decided once, in the deletion's first passes, and recorded on the AzureMachine
+// (deletionCheckedAnnotation): once the deletion has removed the VM's ASO object, a missing object means nothing.
+func (r *Reconciler) takeOverBeforeDelete(ctx context.Context, s *scope) (bool, error) {
+	am := s.azureMachine
+	if ptr.Deref(am.Spec.ProviderID, "") == "" || am.Annotations[deletionCheckedAnnotation] == "true" {
+		return true, nil
+	}
+	vm, err := r.Engine.Read(ctx, am.Namespace, compute.VirtualMachineRef(compute.VMName(am)))
+	if err != nil {
+		return false, err
+	}
+	if vm != nil {
+		if _, known := aso.Adopted(vm); known || !aso.AdoptionRecorded(vm) || aso.MissingInAzure(vm) {
+			// Taken over, the user's, made by the provider, or gone from Azure: the deletion does the rest. The
+			// pass's patch records it before the deletion of the VM's object can be seen.
+			metav1.SetMetaDataAnnotation(&am.ObjectMeta, deletionCheckedAnnotation, "true")
+			return true, nil
+		}
+	}
+	for _, phase := range []func(context.Context, *scope) error{r.reconcileClusterInfrastructure, r.reconcileBootstrapData, r.reconcileResources} {
+		if err := phase(ctx, s); err != nil || s.Waiting.Reason != "" {
+			return false, err
+		}
+	}
+	return false, nil
 }
