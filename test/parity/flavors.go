@@ -78,6 +78,15 @@ var Flavors = []Flavor{
 	{Name: "machinepool", Cluster: "pmp", SelfManaged: true},
 	{Name: "windows", Cluster: "pwin", SelfManaged: true},
 	{Name: "aks-aso", Cluster: "paks"},
+	{Name: "azure-cni-v1", Cluster: "pcni", SelfManaged: true},
+	{Name: "ephemeral", Cluster: "peph", SelfManaged: true},
+	{Name: "ipv6", Cluster: "pipv6", SelfManaged: true},
+	{Name: "flatcar", Cluster: "pflat", SelfManaged: true, Vars: map[string]string{"FLATCAR_VERSION": "4152.2.3"}},
+	{Name: "flatcar-sysext", Cluster: "psysx", SelfManaged: true, Vars: map[string]string{"FLATCAR_VERSION": "4152.2.3"}},
+	{Name: "aad", Cluster: "paad", SelfManaged: true, Vars: map[string]string{"AZURE_SERVER_APP_ID": "00000000-0000-0000-0000-00000000000c"}},
+	{Name: "windows-apiserver-ilb", Cluster: "pwilb", SelfManaged: true, Vars: map[string]string{"APISERVER_LB_DNS_SUFFIX": "parity"},
+		CAPZFeatureGates: "APIServerILB=true"},
+	{Name: "aks-aso-maintenance", Cluster: "paksm"},
 }
 
 // MoreFlavors are CAPZ's other flavors, compared on request (--flavors): make parity runs them, but the differences
@@ -85,19 +94,10 @@ var Flavors = []Flavor{
 // once a run of it shows no undocumented difference.
 var MoreFlavors = []Flavor{
 	{Name: "azure-bastion", Cluster: "pbast", SelfManaged: true},
-	{Name: "azure-cni-v1", Cluster: "pcni", SelfManaged: true},
-	{Name: "ephemeral", Cluster: "peph", SelfManaged: true},
-	{Name: "ipv6", Cluster: "pipv6", SelfManaged: true},
 	{Name: "nvidia-gpu", Cluster: "pgpu", SelfManaged: true, Vars: map[string]string{"AZURE_NODE_MACHINE_TYPE": "Standard_NC4as_T4_v3"}},
 	{Name: "machinepool-windows", Cluster: "pmpwin", SelfManaged: true},
-	{Name: "flatcar", Cluster: "pflat", SelfManaged: true, Vars: map[string]string{"FLATCAR_VERSION": "4152.2.3"}},
-	{Name: "flatcar-sysext", Cluster: "psysx", SelfManaged: true, Vars: map[string]string{"FLATCAR_VERSION": "4152.2.3"}},
-	{Name: "aad", Cluster: "paad", SelfManaged: true, Vars: map[string]string{"AZURE_SERVER_APP_ID": "00000000-0000-0000-0000-00000000000c"}},
-	{Name: "windows-apiserver-ilb", Cluster: "pwilb", SelfManaged: true, Vars: map[string]string{"APISERVER_LB_DNS_SUFFIX": "parity"},
-		CAPZFeatureGates: "APIServerILB=true"},
 	{Name: "edgezone", Cluster: "pedge", SelfManaged: true, CAPZFeatureGates: "EdgeZone=true",
 		Vars: map[string]string{"AZURE_EXTENDEDLOCATION_NAME": "microsoftlosangeles1", "AZURE_EXTENDEDLOCATION_TYPE": "EdgeZone"}},
-	{Name: "aks-aso-maintenance", Cluster: "paksm"},
 }
 
 // SwitchFlavors are the flavors only make parity-switch builds, beside Flavors: the provider makes them

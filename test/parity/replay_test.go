@@ -22,6 +22,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"regexp"
 	"strings"
 	"testing"
@@ -193,7 +194,7 @@ func TestReplayRun(t *testing.T) {
 	if err := json.Unmarshal(raw, &ran); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range Flavors {
+	for _, f := range slices.Concat(Flavors, MoreFlavors) {
 		t.Run(f.Name, func(t *testing.T) {
 			if _, ok := ran.Flavors[f.Name]; !ok {
 				t.Skip("not in the run")
