@@ -22,8 +22,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
