@@ -75,7 +75,7 @@ func (k *Kind[T, S]) Setup(ctx context.Context, mgr ctrl.Manager, options contro
 	for _, w := range k.Watches {
 		switch {
 		case w.Source != nil:
-			b = b.WatchesRawSource(w.Source)
+			b = b.WatchesRawSource(drainedSource{Source: w.Source})
 		case w.Metadata:
 			b = b.WatchesMetadata(w.Object, w.Handler, w.Predicates...)
 		default:
