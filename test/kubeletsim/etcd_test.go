@@ -147,3 +147,47 @@ func controlPlaneMachine(name, cluster string) client.Object {
 	am.Labels[clusterv1.ClusterNameLabel] = cluster
 	return am
 }
+
+// TestSimulator_ControlPlaneNodeIsReachableWhenSeen: a control plane Node is never seen, not even in the event of its
+// creation, without its kubelet endpoint or before its control plane pods. Otherwise a port-forward to its etcd pod
+// could be refused, and the kubeadm control plane provider's dialer would fall back to SPDY, whose round tripper its
+// concurrent dials share (a data race in Cluster API v1.14.2 that fails every test of the process under -race).
+func TestSimulator_ControlPlaneNodeIsReachableWhenSeen(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	workloadCP, workload, err := env.StartWorkloadCluster(ctx)
+	g.Expect(err).NotTo(HaveOccurred())
+	defer func() { _ = workloadCP.Stop() }()
+	watcher, err := client.NewWithWatch(workloadCP.Config, client.Options{Scheme: workload.Scheme()})
+	g.Expect(err).NotTo(HaveOccurred())
+	nodes, err := watcher.Watch(ctx, &corev1.NodeList{})
+	g.Expect(err).NotTo(HaveOccurred())
+	defer nodes.Stop()
+
+	management := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(
+		controlPlaneMachine("c1-cp-0", "c1"), controlPlaneMachine("c1-cp-1", "c1"),
+	).Build()
+	sim := Start(Options{Management: management, Workload: workload, SubscriptionID: subscription, Interval: 10 * time.Millisecond, Logf: t.Logf})
+	defer func() { g.Expect(sim.DeleteNodes(ctx)).To(Succeed()) }()
+
+	seen := map[string]bool{}
+	timeout := time.After(30 * time.Second)
+	for len(seen) < 2 {
+		select {
+		case <-timeout:
+			t.Fatalf("saw the creation of %d of 2 control plane Nodes", len(seen))
+		case ev := <-nodes.ResultChan():
+			node, ok := ev.Object.(*corev1.Node)
+			if !ok || seen[node.Name] {
+				continue
+			}
+			seen[node.Name] = true
+			g.Expect(node.Status.DaemonEndpoints.KubeletEndpoint.Port).NotTo(BeZero(), "Node %s is seen with its kubelet endpoint", node.Name)
+			g.Expect(node.Status.Addresses).NotTo(BeEmpty(), "Node %s is seen with its address", node.Name)
+			for _, component := range controlPlaneComponents {
+				g.Expect(workload.Get(ctx, client.ObjectKey{Namespace: metav1.NamespaceSystem, Name: staticPodName(component, node.Name)}, &corev1.Pod{})).
+					To(Succeed(), "the %s pod of Node %s exists when the Node is seen", component, node.Name)
+			}
+		}
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
@@ -88,6 +89,8 @@ type Simulator struct {
 	kubelet *kubeletServer
 	// etcd plays the etcd members of the control plane Nodes.
 	etcd *etcdSim
+	// endpointsStopped makes stopping the kubelet endpoint and the etcd members happen once.
+	endpointsStopped sync.Once
 }
 
 // Start starts a simulator; Stop ends it.
@@ -119,13 +122,33 @@ func refusePorts(namespace, pod string, port int) (net.Conn, error) {
 // Stop ends the simulator and waits for it; the Nodes it registered stay (see DeleteNodes). It may be called more
 // than once.
 func (s *Simulator) Stop() {
+	s.stopLoop()
+	s.stopEndpoints()
+}
+
+// stopLoop ends the loop that registers Nodes and waits for it.
+func (s *Simulator) stopLoop() {
 	s.cancel()
 	<-s.done
 }
 
-// DeleteNodes stops the simulator and deletes the Nodes it registered, as tests do when they end.
+// stopEndpoints stops the kubelet endpoint and the etcd members.
+func (s *Simulator) stopEndpoints() {
+	s.endpointsStopped.Do(func() {
+		s.etcd.stop()
+		if s.kubelet != nil {
+			s.kubelet.stop()
+		}
+	})
+}
+
+// DeleteNodes stops the simulator and deletes the Nodes it registered, as tests do when they end. The kubelet
+// endpoint and the etcd members stop after their Nodes are gone, so that a controller still dialling a Node's pod
+// through the API server reaches it (a refused port-forward makes the kubeadm control plane provider's dialer fall
+// back to SPDY: see registerMachineNodes).
 func (s *Simulator) DeleteNodes(ctx context.Context) error {
-	s.Stop()
+	s.stopLoop()
+	defer s.stopEndpoints()
 	var errs []error
 	for _, name := range sets.List(s.machineNodes.Union(s.poolMachineNodes).Union(s.poolNodes)) {
 		if err := s.opts.Workload.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil && !apierrors.IsNotFound(err) {
@@ -149,10 +172,6 @@ func (s *Simulator) DeleteNodes(ctx context.Context) error {
 
 func (s *Simulator) run(ctx context.Context) {
 	defer close(s.done)
-	defer s.etcd.stop()
-	if s.kubelet != nil {
-		defer s.kubelet.stop()
-	}
 	ticker := time.NewTicker(s.opts.Interval)
 	defer ticker.Stop()
 	for {
@@ -194,15 +213,21 @@ func (s *Simulator) registerMachineNodes(ctx context.Context) {
 				continue
 			}
 		}
-		if err := s.registerNode(ctx, node); err != nil {
-			s.logf(ctx, "Failed to register Node %s: %v", am.Name, err)
-			continue
-		}
+		// The mirror pods come before the Node, so that the kubeadm control plane provider never looks for the etcd
+		// pod of a Node it sees and gets a 404: a port-forward the API server refuses makes its dialer fall back
+		// from WebSockets to SPDY, whose round tripper its concurrent etcd dials share (a data race in Cluster API
+		// v1.14.2's controlplane/kubeadm/pkg/proxy that -race reports).
 		if controlPlane {
 			if err := runStaticPods(ctx, s.opts.Workload, node.Name); err != nil {
 				s.logf(ctx, "Failed to report the static pods of Node %s: %v", am.Name, err)
 				continue
 			}
+		}
+		if err := s.registerNode(ctx, node); err != nil {
+			s.logf(ctx, "Failed to register Node %s: %v", am.Name, err)
+			continue
+		}
+		if controlPlane {
 			s.etcd.join(am.Namespace, am.Labels[clusterv1.ClusterNameLabel], node.Name)
 		}
 		s.machineNodes.Insert(am.Name)
@@ -344,10 +369,6 @@ func AgentPoolNodes(ctx context.Context, management client.Reader, namespace, su
 // registerNode creates a Node (or finds it) and reports it Ready, without memory, disk or PID pressure, with the
 // simulator's kubelet endpoint on the loopback address, as its kubelet does.
 func (s *Simulator) registerNode(ctx context.Context, node *corev1.Node) error {
-	c := s.opts.Workload
-	if err := c.Create(ctx, node); err != nil && !apierrors.IsAlreadyExists(err) {
-		return err
-	}
 	if s.kubelet != nil {
 		node.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "127.0.0.1"}}
 		node.Status.DaemonEndpoints.KubeletEndpoint.Port = s.kubelet.port()
@@ -362,5 +383,13 @@ func (s *Simulator) registerNode(ctx context.Context, node *corev1.Node) error {
 	for i := range node.Status.Conditions {
 		node.Status.Conditions[i].LastHeartbeatTime, node.Status.Conditions[i].LastTransitionTime = now, now
 	}
+	// The API server keeps a Node's status on creation, as kubelet registers it: the Node is never seen without its
+	// kubelet endpoint (a port-forward to one of its pods would fail). The status update covers a Node that exists.
+	status := node.Status
+	c := s.opts.Workload
+	if err := c.Create(ctx, node); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	node.Status = status
 	return c.Status().Update(ctx, node)
 }
