@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -165,7 +166,9 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		if current.kind == "" {
 			instance = az.removed[strings.ToLower(id)]
 		}
-		az.resources[strings.ToLower(id)] = resource{kind: r.gvk.Kind, tags: specTags(obj), spec: spec, properties: current.properties, instance: instance}
+		az.resources[strings.ToLower(id)] = resource{
+			kind: r.gvk.Kind, id: id, tags: specTags(obj), spec: spec, properties: current.properties, put: specOf(obj), instance: instance,
+		}
 	}
 	az.mu.Unlock()
 
@@ -467,6 +470,11 @@ func (r *reconciler) fillKindStatus(ctx context.Context, obj genruntime.ARMMetaO
 			out = append(out, entry)
 		}
 		status["frontendIPConfigurations"] = out
+		// Azure lists the inbound NAT rules of a load balancer in its GET, those made on their own (ASO's
+		// LoadBalancersInboundNatRule, or outside ASO) included; ASO reads them into the status.
+		if rules := r.sim.azure.inboundNATRules(id); len(rules) > 0 {
+			status["inboundNatRules"] = rules
+		}
 	case "VirtualMachine":
 		// Azure gives every VM its own vmId: one created again after a deletion has another.
 		vmID := id
@@ -625,6 +633,59 @@ func specHash(obj client.Object) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("%x", sha256sum(string(data))), nil
+}
+
+// specOf is a copy of an ASO object's spec, as ASO sends it to Azure.
+func specOf(obj client.Object) map[string]any {
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil
+	}
+	spec, _ := content["spec"].(map[string]any)
+	return spec
+}
+
+// inboundNATRules lists the inbound NAT rules Azure holds on the load balancer lbID, by name, in the shape of
+// ASO's load balancer status: a rule ASO wrote as its spec says, a seeded one as its properties say.
+func (a *Azure) inboundNATRules(lbID string) []any {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	prefix := strings.ToLower(lbID) + "/inboundnatrules/"
+	var keys []string
+	for key := range a.resources {
+		if strings.HasPrefix(key, prefix) && !strings.Contains(key[len(prefix):], "/") {
+			keys = append(keys, key)
+		}
+	}
+	sort.Strings(keys)
+	out := make([]any, 0, len(keys))
+	for _, key := range keys {
+		res := a.resources[key]
+		id := res.id
+		if id == "" {
+			id = key
+		}
+		entry := map[string]any{
+			"id": id, "name": id[strings.LastIndex(id, "/")+1:], "type": "Microsoft.Network/loadBalancers/inboundNatRules",
+			"provisioningState": "Succeeded",
+		}
+		for k, v := range res.properties {
+			entry[k] = runtime.DeepCopyJSONValue(v)
+		}
+		for _, field := range []string{"backendPort", "enableFloatingIP", "enableTcpReset", "frontendPort", "frontendPortRangeStart", "frontendPortRangeEnd", "idleTimeoutInMinutes", "protocol"} {
+			if v, ok := res.put[field]; ok {
+				entry[field] = runtime.DeepCopyJSONValue(v)
+			}
+		}
+		if fe, _ := res.put["frontendIPConfiguration"].(map[string]any); fe != nil {
+			ref, _ := fe["reference"].(map[string]any)
+			if armID, _ := ref["armId"].(string); armID != "" {
+				entry["frontendIPConfiguration"] = map[string]any{"id": armID}
+			}
+		}
+		out = append(out, entry)
+	}
+	return out
 }
 
 // specTags reads spec.tags of an ASO object.

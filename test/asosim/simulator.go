@@ -297,12 +297,16 @@ func (s *Simulator) isApproved(key objectKey) bool {
 // resource is a resource in the fake Azure.
 type resource struct {
 	kind string
+	// id is the resource's ARM ID as last written (the map's key is in lower case).
+	id   string
 	tags map[string]string
 	// spec is the hash of the ASO spec last PUT, so that any simulator sharing the Azure tells an update from a
 	// repeated PUT of the same resource.
 	spec string
 	// properties are what ASO reads into the status of a seeded resource, besides its tags (SeedAzureProperties).
 	properties map[string]any
+	// put is the ASO spec last PUT, what Azure holds of a resource ASO wrote (nil for a seeded one until then).
+	put map[string]any
 	// instance counts the resources of the ID deleted before this one was created (a VM's vmId differs).
 	instance int
 }
@@ -311,7 +315,7 @@ type resource struct {
 func (s *Simulator) SeedAzure(kind, armID string, tags map[string]string) {
 	s.azure.mu.Lock()
 	defer s.azure.mu.Unlock()
-	s.azure.resources[strings.ToLower(armID)] = resource{kind: kind, tags: tags}
+	s.azure.resources[strings.ToLower(armID)] = resource{kind: kind, id: armID, tags: tags}
 }
 
 // SeedAzureProperties gives a seeded resource properties that ASO reads into its objects' status, in the status's
