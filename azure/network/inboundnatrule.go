@@ -53,15 +53,21 @@ type SSHRule struct {
 // SSHFrontendPort returns the port a new SSH rule takes, given the frontend ports the load balancer's other rules
 // use: 22 when it is free, otherwise the first free one of 2201–2219.
 func SSHFrontendPort(inUse sets.Set[int]) (int, error) {
-	if !inUse.Has(sshPort) {
-		return sshPort, nil
-	}
-	for port := firstAlternateSSHPort; port <= lastAlternateSSHPort; port++ {
+	for _, port := range sshPortCandidates() {
 		if !inUse.Has(port) {
 			return port, nil
 		}
 	}
 	return 0, fmt.Errorf("no free SSH frontend port: 22 and %d–%d are in use", firstAlternateSSHPort, lastAlternateSSHPort)
+}
+
+// sshPortCandidates are the ports an SSH rule may take, in the order they are handed out.
+func sshPortCandidates() []int {
+	ports := []int{sshPort}
+	for port := firstAlternateSSHPort; port <= lastAlternateSSHPort; port++ {
+		ports = append(ports, port)
+	}
+	return ports
 }
 
 // SSHRuleObjectName is the name of the ASO object of a machine's SSH rule.

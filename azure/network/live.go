@@ -24,8 +24,10 @@ import (
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asonetworkdns "github.com/Azure/azure-service-operator/v2/api/network/v1api20240601"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/utils/ptr"
 
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 )
@@ -72,12 +74,26 @@ func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKi
 // InboundNATRules is an object of the kind of SSH rules, to list them (aso.Engine.List).
 func InboundNATRules() azure.Object { return &asonetwork.LoadBalancersInboundNatRule{} }
 
+// LoadBalancerRef names the ASO object of a load balancer, to read it (aso.Engine.Read).
+func LoadBalancerRef(name string) azure.Object {
+	return &asonetwork.LoadBalancer{ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(name)}}
+}
+
 // SSHRuleFor completes the SSH rule of a control-plane machine (its load balancer, frontend and whether it is
-// attached) with its frontend port, as CAPZ makes one for each, given the load balancer's ARM ID and the inbound
-// NAT rules of the namespace. A rule keeps the frontend port it has, unless an older rule of the same load balancer
-// has it too (two machines created at once); a new rule takes the first free port (SSHFrontendPort) among the
-// rules of the load balancer.
-func SSHRuleFor(rule SSHRule, lbID, machine string, rules []azure.Object) (*SSHRule, error) {
+// attached) with its frontend port, as CAPZ makes one for each, given the load balancer's ARM ID, the inbound NAT
+// rules of the namespace and the load balancer's ASO object (nil when it has none).
+//
+// Azure is the authority: a rule of the machine's name that Azure holds on the load balancer (as ASO last read it
+// into the load balancer's status, CAPZ's rules included) keeps Azure's port, whatever order the machines are
+// reconciled in. Otherwise the machine's rule object keeps the frontend port it has, unless Azure holds that port
+// for another rule or an older rule object of the load balancer has it too (two machines created at once); a new
+// rule takes the first free port (SSHFrontendPort), skipping the ports of Azure's rules and of the rule objects.
+func SSHRuleFor(rule SSHRule, lbID, machine string, rules []azure.Object, lb azure.Object) (*SSHRule, error) {
+	held, inAzure := azureSSHPorts(lb, lbID, machine)
+	if port, ok := inAzure[strings.ToLower(machine)]; ok {
+		rule.FrontendPort = port
+		return &rule, nil
+	}
 	name := SSHRuleObjectName(rule.LoadBalancer, machine)
 	var mine *asonetwork.LoadBalancersInboundNatRule
 	all := make([]*asonetwork.LoadBalancersInboundNatRule, 0, len(rules))
@@ -89,7 +105,8 @@ func SSHRuleFor(rule SSHRule, lbID, machine string, rules []azure.Object) (*SSHR
 			}
 		}
 	}
-	inUse, takenByOlder := sets.New[int](), sets.New[int]()
+	// Azure refuses a second rule on a port it holds, so its ports are taken for every rule object.
+	inUse, takenByOlder := held.Clone(), held.Clone()
 	for _, other := range all {
 		if other == mine || other.Spec.Owner == nil || !strings.EqualFold(other.Spec.Owner.ARMID, lbID) || other.Spec.FrontendPort == nil {
 			continue
@@ -109,6 +126,41 @@ func SSHRuleFor(rule SSHRule, lbID, machine string, rules []azure.Object) (*SSHR
 	}
 	rule.FrontendPort = port
 	return &rule, nil
+}
+
+// azureSSHPorts reads the inbound NAT rules Azure holds on the load balancer lbID from its ASO object's status:
+// held are the SSH ports (SSHFrontendPort's candidates) they take, the machine's own rule excepted, and inAzure the
+// frontend port of each single-port rule by lower-case name. Both are empty when lb is not that load balancer's
+// object, or ASO has not read it from Azure yet.
+func azureSSHPorts(lb azure.Object, lbID, machine string) (held sets.Set[int], inAzure map[string]int) {
+	held, inAzure = sets.New[int](), map[string]int{}
+	l, ok := lb.(*asonetwork.LoadBalancer)
+	if !ok || l == nil || !strings.EqualFold(ptr.Deref(l.Status.Id, ""), lbID) {
+		return held, inAzure
+	}
+	for _, r := range l.Status.InboundNatRules {
+		name := ptr.Deref(r.Name, "")
+		if name == "" {
+			// The ID ends with the name, should Azure leave the name out.
+			id := ptr.Deref(r.Id, "")
+			name = id[strings.LastIndex(id, "/")+1:]
+		}
+		if r.FrontendPort != nil && *r.FrontendPort > 0 {
+			inAzure[strings.ToLower(name)] = *r.FrontendPort
+			if !strings.EqualFold(name, machine) {
+				held.Insert(*r.FrontendPort)
+			}
+			continue
+		}
+		// A rule of a backend pool takes a range of ports (no single one).
+		start, end := ptr.Deref(r.FrontendPortRangeStart, 0), ptr.Deref(r.FrontendPortRangeEnd, 0)
+		for _, port := range sshPortCandidates() {
+			if start > 0 && start <= port && port <= end {
+				held.Insert(port)
+			}
+		}
+	}
+	return held, inAzure
 }
 
 // olderThan orders objects by creation, then by name.

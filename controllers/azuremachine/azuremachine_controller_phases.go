@@ -154,9 +154,10 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 
 // sshRule returns the SSH rule of a control-plane machine on the cluster's API server load balancer, as CAPZ
 // makes one for each (nil when there is none): on a public load balancer the machine's primary interface takes SSH
-// connections from it; on an internal one it is unattached, as in CAPZ. A rule keeps the frontend port it has,
-// unless an older rule of the same load balancer has it too (two machines created at once); a new rule takes the
-// first free port (network.SSHFrontendPort) among the rules of the load balancer in the namespace.
+// connections from it; on an internal one it is unattached, as in CAPZ. Its frontend port is the one Azure holds
+// for the machine's rule when it holds one (a cluster taken over from CAPZ: ASO lists CAPZ's rules in the load
+// balancer's status); otherwise network.SSHRuleFor picks it from the rules Azure holds and the rule objects of the
+// namespace.
 func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, error) {
 	lb := s.infra.Network.APIServerLB
 	if lb == nil || lb.Name == "" || len(lb.FrontendIPs) == 0 {
@@ -168,8 +169,13 @@ func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, e
 	if err != nil {
 		return nil, err
 	}
+	// The load balancer's object, when the cluster has one, carries the rules Azure holds on it.
+	lbObject, err := r.Engine.Read(ctx, s.azureMachine.Namespace, network.LoadBalancerRef(lb.Name))
+	if err != nil {
+		return nil, err
+	}
 	rule := network.SSHRule{LoadBalancer: lb.Name, Frontend: lb.FrontendIPs[0].Name, Unattached: lb.Type == infrav1.Internal}
-	return network.SSHRuleFor(rule, lbID, compute.VMName(s.azureMachine), rules)
+	return network.SSHRuleFor(rule, lbID, compute.VMName(s.azureMachine), rules, lbObject)
 }
 
 // vmDeletedOutside says why a machine is failed when its VM was deleted outside Cluster API after it was provisioned

@@ -1,0 +1,95 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package azuremachine_test
+
+import (
+	"strings"
+	"testing"
+
+	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	"sigs.k8s.io/cluster-api/util"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/test/env"
+)
+
+// TestReconcile_SSHRulePortsFromAzure: after a switch from CAPZ, Azure holds CAPZ's SSH rules of the control-plane
+// machines (named after them, on the API server load balancer, their ports handed out in CAPZ's order), which ASO
+// lists in the load balancer's status. Each machine's rule object gets the port Azure holds for it, whatever order
+// the machines are reconciled in; a new machine gets a port no rule holds.
+func TestReconcile_SSHRulePortsFromAzure(t *testing.T) {
+	g := NewWithT(t)
+	// A group of its own: the tests of the package share one fake Azure.
+	group := "ssh-switch-" + strings.ToLower(util.RandomString(6))
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&infrav1.AzureCluster{
+		ObjectMeta: metav1.ObjectMeta{Name: "workload"},
+		Spec: infrav1.AzureClusterSpec{
+			ResourceGroup:         group,
+			AzureClusterClassSpec: infrav1.AzureClusterClassSpec{Location: "eastus", SubscriptionID: sim.SubscriptionID()},
+		},
+	})
+	g.Expect(err).NotTo(HaveOccurred())
+	infra := &unstructured.Unstructured{Object: content}
+	infra.SetGroupVersionKind(infrav1.GroupVersion.WithKind("AzureCluster"))
+
+	// CAPZ's rules, made through Azure's SDK: the machines came up in the order c, a, b.
+	lbID := azure.ResourceID(sim.SubscriptionID(), group, azure.TypeLoadBalancer, "workload-public-lb")
+	capzPorts := map[string]int{"switch-cp-c": 22, "switch-cp-a": 2201, "switch-cp-b": 2202}
+	for machine, port := range capzPorts {
+		id := azure.ChildID(lbID, "inboundNatRules", machine)
+		sim.SeedAzure("LoadBalancersInboundNatRule", id, nil)
+		sim.SeedAzureProperties(id, map[string]any{"frontendPort": int64(port), "backendPort": int64(22), "protocol": "Tcp"})
+	}
+
+	f := newFixture(t, g, infra)
+	// The AzureCluster is the Cluster's, so that its controller reconciles it and makes the load balancer.
+	ac := &infrav1.AzureCluster{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload"}, ac)).To(Succeed())
+	ac.OwnerReferences = []metav1.OwnerReference{{APIVersion: clusterv1.GroupVersion.String(), Kind: "Cluster", Name: f.cluster.Name, UID: f.cluster.UID}}
+	g.Expect(env.Env.Update(f.ctx, ac)).To(Succeed())
+	lb := &asonetwork.LoadBalancer{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: azure.ObjectName("workload-public-lb")}, lb)).To(Succeed())
+		g.Expect(lb.Status.InboundNatRules).To(HaveLen(len(capzPorts)), "ASO lists the rules Azure holds on the load balancer")
+	}, timeout).Should(Succeed())
+
+	rulePort := func(g Gomega, machine string) *int {
+		r := &asonetwork.LoadBalancersInboundNatRule{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: azure.ObjectName("workload-public-lb", machine)}, r)).To(Succeed())
+		return r.Spec.FrontendPort
+	}
+	// The machines are reconciled one after the other, a, b, c: in our order each would have taken 22, 2201, 2202.
+	for _, machine := range []string{"switch-cp-a", "switch-cp-b", "switch-cp-c"} {
+		waitProvisioned(f.ctx, g, f.newMachine(t, g, machine, true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"}))
+		g.Expect(rulePort(g, machine)).To(HaveValue(Equal(capzPorts[machine])), machine)
+	}
+
+	// A new machine: a port no rule holds, in Azure or as an object.
+	waitProvisioned(f.ctx, g, f.newMachine(t, g, "switch-cp-d", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"}))
+	g.Expect(rulePort(g, "switch-cp-d")).To(HaveValue(Equal(2203)))
+	// And none of the first three moved.
+	for machine, port := range capzPorts {
+		g.Expect(rulePort(g, machine)).To(HaveValue(Equal(port)), machine)
+	}
+}
