@@ -232,10 +232,10 @@ type BackendPool struct {
 	LoadBalancer, Pool string
 }
 
-// LBPools lists the load balancer backend pools a machine's primary interface (or a scale set's) joins. A worker
-// goes out through the node outbound load balancer only when it has neither a public IP of its own nor a NAT
-// gateway on its subnet (natGateway), as in CAPZ v1.26.0; a scale set always joins it (publicIP and natGateway
-// false).
+// LBPools lists the load balancer backend pools a machine's primary interface (or a scale set's) joins, in CAPZ
+// v1.26.0's order (azure/services/networkinterfaces/spec.go). A worker goes out through the node outbound load
+// balancer only when it has neither a public IP of its own nor a NAT gateway on its subnet (natGateway), as in CAPZ
+// v1.26.0; a scale set always joins it (publicIP and natGateway false).
 func (c *Infrastructure) LBPools(controlPlane, publicIP, natGateway bool) []BackendPool {
 	var out []BackendPool
 	add := func(lb *infrav1.LoadBalancerSpec) {
@@ -244,9 +244,11 @@ func (c *Infrastructure) LBPools(controlPlane, publicIP, natGateway bool) []Back
 		}
 	}
 	if controlPlane {
+		// CAPZ's order: the control plane's outbound pool first (only a private cluster has one), then the API
+		// server's pools. Azure keeps them as a set, but a switched cluster's interfaces are then written unchanged.
+		add(c.Network.ControlPlaneOutboundLB)
 		add(c.Network.APIServerLB)
 		add(network.APIServerInternalLB(c.Network.APIServerLB))
-		add(c.Network.ControlPlaneOutboundLB)
 	} else if !publicIP && !natGateway {
 		add(c.Network.NodeOutboundLB)
 	}

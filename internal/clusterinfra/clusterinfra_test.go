@@ -115,7 +115,8 @@ func TestFrom_AvailabilitySets(t *testing.T) {
 	}
 }
 
-// TestLBPools: control plane machines join the API server's and the control plane outbound load balancers; a worker
+// TestLBPools: control plane machines join the control plane outbound load balancer (first, as in CAPZ) and the API
+// server's; a worker
 // joins the node outbound load balancer only without a public IP and without a NAT gateway on its subnet, as in CAPZ.
 func TestLBPools(t *testing.T) {
 	lb := func(name string) *infrav1.LoadBalancerSpec {
@@ -133,7 +134,7 @@ func TestLBPools(t *testing.T) {
 		controlPlane, publicIP, natGateway bool
 		want                               []BackendPool
 	}{
-		{name: "control plane", controlPlane: true, want: []BackendPool{{"api", "api-pool"}, {"cp-out", "cp-out-pool"}}},
+		{name: "control plane", controlPlane: true, want: []BackendPool{{"cp-out", "cp-out-pool"}, {"api", "api-pool"}}},
 		{name: "worker", want: []BackendPool{{"node-out", "node-out-pool"}}},
 		{name: "worker with a public IP", publicIP: true},
 		{name: "worker on a subnet with a NAT gateway", natGateway: true},
