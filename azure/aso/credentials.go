@@ -101,8 +101,9 @@ type CredentialsInput struct {
 // owner's namespace, owned by the owner. The identity may only be used from the namespaces it allows, and only with
 // the certificate file, credential file or federated client ID the platform bound to it (IdentityBindings): when it
 // may not be used, or no longer exists, the secret the provider wrote is deleted and credential-from is removed from
-// the owner's ASO objects (revocation). A secret of that name the user created (without the provider's label) is used
-// as it is, once the credential policy accepts it. Secret values are never logged.
+// the owner's ASO objects (revocation). A secret of that name the user created (without the owner's controller
+// reference) is used as it is, once the credential policy accepts it; one the owner controls, such as CAPZ's of a
+// cluster taken over from CAPZ, is rewritten. Secret values are never logged.
 func (e *Engine) EnsureCredentials(ctx context.Context, owner client.Object, in CredentialsInput) (Credentials, error) {
 	creds, identity, err := e.resolveIdentity(ctx, owner, in)
 	if err != nil || !creds.Ready {
@@ -460,7 +461,7 @@ func (e *Engine) writeCredentialSecret(ctx context.Context, owner client.Object,
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: owner.GetNamespace(),
-			Labels: map[string]string{infrav1.ClusterNameLabel: clusterName, infrav1.OwnedByLabel: clusterName},
+			Labels: credentialSecretLabels(clusterName),
 			OwnerReferences: []metav1.OwnerReference{{
 				APIVersion: ownerGVK.GroupVersion().String(), Kind: ownerGVK.Kind, Name: owner.GetName(), UID: owner.GetUID(),
 				Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
@@ -494,7 +495,7 @@ func (e *Engine) rewriteCredentialSecret(ctx context.Context, secret *corev1.Sec
 	if secret.Labels == nil {
 		secret.Labels = map[string]string{}
 	}
-	secret.Labels[infrav1.ClusterNameLabel], secret.Labels[infrav1.OwnedByLabel] = clusterName, clusterName
+	maps.Copy(secret.Labels, credentialSecretLabels(clusterName))
 	// A merge patch computed from the Secret as read removes every key that is not the identity's (null), and the
 	// optimistic lock makes a write the provider did not see fail instead of being overwritten unseen.
 	patch := client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})
@@ -504,10 +505,25 @@ func (e *Engine) rewriteCredentialSecret(ctx context.Context, secret *corev1.Sec
 	return nil
 }
 
+// credentialSecretLabels are the labels of the provider's credential secret. Besides the provider's own, it carries
+// CAPZ's mark of the Secrets it writes (<cluster>: owned), as CAPZ's own <cluster>-aso-secret does: CAPZ keeps a
+// Secret without it as the user's and never rewrites it, so after a way back to CAPZ the identity's rotation would
+// no longer reach ASO. A Secret CAPZ wrote is then, once taken over, the same as one the provider made.
+func credentialSecretLabels(clusterName string) map[string]string {
+	return map[string]string{
+		infrav1.ClusterNameLabel: clusterName, infrav1.OwnedByLabel: clusterName,
+		clusterName: infrav1.ResourceLifecycleOwned,
+	}
+}
+
 // intactCredentialSecret reports whether the provider's credential secret holds exactly the data it writes, with
 // its labels and type: anything else was changed by someone else, and is rewritten.
 func intactCredentialSecret(secret *corev1.Secret, clusterName string, data map[string][]byte) bool {
+	for key, value := range credentialSecretLabels(clusterName) {
+		if secret.Labels[key] != value {
+			return false
+		}
+	}
 	return maps.EqualFunc(secret.Data, data, func(a, b []byte) bool { return string(a) == string(b) }) &&
-		secret.Labels[infrav1.OwnedByLabel] == clusterName && secret.Labels[infrav1.ClusterNameLabel] == clusterName &&
 		secret.Type == corev1.SecretTypeOpaque && len(secret.StringData) == 0
 }
