@@ -347,7 +347,15 @@ func checkMachinePools(pools map[string]string) func(g Gomega, f *fixture) {
 			pool := f.get(g, infraAPIVersion, "AzureMachinePool", name)
 			g.Expect(isReady(pool)).To(BeTrue(), "AzureMachinePool %s is not Ready: %v", name, nestedAny(pool, "status", "conditions"))
 			g.Expect(nestedAny(pool, "status", "ready")).To(Equal(true))
-			g.Expect(nested(f.aso(g, "VirtualMachineScaleSet", name), "spec", "orchestrationMode")).To(Equal("Flexible"))
+			// CAPZ v1.26.0 names a Windows pool's scale set "win-" and the pool name's last 5 characters, the name
+			// being longer than 9 (azure/scope/machinepool.go, MachinePoolScope.Name).
+			scaleSet := name
+			if osType == "Windows" {
+				scaleSet = "win-" + name[len(name)-5:]
+			}
+			vmss := f.aso(g, "VirtualMachineScaleSet", scaleSet)
+			g.Expect(nested(vmss, "spec", "orchestrationMode")).To(Equal("Flexible"))
+			g.Expect(nested(vmss, "spec", "azureName")).To(Equal(scaleSet))
 			var instances []string
 			for _, m := range f.list(g, infraAPIVersion, "AzureMachinePoolMachine") {
 				if m.GetLabels()[clusterv1.MachinePoolNameLabel] == name {
@@ -357,7 +365,7 @@ func checkMachinePools(pools map[string]string) func(g Gomega, f *fixture) {
 			}
 			g.Expect(instances).To(HaveLen(1), "instances of %s", name)
 			vm := f.aso(g, "VirtualMachine", instances[0])
-			g.Expect(nested(vm, "spec", "virtualMachineScaleSet", "reference", "name")).To(Equal(name))
+			g.Expect(nested(vm, "spec", "virtualMachineScaleSet", "reference", "name")).To(Equal(scaleSet))
 			g.Expect(nested(vm, "spec", "storageProfile", "osDisk", "osType")).To(Equal(osType))
 			if osType == "Windows" {
 				g.Expect(nested(vm, "spec", "osProfile", "adminPassword", "name")).NotTo(BeEmpty())

@@ -77,10 +77,14 @@ func VirtualMachineRef(machine string) azure.Object {
 	return &asocompute.VirtualMachine{ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(machine)}}
 }
 
-// ScaleSetRef names the scale set of a machine pool, for the engine to read.
-func ScaleSetRef(pool string) azure.Object {
-	return &asocompute.VirtualMachineScaleSet{ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(pool)}}
+// ScaleSetRef names the ASO object of a machine pool's scale set (by the scale set's name, ScaleSetName), for the
+// engine to read.
+func ScaleSetRef(scaleSet string) azure.Object {
+	return &asocompute.VirtualMachineScaleSet{ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(scaleSet)}}
 }
+
+// ScaleSets is an object of the kind of scale sets, to list them (aso.Engine.List) for ScaleSetName.
+func ScaleSets() azure.Object { return &asocompute.VirtualMachineScaleSet{} }
 
 // VMCreated reports whether ASO reports the VM created (its Ready condition); false for no VM.
 func VMCreated(vm azure.Object) bool {

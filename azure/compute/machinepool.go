@@ -18,8 +18,11 @@ package compute
 
 import (
 	"slices"
+	"strings"
 
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -36,7 +39,7 @@ type ScaleSetInput struct {
 	// Cluster holds the resource group, subscription, location and tags of the cluster; the pool's spec.location
 	// wins over the cluster's location.
 	Cluster azure.Cluster
-	// Name is the AzureMachinePool's name, which is also the scale set's name.
+	// Name is the scale set's name (ScaleSetName): the pool's, or CAPZ's name for a long-named Windows pool.
 	Name string
 	// Spec is the AzureMachinePool's spec, as its webhook defaulted it.
 	Spec infrav1exp.AzureMachinePoolSpec
@@ -66,6 +69,60 @@ type ScaleSetInput struct {
 	// WindowsAdminPassword is the admin password of a Windows Uniform scale set's instances, stored in a Secret that
 	// the scale set references.
 	WindowsAdminPassword string
+}
+
+const (
+	// maxWindowsPoolName is the longest name of a Windows pool whose scale set CAPZ v1.26.0 names after it; a longer
+	// one's is "win-" and the last five characters of the pool's name (azure/scope/machinepool.go,
+	// MachinePoolScope.Name), so that the scale set's name is a computer name prefix Windows accepts.
+	maxWindowsPoolName    = 9
+	windowsScaleSetPrefix = "win-"
+	windowsScaleSetSuffix = 5
+)
+
+// ScaleSetName is the Azure name of a machine pool's scale set. A pool that already has a scale set keeps its name:
+// the azureName of its ASO scale set (live holds the namespace's ASO objects of the kind; those the pool does not
+// control are skipped), else the scale set its provider ID or its instances' provider IDs name. Earlier releases
+// named every scale set after its pool, and renaming a live scale set would replace it and its instances. A new
+// scale set gets CAPZ v1.26.0's name, so that a pool switched from CAPZ takes over CAPZ's scale set.
+func ScaleSetName(pool *infrav1exp.AzureMachinePool, live []azure.Object) string {
+	for _, o := range live {
+		vmss, ok := o.(*asocompute.VirtualMachineScaleSet)
+		if !ok || vmss == nil || !metav1.IsControlledBy(vmss, pool) {
+			continue
+		}
+		if vmss.Spec.AzureName != "" {
+			return vmss.Spec.AzureName
+		}
+		// ASO defaults azureName to the object's name.
+		return vmss.Name
+	}
+	ids := append([]string{pool.Spec.ProviderID}, pool.Spec.ProviderIDList...)
+	for _, i := range pool.Status.Instances {
+		ids = append(ids, i.ProviderID)
+	}
+	for _, id := range ids {
+		if name := scaleSetOf(id); name != "" {
+			return name
+		}
+	}
+	if name := pool.Name; pool.Spec.Template.OSDisk.OSType == windowsOS && len(name) > maxWindowsPoolName {
+		return windowsScaleSetPrefix + name[len(name)-windowsScaleSetSuffix:]
+	}
+	return pool.Name
+}
+
+// scaleSetOf is the scale set a provider ID names: a scale set's, or a Uniform instance's
+// (.../virtualMachineScaleSets/<name>/virtualMachines/<id>); "" for any other, such as a Flexible instance's VM.
+func scaleSetOf(providerID string) string {
+	parts := strings.Split(providerID, "/")
+	for i := 0; i+1 < len(parts); i++ {
+		// cloud-provider-azure may write the path in another case.
+		if strings.EqualFold(parts[i], "virtualMachineScaleSets") {
+			return parts[i+1]
+		}
+	}
+	return ""
 }
 
 // MachinePoolResources returns the objects of an AzureMachinePool, in the order the engine applies them: the
@@ -138,7 +195,7 @@ type ReplicaInput struct {
 	// Cluster holds the resource group, subscription and tags of the cluster; its Location is the pool's
 	// spec.location.
 	Cluster azure.Cluster
-	// ScaleSet is the AzureMachinePool's name: the scale set the VM joins.
+	// ScaleSet is the name of the pool's scale set (ScaleSetName), which the VM joins.
 	ScaleSet string
 	// Name is the AzureMachinePoolMachine's name, which is also the VM's name.
 	Name string

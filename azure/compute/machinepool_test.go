@@ -28,6 +28,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
@@ -122,6 +123,8 @@ func poolCases(t *testing.T) map[string]ScaleSetInput {
 		}),
 	}
 	win := cases["uniform-windows-extensions-system-identity"]
+	// A new pool's scale set, named as CAPZ names it: win-p-win.
+	win.Name = ScaleSetName(&infrav1exp.AzureMachinePool{ObjectMeta: metav1.ObjectMeta{Name: win.Name}, Spec: win.Spec}, nil)
 	win.WindowsAdminPassword = "Aa1!not-a-real-password"
 	win.Zones = nil
 	cases["uniform-windows-extensions-system-identity"] = win
@@ -293,6 +296,132 @@ func TestVirtualMachineScaleSet_ScaleInPolicy(t *testing.T) {
 	}
 }
 
+func TestScaleSetName(t *testing.T) {
+	const uid = "pool-uid"
+	id := func(name string) string {
+		return "azure://" + azure.ResourceID(testSubscription, "my-cluster", azure.TypeScaleSet, name)
+	}
+	// scaleSet is an ASO scale set of the namespace, controlled by the owner with this UID.
+	scaleSet := func(object, azureName, owner string) azure.Object {
+		return &asocompute.VirtualMachineScaleSet{
+			ObjectMeta: metav1.ObjectMeta{Name: object, OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: infrav1exp.GroupVersion.String(), Kind: "AzureMachinePool", Name: "some-pool", UID: types.UID(owner), Controller: ptr.To(true),
+			}}},
+			Spec: asocompute.VirtualMachineScaleSet_Spec{AzureName: azureName},
+		}
+	}
+	cases := []struct {
+		name   string
+		pool   string
+		osType string
+		mutate func(*infrav1exp.AzureMachinePool)
+		live   []azure.Object
+		want   string
+	}{
+		{name: "a Linux pool of any length: its own name", pool: "my-cluster-linux-pool-0", osType: "Linux", want: "my-cluster-linux-pool-0"},
+		{name: "a short Linux pool", pool: "lin", osType: "Linux", want: "lin"},
+		{name: "a Windows pool of 9 characters: its own name", pool: "win-pool1", osType: "Windows", want: "win-pool1"},
+		{name: "a short Windows pool", pool: "win", osType: "Windows", want: "win"},
+		{name: "a Windows pool of 10 characters: CAPZ's name", pool: "windows-p1", osType: "Windows", want: "win-ws-p1"},
+		{name: "a long Windows pool: CAPZ's name", pool: "my-cluster-mp-win", osType: "Windows", want: "win-p-win"},
+		{
+			name: "a long Windows pool whose ASO scale set an earlier release named after it keeps it",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			live: []azure.Object{scaleSet("my-cluster-mp-win", "my-cluster-mp-win", uid)},
+			want: "my-cluster-mp-win",
+		},
+		{
+			name: "the azureName counts, not the ASO object's name",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			live: []azure.Object{scaleSet("my-cluster-mp-win-1a2b3c4d", "My-Cluster-MP-Win", uid)},
+			want: "My-Cluster-MP-Win",
+		},
+		{
+			name: "an ASO scale set without azureName: its object's name, as ASO defaults it",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			live: []azure.Object{scaleSet("my-cluster-mp-win", "", uid)},
+			want: "my-cluster-mp-win",
+		},
+		{
+			name: "a long Windows pool keeps the CAPZ-named scale set it has",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			live: []azure.Object{scaleSet("win-p-win", "win-p-win", uid)},
+			want: "win-p-win",
+		},
+		{
+			name: "another pool's scale set is not the pool's",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			live: []azure.Object{scaleSet("my-cluster-mp-win", "my-cluster-mp-win", "other-uid"), &asocompute.VirtualMachineScaleSet{}},
+			want: "win-p-win",
+		},
+		{
+			name: "the scale set the pool's provider ID names is kept",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			mutate: func(p *infrav1exp.AzureMachinePool) { p.Spec.ProviderID = id("my-cluster-mp-win") },
+			want:   "my-cluster-mp-win",
+		},
+		{
+			name: "a CAPZ pool's provider ID names CAPZ's scale set",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			mutate: func(p *infrav1exp.AzureMachinePool) { p.Spec.ProviderID = id("win-p-win") },
+			want:   "win-p-win",
+		},
+		{
+			name: "the scale set of the instances in providerIDList is kept, whatever the case of the path",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			mutate: func(p *infrav1exp.AzureMachinePool) {
+				p.Spec.ProviderIDList = []string{strings.ToLower(id("my-cluster-mp-win")) + "/virtualmachines/0"}
+			},
+			want: "my-cluster-mp-win",
+		},
+		{
+			name: "the scale set of the instances in status.instances is kept",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			mutate: func(p *infrav1exp.AzureMachinePool) {
+				p.Status.Instances = []infrav1exp.AzureMachinePoolInstanceStatus{{ProviderID: id("my-cluster-mp-win") + "/virtualMachines/3"}}
+			},
+			want: "my-cluster-mp-win",
+		},
+		{
+			name: "a Flexible instance's VM names no scale set",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			mutate: func(p *infrav1exp.AzureMachinePool) {
+				p.Spec.ProviderIDList = []string{"azure://" + azure.ResourceID(testSubscription, "my-cluster", azure.TypeVirtualMachine, "my-cluster-mp-win-abcde")}
+			},
+			want: "win-p-win",
+		},
+		{
+			name: "the ASO scale set wins over a provider ID",
+			pool: "my-cluster-mp-win", osType: "Windows",
+			mutate: func(p *infrav1exp.AzureMachinePool) { p.Spec.ProviderID = id("win-p-win") },
+			live:   []azure.Object{scaleSet("my-cluster-mp-win", "my-cluster-mp-win", uid)},
+			want:   "my-cluster-mp-win",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pool := &infrav1exp.AzureMachinePool{ObjectMeta: metav1.ObjectMeta{Name: tc.pool, UID: uid}}
+			pool.Spec.Template.OSDisk.OSType = tc.osType
+			if tc.mutate != nil {
+				tc.mutate(pool)
+			}
+			NewWithT(t).Expect(ScaleSetName(pool, tc.live)).To(Equal(tc.want))
+		})
+	}
+}
+
+// TestVirtualMachineScaleSet_WindowsScaleSetName: a new Windows scale set named as CAPZ names it has its name as its
+// computer name prefix, as CAPZ's has.
+func TestVirtualMachineScaleSet_WindowsScaleSetName(t *testing.T) {
+	g := NewWithT(t)
+	vmss := VirtualMachineScaleSet(poolCases(t)["uniform-windows-extensions-system-identity"])
+	g.Expect(vmss.Name).To(Equal("win-p-win"))
+	g.Expect(vmss.Spec.AzureName).To(Equal("win-p-win"))
+	g.Expect(vmss.Spec.VirtualMachineProfile.OsProfile.ComputerNamePrefix).To(HaveValue(Equal("win-p-win")))
+}
+
+// TestVirtualMachineScaleSet_WindowsComputerNamePrefix: the scale set of a Windows pool an earlier release named after
+// the pool keeps the prefix it was made with, cut to 9 characters.
 func TestVirtualMachineScaleSet_WindowsComputerNamePrefix(t *testing.T) {
 	g := NewWithT(t)
 	g.Expect(computerNamePrefix("my-cluster-mp-win", "Windows")).To(Equal("my-cluste"))
@@ -321,9 +450,9 @@ func TestMachinePoolResources_SecretsStayInSecrets(t *testing.T) {
 	}
 	g.Expect(kinds).To(Equal([]string{"Secret/", "Secret/", "Secret/", "VirtualMachineScaleSet/ScaleSet", "RoleAssignment/RoleAssignments"}))
 	g.Expect(secrets).To(Equal(map[string]string{
-		"my-cluster-mp-win-windows-password/password":                                                     "Aa1!not-a-real-password",
-		ProtectedSettingsSecretName("my-cluster-mp-win", "CustomScript") + "/commandToExecute":            "setup.ps1 -Token s3cr3t-t0ken",
-		ProtectedSettingsSecretName("my-cluster-mp-win", WindowsBootstrapExtension) + "/commandToExecute": WindowsBootstrapCommand,
+		"win-p-win-windows-password/password":                                                     "Aa1!not-a-real-password",
+		ProtectedSettingsSecretName("win-p-win", "CustomScript") + "/commandToExecute":            "setup.ps1 -Token s3cr3t-t0ken",
+		ProtectedSettingsSecretName("win-p-win", WindowsBootstrapExtension) + "/commandToExecute": WindowsBootstrapCommand,
 	}))
 }
 

@@ -214,7 +214,9 @@ func scaleSetOSProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSetOSPro
 	return profile
 }
 
-// computerNamePrefix is the host name prefix of the instances: the scale set's name, cut to what Windows allows.
+// computerNamePrefix is the host name prefix of the instances: the scale set's name, as CAPZ has it. Only the scale
+// set of a Windows pool named by an earlier release (ScaleSetName) has a longer name; its prefix, cut to what Windows
+// allows, stays as it was made.
 func computerNamePrefix(name, osType string) string {
 	if osType != windowsOS || len(name) <= maxWindowsComputerNamePrefix {
 		return name

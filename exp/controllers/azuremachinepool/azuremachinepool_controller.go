@@ -191,6 +191,8 @@ type scope struct {
 	provisioningState string
 	// draining is set by reconcileScaleSet while a Uniform scale set's capacity waits for Nodes to be drained.
 	draining string
+	// scaleSetName is set by readScaleSet: the name of the pool's scale set in Azure (compute.ScaleSetName).
+	scaleSetName string
 	// scaleSet is set by readScaleSet: the live ASO object of the scale set (nil: none yet); taken is what Azure
 	// has of a scale set the provider did not make (takenOver), nil for one it made.
 	scaleSet azure.Object

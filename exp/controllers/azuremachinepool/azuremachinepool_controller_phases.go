@@ -132,7 +132,7 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 	pool, mp := s.pool, s.machinePool
 	in := compute.ScaleSetInput{
 		Cluster:           s.infra.AzureCluster(s.cluster.Name),
-		Name:              pool.Name,
+		Name:              s.scaleSetName,
 		Spec:              pool.Spec,
 		Zones:             mp.Spec.FailureDomains,
 		VNet:              s.infra.VNet(),
@@ -453,7 +453,7 @@ func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
 		return fmt.Errorf("failed to list the Nodes of Cluster %s: %w", klog.KObj(s.cluster), err)
 	}
 	for _, n := range nodes.Items {
-		id, ok := instanceOrder(&n, s.infra.SubscriptionID, s.infra.ResourceGroup, pool)
+		id, ok := instanceOrder(&n, s.infra.SubscriptionID, s.infra.ResourceGroup, s.scaleSetName, isFlexible(pool))
 		if !ok {
 			continue
 		}
@@ -501,14 +501,14 @@ func (r *Reconciler) reconcileNodes(ctx context.Context, s *scope) error {
 // instanceOrder tells whether a Node is an instance of the pool's scale set, and its place in the order in which
 // Azure made the instances: a Uniform instance's number (the last segment of its provider ID), or the creation
 // time of the Node of a Flexible instance, a VM that Azure names <scale set>_<8 characters>.
-func instanceOrder(n *corev1.Node, subscription, group string, pool *infrav1exp.AzureMachinePool) (int, bool) {
+func instanceOrder(n *corev1.Node, subscription, group, scaleSet string, flexible bool) (int, bool) {
 	// cloud-provider-azure may write the resource group in another case.
 	providerID := strings.ToLower(n.Spec.ProviderID)
-	if isFlexible(pool) {
-		vm := strings.ToLower("azure://" + azure.ResourceID(subscription, group, azure.TypeVirtualMachine, pool.Name+"_"))
+	if flexible {
+		vm := strings.ToLower("azure://" + azure.ResourceID(subscription, group, azure.TypeVirtualMachine, scaleSet+"_"))
 		return int(n.CreationTimestamp.Unix()), strings.HasPrefix(providerID, vm)
 	}
-	rest, ok := strings.CutPrefix(providerID, strings.ToLower("azure://"+azure.ResourceID(subscription, group, azure.TypeScaleSet, pool.Name)+"/virtualMachines/"))
+	rest, ok := strings.CutPrefix(providerID, strings.ToLower("azure://"+azure.ResourceID(subscription, group, azure.TypeScaleSet, scaleSet)+"/virtualMachines/"))
 	if !ok {
 		return 0, false
 	}
@@ -596,10 +596,16 @@ func (r *Reconciler) deleteReplicas(ctx context.Context, s *scope) (bool, error)
 	return true, nil
 }
 
-// readScaleSet reads the live ASO object of the pool's scale set and, for one the provider did not make, what Azure
-// has of it (takenOver): the phases after it depend on who makes the instances (azureMakesInstances).
+// readScaleSet names the pool's scale set (compute.ScaleSetName, from the scale sets the pool has), reads its live
+// ASO object and, for one the provider did not make, what Azure has of it (takenOver): the phases after it depend on
+// who makes the instances (azureMakesInstances).
 func (r *Reconciler) readScaleSet(ctx context.Context, s *scope) error {
-	obj, err := r.Engine.Read(ctx, s.pool.Namespace, compute.ScaleSetRef(s.pool.Name))
+	scaleSets, err := r.Engine.List(ctx, s.pool.Namespace, compute.ScaleSets())
+	if err != nil {
+		return err
+	}
+	s.scaleSetName = compute.ScaleSetName(s.pool, scaleSets)
+	obj, err := r.Engine.Read(ctx, s.pool.Namespace, compute.ScaleSetRef(s.scaleSetName))
 	if err != nil {
 		return err
 	}

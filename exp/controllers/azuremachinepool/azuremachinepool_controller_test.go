@@ -75,6 +75,8 @@ type fixture struct {
 	bootstrapSecret string
 	// bootstrapConfig, when set, is the KubeadmConfig newPool's MachinePools use instead of bootstrapSecret.
 	bootstrapConfig string
+	// poolAnnotations, when set, are the annotations of newPool's AzureMachinePools.
+	poolAnnotations map[string]string
 	// resourceGroup is the cluster's resource group: the Cluster's name.
 	resourceGroup string
 }
@@ -135,7 +137,7 @@ func newFixtureWithBootstrapData(t *testing.T, g *WithT, bootstrapData []byte) *
 func (f *fixture) newPool(t *testing.T, g *WithT, name string, mode infrav1exp.OrchestrationModeType, replicas int32, mutate func(*infrav1exp.AzureMachinePoolSpec)) (*clusterv1.MachinePool, *infrav1exp.AzureMachinePool) {
 	t.Helper()
 	amp := &infrav1exp.AzureMachinePool{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: f.namespace},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: f.namespace, Annotations: maps.Clone(f.poolAnnotations)},
 		Spec: infrav1exp.AzureMachinePoolSpec{
 			Location: "eastus", OrchestrationMode: mode,
 			Template: infrav1exp.AzureMachinePoolMachineTemplate{VMSize: "Standard_D2s_v3"},
@@ -1046,4 +1048,91 @@ func TestFlexible_TakesOverCAPZScaleSet(t *testing.T) {
 		g.Expect(vmss.Spec.Sku.Capacity).To(HaveValue(Equal(2)))
 	}, timeout, interval).Should(Succeed())
 	g.Expect(f.replicas(g, mp)).To(BeEmpty())
+}
+
+// TestWindows_ScaleSetName: a new Windows pool whose name is longer than 9 characters gets the scale set CAPZ v1.26.0
+// names "win-" and the last 5 characters of the pool's name (its instances join it, its provider ID names it, it is
+// its own computer name prefix), so that a pool switched from CAPZ takes CAPZ's over; a pool whose scale set an
+// earlier release named after the pool keeps that scale set: it is neither renamed nor joined by a second one.
+func TestWindows_ScaleSetName(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g)
+	windows := func(s *infrav1exp.AzureMachinePoolSpec) { s.Template.OSDisk.OSType = "Windows" }
+	scaleSetID := func(name string) string {
+		return azure.ResourceID(sim.SubscriptionID(), f.resourceGroup, azure.TypeScaleSet, name)
+	}
+	// instanceScaleSets lists the scale sets the VMs of a pool's instances join, by ASO object name.
+	instanceScaleSets := func(g Gomega, mp *clusterv1.MachinePool) []string {
+		var out []string
+		for _, m := range f.replicas(g, mp) {
+			vm := &asocompute.VirtualMachine{}
+			g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: m.Name}, vm)).To(Succeed())
+			g.Expect(vm.Spec.VirtualMachineScaleSet).NotTo(BeNil())
+			out = append(out, vm.Spec.VirtualMachineScaleSet.Reference.Name)
+		}
+		return out
+	}
+
+	mp, amp := f.newPool(t, g, "windows-pool-a", infrav1exp.FlexibleOrchestrationMode, 1, windows)
+	_, uniform := f.newPool(t, g, "windows-uni-b", infrav1exp.UniformOrchestrationMode, 1, windows)
+	live := f.waitPoolReady(g, amp, 1)
+	g.Expect(live.Spec.ProviderID).To(Equal("azure://" + scaleSetID("win-ool-a")))
+	flexible := &asocompute.VirtualMachineScaleSet{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "win-ool-a"}, flexible)).To(Succeed())
+	g.Expect(flexible.Spec.AzureName).To(Equal("win-ool-a"))
+	g.Expect(metav1.IsControlledBy(flexible, live)).To(BeTrue())
+	g.Eventually(func(g Gomega) {
+		g.Expect(instanceScaleSets(g, mp)).To(Equal([]string{"win-ool-a"}))
+	}, timeout, interval).Should(Succeed())
+	g.Eventually(func(g Gomega) {
+		vmss := &asocompute.VirtualMachineScaleSet{}
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "win-uni-b"}, vmss)).To(Succeed())
+		g.Expect(vmss.Spec.AzureName).To(Equal("win-uni-b"))
+		g.Expect(vmss.Spec.VirtualMachineProfile.OsProfile.ComputerNamePrefix).To(HaveValue(Equal("win-uni-b")), "CAPZ's prefix: the scale set's name")
+		g.Expect(vmss.OwnerReferences).To(ContainElement(HaveField("Name", uniform.Name)))
+	}, timeout, interval).Should(Succeed())
+	g.Expect(asoNames(g, f, &asocompute.VirtualMachineScaleSetList{})).To(Equal([]string{"win-ool-a", "win-uni-b"}))
+
+	// A pool an earlier release made: its scale set is named after it. The pool is paused while the test writes
+	// that scale set's ASO object, as the release applied it (the new pool's, but for the name and the owner).
+	f.poolAnnotations = map[string]string{clusterv1.PausedAnnotation: "true"}
+	legacyMP, legacy := f.newPool(t, g, "legacy-windows-c", infrav1exp.FlexibleOrchestrationMode, 1, windows)
+	f.poolAnnotations = nil
+	old := &asocompute.VirtualMachineScaleSet{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: "legacy-windows-c", Namespace: f.namespace, Labels: flexible.Labels, Annotations: flexible.Annotations,
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: infrav1exp.GroupVersion.String(), Kind: "AzureMachinePool", Name: legacy.Name, UID: legacy.UID,
+				Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+			}},
+		},
+		Spec: *flexible.Spec.DeepCopy(),
+	}
+	old.Spec.AzureName = "legacy-windows-c"
+	g.Expect(env.Env.Create(f.ctx, old)).To(Succeed())
+	g.Eventually(func() error {
+		live := &infrav1exp.AzureMachinePool{}
+		if err := env.Env.GetAPIReader().Get(f.ctx, client.ObjectKeyFromObject(legacy), live); err != nil {
+			return err
+		}
+		unpaused := live.DeepCopy()
+		delete(unpaused.Annotations, clusterv1.PausedAnnotation)
+		return env.Env.Patch(f.ctx, unpaused, client.MergeFromWithOptions(live, client.MergeFromWithOptimisticLock{}))
+	}, timeout, interval).Should(Succeed())
+
+	live = f.waitPoolReady(g, legacy, 1)
+	g.Expect(live.Spec.ProviderID).To(Equal("azure://" + scaleSetID("legacy-windows-c")))
+	g.Eventually(func(g Gomega) {
+		g.Expect(instanceScaleSets(g, legacyMP)).To(Equal([]string{"legacy-windows-c"}))
+	}, timeout, interval).Should(Succeed())
+	kept := &asocompute.VirtualMachineScaleSet{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(old), kept)).To(Succeed())
+	g.Expect(kept.UID).To(Equal(old.UID), "the old scale set is never recreated")
+	g.Expect(kept.DeletionTimestamp.IsZero()).To(BeTrue())
+	g.Expect(kept.Spec.AzureName).To(Equal("legacy-windows-c"))
+	g.Expect(kept.Spec.Tags).To(HaveKeyWithValue("Name", "legacy-windows-c"), "the provider applies the pool's scale set to it")
+	g.Expect(asoNames(g, f, &asocompute.VirtualMachineScaleSetList{})).To(Equal([]string{"legacy-windows-c", "win-ool-a", "win-uni-b"}),
+		"no second scale set for the old pool")
+	g.Expect(sim.Events()).NotTo(ContainElement(HaveField("ID", scaleSetID("win-ows-c"))), "nothing under CAPZ's name")
+	g.Expect(sim.Deleted()).NotTo(ContainElement(scaleSetID("legacy-windows-c")))
 }

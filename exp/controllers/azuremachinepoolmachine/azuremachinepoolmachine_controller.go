@@ -61,7 +61,7 @@ type Reconciler struct {
 // SetupWithManager sets up the controller with the manager.
 func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, options controller.Options) error {
 	var err error
-	if r.patchTargets, err = aso.GVKs(mgr.GetScheme(), append(compute.ReplicaKinds(), compute.ScaleSetRef(""))...); err != nil {
+	if r.patchTargets, err = aso.GVKs(mgr.GetScheme(), append(compute.ReplicaKinds(), compute.ScaleSets())...); err != nil {
 		return err
 	}
 	_, err = (&lifecycle.Kind[*infrav1exp.AzureMachinePoolMachine, *scope]{

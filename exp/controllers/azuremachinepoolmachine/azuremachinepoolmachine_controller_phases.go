@@ -124,9 +124,14 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	if pool.Spec.Location != "" {
 		c.Location = pool.Spec.Location
 	}
+	// The VM joins the scale set the pool has, named as the pool's controller names it.
+	scaleSets, err := r.Engine.List(ctx, m.Namespace, compute.ScaleSets())
+	if err != nil {
+		return err
+	}
 	in := compute.ReplicaInput{
 		Cluster:       c,
-		ScaleSet:      pool.Name,
+		ScaleSet:      compute.ScaleSetName(pool, scaleSets),
 		Name:          m.Name,
 		Model:         *m.Spec.Model,
 		VNet:          s.infra.VNet(),
