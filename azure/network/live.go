@@ -79,6 +79,13 @@ func LoadBalancerRef(name string) azure.Object {
 	return &asonetwork.LoadBalancer{ObjectMeta: metav1.ObjectMeta{Name: azure.ObjectName(name)}}
 }
 
+// ReadFromAzure reports whether ASO has read a load balancer's object from Azure: only then does its status list
+// the inbound NAT rules Azure holds (SSHRuleFor).
+func ReadFromAzure(lb azure.Object) bool {
+	l, ok := lb.(*asonetwork.LoadBalancer)
+	return ok && l != nil && ptr.Deref(l.Status.Id, "") != ""
+}
+
 // SSHRuleFor completes the SSH rule of a control-plane machine (its load balancer, frontend and whether it is
 // attached) with its frontend port, as CAPZ makes one for each, given the load balancer's ARM ID, the inbound NAT
 // rules of the namespace and the load balancer's ASO object (nil when it has none).

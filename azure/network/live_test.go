@@ -147,3 +147,22 @@ func TestSSHRuleFor_NoFreePort(t *testing.T) {
 		t.Fatalf("SSHRuleFor() = %+v, want an error", *got)
 	}
 }
+
+func TestReadFromAzure(t *testing.T) {
+	read := LoadBalancerRef("lb").(*asonetwork.LoadBalancer)
+	read.Status.Id = ptr.To("/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/loadBalancers/lb")
+	for _, tc := range []struct {
+		name string
+		lb   azure.Object
+		want bool
+	}{
+		{name: "no object", lb: nil},
+		{name: "not read yet", lb: LoadBalancerRef("lb")},
+		{name: "read", lb: read, want: true},
+		{name: "another kind", lb: InboundNATRules()},
+	} {
+		if got := ReadFromAzure(tc.lb); got != tc.want {
+			t.Errorf("%s: ReadFromAzure() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

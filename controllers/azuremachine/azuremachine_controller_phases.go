@@ -19,6 +19,7 @@ package azuremachine
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
@@ -152,6 +153,10 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	return err
 }
 
+// sshRuleRecheck is how soon a control-plane machine looks at its SSH rule again while ASO has not read the API
+// server load balancer.
+const sshRuleRecheck = 15 * time.Second
+
 // sshRule returns the SSH rule of a control-plane machine on the cluster's API server load balancer, as CAPZ
 // makes one for each (nil when there is none): on a public load balancer the machine's primary interface takes SSH
 // connections from it; on an internal one it is unattached, as in CAPZ. Its frontend port is the one Azure holds
@@ -173,6 +178,11 @@ func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, e
 	lbObject, err := r.Engine.Read(ctx, s.azureMachine.Namespace, network.LoadBalancerRef(lb.Name))
 	if err != nil {
 		return nil, err
+	}
+	if lbObject != nil && !network.ReadFromAzure(lbObject) {
+		// Until ASO has read the load balancer (just after a switch from CAPZ), the ports Azure holds are unknown;
+		// the machine does not watch it, so it looks again soon, to take the port Azure holds for its rule.
+		s.RequeueAfter = sshRuleRecheck
 	}
 	rule := network.SSHRule{LoadBalancer: lb.Name, Frontend: lb.FrontendIPs[0].Name, Unattached: lb.Type == infrav1.Internal}
 	return network.SSHRuleFor(rule, lbID, compute.VMName(s.azureMachine), rules, lbObject)

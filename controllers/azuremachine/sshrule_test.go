@@ -19,8 +19,11 @@ package azuremachine_test
 import (
 	"strings"
 	"testing"
+	"time"
 
+	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -38,9 +41,11 @@ import (
 // machines (named after them, on the API server load balancer, their ports handed out in CAPZ's order), which ASO
 // lists in the load balancer's status. Each machine's rule object gets the port Azure holds for it, whatever order
 // the machines are reconciled in; a new machine gets a port no rule holds.
-func TestReconcile_SSHRulePortsFromAzure(t *testing.T) {
-	g := NewWithT(t)
-	// A group of its own: the tests of the package share one fake Azure.
+// switchFixture is a cluster switched from CAPZ: its AzureCluster is reconciled by its controller, in a resource
+// group of its own (the tests of the package share one fake Azure), and Azure holds CAPZ's SSH rules of
+// control-plane machines with the given ports. beforeCluster runs before the AzureCluster's controller starts.
+func switchFixture(t *testing.T, g *WithT, capzPorts map[string]int, beforeCluster func(f *fixture)) *fixture {
+	t.Helper()
 	group := "ssh-switch-" + strings.ToLower(util.RandomString(6))
 	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&infrav1.AzureCluster{
 		ObjectMeta: metav1.ObjectMeta{Name: "workload"},
@@ -53,9 +58,8 @@ func TestReconcile_SSHRulePortsFromAzure(t *testing.T) {
 	infra := &unstructured.Unstructured{Object: content}
 	infra.SetGroupVersionKind(infrav1.GroupVersion.WithKind("AzureCluster"))
 
-	// CAPZ's rules, made through Azure's SDK: the machines came up in the order c, a, b.
+	// CAPZ's rules, made through Azure's SDK.
 	lbID := azure.ResourceID(sim.SubscriptionID(), group, azure.TypeLoadBalancer, "workload-public-lb")
-	capzPorts := map[string]int{"switch-cp-c": 22, "switch-cp-a": 2201, "switch-cp-b": 2202}
 	for machine, port := range capzPorts {
 		id := azure.ChildID(lbID, "inboundNatRules", machine)
 		sim.SeedAzure("LoadBalancersInboundNatRule", id, nil)
@@ -63,33 +67,95 @@ func TestReconcile_SSHRulePortsFromAzure(t *testing.T) {
 	}
 
 	f := newFixture(t, g, infra)
+	if beforeCluster != nil {
+		beforeCluster(f)
+	}
 	// The AzureCluster is the Cluster's, so that its controller reconciles it and makes the load balancer.
 	ac := &infrav1.AzureCluster{}
 	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "workload"}, ac)).To(Succeed())
 	ac.OwnerReferences = []metav1.OwnerReference{{APIVersion: clusterv1.GroupVersion.String(), Kind: "Cluster", Name: f.cluster.Name, UID: f.cluster.UID}}
 	g.Expect(env.Env.Update(f.ctx, ac)).To(Succeed())
+	return f
+}
+
+// sshRulePort is the frontend port of a machine's SSH rule object.
+func (f *fixture) sshRulePort(g Gomega, machine string) *int {
+	r := &asonetwork.LoadBalancersInboundNatRule{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: azure.ObjectName("workload-public-lb", machine)}, r)).To(Succeed())
+	return r.Spec.FrontendPort
+}
+
+// TestReconcile_SSHRulePortsFromAzure: after a switch from CAPZ, Azure holds CAPZ's SSH rules of the control-plane
+// machines (named after them, on the API server load balancer, their ports handed out in CAPZ's order), which ASO
+// lists in the load balancer's status. Each machine's rule object gets the port Azure holds for it, whatever order
+// the machines are reconciled in; a new machine gets a port no rule holds.
+func TestReconcile_SSHRulePortsFromAzure(t *testing.T) {
+	g := NewWithT(t)
+	// CAPZ's machines came up in the order c, a, b.
+	capzPorts := map[string]int{"switch-cp-c": 22, "switch-cp-a": 2201, "switch-cp-b": 2202}
+	f := switchFixture(t, g, capzPorts, nil)
 	lb := &asonetwork.LoadBalancer{}
 	g.Eventually(func(g Gomega) {
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: azure.ObjectName("workload-public-lb")}, lb)).To(Succeed())
 		g.Expect(lb.Status.InboundNatRules).To(HaveLen(len(capzPorts)), "ASO lists the rules Azure holds on the load balancer")
 	}, timeout).Should(Succeed())
 
-	rulePort := func(g Gomega, machine string) *int {
-		r := &asonetwork.LoadBalancersInboundNatRule{}
-		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: azure.ObjectName("workload-public-lb", machine)}, r)).To(Succeed())
-		return r.Spec.FrontendPort
-	}
 	// The machines are reconciled one after the other, a, b, c: in our order each would have taken 22, 2201, 2202.
 	for _, machine := range []string{"switch-cp-a", "switch-cp-b", "switch-cp-c"} {
 		waitProvisioned(f.ctx, g, f.newMachine(t, g, machine, true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"}))
-		g.Expect(rulePort(g, machine)).To(HaveValue(Equal(capzPorts[machine])), machine)
+		g.Expect(f.sshRulePort(g, machine)).To(HaveValue(Equal(capzPorts[machine])), machine)
 	}
 
 	// A new machine: a port no rule holds, in Azure or as an object.
 	waitProvisioned(f.ctx, g, f.newMachine(t, g, "switch-cp-d", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"}))
-	g.Expect(rulePort(g, "switch-cp-d")).To(HaveValue(Equal(2203)))
+	g.Expect(f.sshRulePort(g, "switch-cp-d")).To(HaveValue(Equal(2203)))
 	// And none of the first three moved.
 	for machine, port := range capzPorts {
-		g.Expect(rulePort(g, machine)).To(HaveValue(Equal(port)), machine)
+		g.Expect(f.sshRulePort(g, machine)).To(HaveValue(Equal(port)), machine)
 	}
+}
+
+// TestReconcile_SSHRulePortAfterLoadBalancerRead: a machine reconciled before ASO has read the load balancer
+// cannot know the port Azure holds for its rule; Azure refuses the port it picks, held by another machine's rule,
+// and once ASO has read the load balancer the machine's next pass (it looks again by itself: it does not watch the
+// load balancer) gives its rule Azure's port.
+func TestReconcile_SSHRulePortAfterLoadBalancerRead(t *testing.T) {
+	g := NewWithT(t)
+	lbObject := azure.ObjectName("workload-public-lb")
+	ruleObject := azure.ObjectName("workload-public-lb", "late-cp-a")
+	f := switchFixture(t, g, map[string]int{"late-cp-z": 22, "late-cp-a": 2201}, func(f *fixture) {
+		sim.StayReconciling("LoadBalancer", f.namespace, lbObject)
+		// Azure refuses a rule on a port another rule of the load balancer holds.
+		sim.Fail("LoadBalancersInboundNatRule", f.namespace, ruleObject, "BadRequest", "frontend port 22 is used by inbound NAT rule late-cp-z")
+	})
+	g.Eventually(func() error {
+		return env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: lbObject}, &asonetwork.LoadBalancer{})
+	}, timeout).Should(Succeed())
+
+	am := f.newMachine(t, g, "late-cp-a", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+	g.Eventually(func(g Gomega) {
+		g.Expect(f.sshRulePort(g, "late-cp-a")).To(HaveValue(Equal(22)))
+	}, timeout).Should(Succeed(), "nothing tells the machine that Azure holds 22")
+	// The machine's other objects settle, so that no change of theirs brings the machine's next pass.
+	g.Eventually(func(g Gomega) {
+		for _, obj := range []client.Object{&asocompute.VirtualMachine{}, &asonetwork.NetworkInterface{}} {
+			name := "late-cp-a"
+			if _, ok := obj.(*asonetwork.NetworkInterface); ok {
+				name += "-nic"
+			}
+			g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: name}, obj)).To(Succeed())
+			ready := genruntime.GetReadyCondition(obj.(genruntime.MetaObject))
+			g.Expect(ready).NotTo(BeNil(), name)
+			g.Expect(ready.Status).To(Equal(metav1.ConditionTrue), name)
+		}
+	}, timeout).Should(Succeed())
+	time.Sleep(2 * time.Second)
+
+	g.Expect(sim.Heal(f.ctx, "LoadBalancer", f.namespace, lbObject)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(f.sshRulePort(g, "late-cp-a")).To(HaveValue(Equal(2201)))
+	}, timeout).Should(Succeed())
+	g.Expect(sim.Heal(f.ctx, "LoadBalancersInboundNatRule", f.namespace, ruleObject)).To(Succeed())
+	waitProvisioned(f.ctx, g, am)
+	g.Expect(f.sshRulePort(g, "late-cp-a")).To(HaveValue(Equal(2201)))
 }
