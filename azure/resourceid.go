@@ -47,3 +47,10 @@ const (
 	TypeScaleSet             = "Microsoft.Compute/virtualMachineScaleSets"
 	TypeDisk                 = "Microsoft.Compute/disks"
 )
+
+// ProviderIDScheme begins the provider ID cloud-provider-azure writes on a Node: the scheme, then the VM's (or the
+// scale set's) resource ID.
+const ProviderIDScheme = "azure://"
+
+// ProviderID is the provider ID of the resource of the given ID.
+func ProviderID(resourceID string) string { return ProviderIDScheme + resourceID }

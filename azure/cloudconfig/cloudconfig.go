@@ -26,6 +26,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 )
 
 // The keys of the Secret. CAPZ's templates read the first two; azure.json is the control plane's file too, kept
@@ -183,7 +184,7 @@ func AzureJSON(in Input) (*Config, error) {
 			return nil, fmt.Errorf("a machine with a user-assigned identity needs the identity's resource ID")
 		}
 		c.UseManagedIdentityExtension = true
-		c.UserAssignedIdentityID = strings.TrimPrefix(in.Identity.UserAssignedIdentityID, "azure://")
+		c.UserAssignedIdentityID = strings.TrimPrefix(in.Identity.UserAssignedIdentityID, azure.ProviderIDScheme)
 	default:
 		c.AADClientID, c.AADClientSecret = in.Identity.ClientID, in.Identity.ClientSecret
 	}

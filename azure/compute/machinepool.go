@@ -106,7 +106,7 @@ func ScaleSetName(pool *infrav1exp.AzureMachinePool, live []azure.Object) string
 			return name
 		}
 	}
-	if name := pool.Name; pool.Spec.Template.OSDisk.OSType == windowsOS && len(name) > maxWindowsPoolName {
+	if name := pool.Name; pool.Spec.Template.OSDisk.OSType == azure.WindowsOS && len(name) > maxWindowsPoolName {
 		return windowsScaleSetPrefix + name[len(name)-windowsScaleSetSuffix:]
 	}
 	return pool.Name
@@ -153,7 +153,7 @@ func MachinePoolResources(in ScaleSetInput) []azure.Resource {
 // settings of its extensions (the bootstrap extension's command too). Their values never enter the scale set's spec.
 func ScaleSetSecrets(in ScaleSetInput) []*corev1.Secret {
 	var out []*corev1.Secret
-	if in.Spec.Template.OSDisk.OSType == windowsOS {
+	if in.Spec.Template.OSDisk.OSType == azure.WindowsOS {
 		out = append(out, opaqueSecret(WindowsPasswordSecretName(in.Name), map[string]string{WindowsPasswordKey: in.WindowsAdminPassword}))
 	}
 	for _, e := range in.Spec.Template.VMExtensions {

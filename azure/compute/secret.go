@@ -40,7 +40,7 @@ func ProtectedSettingsSecretName(machine, extension string) string {
 // Linux machines. The value sits in data, not stringData, so that the live Secret shows every field the provider
 // set and an unchanged Secret is never written again.
 func WindowsPasswordSecret(in MachineInput) *corev1.Secret {
-	if in.Spec.OSDisk.OSType != windowsOS {
+	if in.Spec.OSDisk.OSType != azure.WindowsOS {
 		return nil
 	}
 	return opaqueSecret(WindowsPasswordSecretName(in.Name), map[string]string{WindowsPasswordKey: in.WindowsAdminPassword})

@@ -49,8 +49,6 @@ const (
 	// system-assigned identity (see PrincipalIDConfigMapName).
 	PrincipalIDKey = "principalId"
 
-	// windowsOS is the osType of Windows machines; every other machine is Linux.
-	windowsOS = "Windows"
 	// ultraSSD is the storage account type of Ultra disks.
 	ultraSSD = "UltraSSD_LRS"
 	// maxWindowsComputerName is the longest Windows computer name (a NetBIOS name).
@@ -136,7 +134,7 @@ func principalIDConfigMap(vm string) genruntime.ConfigMapReference {
 // DefaultImageGallery whose version is the Kubernetes version without its leading "v".
 func DefaultImage(osType, kubernetesVersion string) *infrav1.Image {
 	name := DefaultLinuxImage
-	if osType == windowsOS {
+	if osType == azure.WindowsOS {
 		name = DefaultWindowsImage
 	}
 	return &infrav1.Image{ComputeGallery: &infrav1.AzureComputeGalleryImage{
@@ -154,7 +152,7 @@ func storageProfile(in MachineInput) *asocompute.StorageProfile {
 		image = DefaultImage(spec.OSDisk.OSType, in.KubernetesVersion)
 	}
 	osType := asocompute.OSDisk_OsType_Linux
-	if spec.OSDisk.OSType == windowsOS {
+	if spec.OSDisk.OSType == azure.WindowsOS {
 		osType = asocompute.OSDisk_OsType_Windows
 	}
 	osDisk := &asocompute.OSDisk{
@@ -313,7 +311,7 @@ func osProfile(in MachineInput) *asocompute.OSProfile {
 	if in.BootstrapData != nil {
 		profile.CustomData = ptr.To(base64.StdEncoding.EncodeToString(in.BootstrapData))
 	}
-	if in.Spec.OSDisk.OSType == windowsOS {
+	if in.Spec.OSDisk.OSType == azure.WindowsOS {
 		profile.AdminPassword = &genruntime.SecretReference{Name: WindowsPasswordSecretName(in.Name), Key: WindowsPasswordKey}
 		profile.WindowsConfiguration = &asocompute.WindowsConfiguration{EnableAutomaticUpdates: ptr.To(false)}
 		return profile
@@ -351,7 +349,7 @@ func VMName(am *infrav1.AzureMachine) string {
 // ComputerName is the VM's host name: its name, or for a Windows VM with a longer name than Windows allows, its
 // first 9 characters (without a trailing dash), a dash and its last 5 characters, as CAPZ shortens it.
 func ComputerName(name, osType string) string {
-	if osType != windowsOS || len(name) <= maxWindowsComputerName {
+	if osType != azure.WindowsOS || len(name) <= maxWindowsComputerName {
 		return name
 	}
 	return strings.TrimSuffix(name[:9], "-") + "-" + name[len(name)-5:]
@@ -383,7 +381,7 @@ func identity(spec infrav1.AzureMachineSpec) *asocompute.VirtualMachineIdentity 
 		id := &asocompute.VirtualMachineIdentity{Type: ptr.To(asocompute.VirtualMachineIdentity_Type_UserAssigned)}
 		for _, uai := range spec.UserAssignedIdentities {
 			id.UserAssignedIdentities = append(id.UserAssignedIdentities, asocompute.UserAssignedIdentityDetails{
-				Reference: genruntime.ResourceReference{ARMID: strings.TrimPrefix(uai.ProviderID, "azure://")},
+				Reference: genruntime.ResourceReference{ARMID: strings.TrimPrefix(uai.ProviderID, azure.ProviderIDScheme)},
 			})
 		}
 		return id

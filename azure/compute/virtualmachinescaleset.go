@@ -180,7 +180,7 @@ func scaleSetIdentity(spec infrav1exp.AzureMachinePoolSpec) *asocompute.VirtualM
 		id := &asocompute.VirtualMachineScaleSetIdentity{Type: ptr.To(asocompute.VirtualMachineScaleSetIdentity_Type_UserAssigned)}
 		for _, uai := range spec.UserAssignedIdentities {
 			id.UserAssignedIdentities = append(id.UserAssignedIdentities, asocompute.UserAssignedIdentityDetails{
-				Reference: genruntime.ResourceReference{ARMID: strings.TrimPrefix(uai.ProviderID, "azure://")},
+				Reference: genruntime.ResourceReference{ARMID: strings.TrimPrefix(uai.ProviderID, azure.ProviderIDScheme)},
 			})
 		}
 		return id
@@ -199,7 +199,7 @@ func scaleSetOSProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSetOSPro
 	if in.BootstrapData != nil {
 		profile.CustomData = ptr.To(base64.StdEncoding.EncodeToString(in.BootstrapData))
 	}
-	if t.OSDisk.OSType == windowsOS {
+	if t.OSDisk.OSType == azure.WindowsOS {
 		profile.AdminPassword = &genruntime.SecretReference{Name: WindowsPasswordSecretName(in.Name), Key: WindowsPasswordKey}
 		profile.WindowsConfiguration = &asocompute.WindowsConfiguration{EnableAutomaticUpdates: ptr.To(false)}
 		return profile
@@ -218,7 +218,7 @@ func scaleSetOSProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSetOSPro
 // set of a Windows pool named by an earlier release (ScaleSetName) has a longer name; its prefix, cut to what Windows
 // allows, stays as it was made.
 func computerNamePrefix(name, osType string) string {
-	if osType != windowsOS || len(name) <= maxWindowsComputerNamePrefix {
+	if osType != azure.WindowsOS || len(name) <= maxWindowsComputerNamePrefix {
 		return name
 	}
 	return strings.TrimRight(name[:maxWindowsComputerNamePrefix], "-")
@@ -233,7 +233,7 @@ func scaleSetStorageProfile(in ScaleSetInput) *asocompute.VirtualMachineScaleSet
 		image = DefaultImage(t.OSDisk.OSType, in.KubernetesVersion)
 	}
 	osType := asocompute.VirtualMachineScaleSetOSDisk_OsType_Linux
-	if t.OSDisk.OSType == windowsOS {
+	if t.OSDisk.OSType == azure.WindowsOS {
 		osType = asocompute.VirtualMachineScaleSetOSDisk_OsType_Windows
 	}
 	osDisk := &asocompute.VirtualMachineScaleSetOSDisk{

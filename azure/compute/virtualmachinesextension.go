@@ -118,7 +118,7 @@ func bootstrapExtensionOf(c azure.Cluster, osType, vmSize string, disabled *bool
 	if ptr.Deref(disabled, true) || (c.AzureEnvironment != "" && c.AzureEnvironment != infrav1.DefaultAzureCloud) {
 		return bootstrapExtension{}, false
 	}
-	if osType == windowsOS {
+	if osType == azure.WindowsOS {
 		return bootstrapExtension{name: WindowsBootstrapExtension, version: BootstrapExtensionVersion, command: WindowsBootstrapCommand}, true
 	}
 	version := BootstrapExtensionVersion

@@ -128,7 +128,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		s.Waiting = lifecycle.Wait{Reason: ImageUnknownReason, Message: "the Machine has no spec.version to choose the default image for, and the AzureMachine no spec.image"}
 		return nil
 	}
-	if am.Spec.OSDisk.OSType == "Windows" {
+	if am.Spec.OSDisk.OSType == azure.WindowsOS {
 		password, err := machinesecrets.WindowsPassword(ctx, r.APIReader, am.Namespace, vmName)
 		if err != nil {
 			return err
@@ -235,7 +235,7 @@ func (r *Reconciler) reconcileMachineStatus(_ context.Context, s *scope) error {
 	am.Status.VMState = vm.ProvisioningState
 	am.Status.FailureDomain = failureDomain(s.machine, am)
 	if vm.ID != "" && ptr.Deref(am.Spec.ProviderID, "") == "" {
-		am.Spec.ProviderID = ptr.To("azure://" + vm.ID)
+		am.Spec.ProviderID = ptr.To(azure.ProviderID(vm.ID))
 	}
 	if s.vmDeleted = vmDeletedOutside(am, vm, s.Result.Resource("VirtualMachine", azure.ObjectName(compute.VMName(am)))); s.vmDeleted != "" {
 		am.Status.VMState = infrav1.VMStateDeleted

@@ -31,6 +31,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 )
 
@@ -62,7 +63,7 @@ func nodeInfoOf(spec infrav1.AzureMachineSpec) *infrav1.NodeInfo {
 	if compute.IsArm64Size(spec.VMSize) {
 		info.Architecture = "arm64"
 	}
-	if spec.OSDisk.OSType == "Windows" {
+	if spec.OSDisk.OSType == azure.WindowsOS {
 		info.OperatingSystem = "windows"
 	}
 	return info

@@ -156,7 +156,7 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 			return err
 		}
 		in.BootstrapData = data
-		if pool.Spec.Template.OSDisk.OSType == "Windows" {
+		if pool.Spec.Template.OSDisk.OSType == azure.WindowsOS {
 			if in.WindowsAdminPassword, err = machinesecrets.WindowsPassword(ctx, r.APIReader, pool.Namespace, pool.Name); err != nil {
 				return err
 			}
@@ -205,7 +205,7 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		return err
 	}
 	if exists && live.ID != "" && pool.Spec.ProviderID == "" {
-		pool.Spec.ProviderID = "azure://" + live.ID
+		pool.Spec.ProviderID = azure.ProviderID(live.ID)
 	}
 	return nil
 }
@@ -333,7 +333,7 @@ func (r *Reconciler) newReplica(s *scope, zone string) *infrav1exp.AzureMachineP
 				APIVersion: infrav1exp.GroupVersion.String(), Kind: "AzureMachinePool", Name: pool.Name, UID: pool.UID,
 			}},
 		},
-		Spec: infrav1exp.AzureMachinePoolMachineSpec{ProviderID: "azure://" + vmID, Model: &model},
+		Spec: infrav1exp.AzureMachinePoolMachineSpec{ProviderID: azure.ProviderID(vmID), Model: &model},
 	}
 }
 
@@ -505,10 +505,10 @@ func instanceOrder(n *corev1.Node, subscription, group, scaleSet string, flexibl
 	// cloud-provider-azure may write the resource group in another case.
 	providerID := strings.ToLower(n.Spec.ProviderID)
 	if flexible {
-		vm := strings.ToLower("azure://" + azure.ResourceID(subscription, group, azure.TypeVirtualMachine, scaleSet+"_"))
+		vm := strings.ToLower(azure.ProviderID(azure.ResourceID(subscription, group, azure.TypeVirtualMachine, scaleSet+"_")))
 		return int(n.CreationTimestamp.Unix()), strings.HasPrefix(providerID, vm)
 	}
-	rest, ok := strings.CutPrefix(providerID, strings.ToLower("azure://"+azure.ResourceID(subscription, group, azure.TypeScaleSet, scaleSet)+"/virtualMachines/"))
+	rest, ok := strings.CutPrefix(providerID, strings.ToLower(azure.ProviderID(azure.ResourceID(subscription, group, azure.TypeScaleSet, scaleSet))+"/virtualMachines/"))
 	if !ok {
 		return 0, false
 	}

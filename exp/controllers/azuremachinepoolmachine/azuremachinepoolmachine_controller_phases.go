@@ -141,7 +141,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	for _, p := range s.infra.LBPools(false, false, false) {
 		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: p.LoadBalancer, Pool: p.Pool})
 	}
-	if m.Spec.Model.Template.OSDisk.OSType == "Windows" {
+	if m.Spec.Model.Template.OSDisk.OSType == azure.WindowsOS {
 		password, err := machinesecrets.WindowsPassword(ctx, r.APIReader, m.Namespace, m.Name)
 		if err != nil {
 			return err

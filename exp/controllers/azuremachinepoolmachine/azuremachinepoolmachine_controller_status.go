@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/cluster-api/util/conditions"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
@@ -52,7 +53,7 @@ func updateStatus(s *scope, err error) {
 		// Ready says what is deleted.
 	case s.vm.ID == "":
 		facts.Pending = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: "waiting for ASO to report the VM's resource ID"}
-	case !strings.EqualFold("azure://"+s.vm.ID, m.Spec.ProviderID):
+	case !strings.EqualFold(azure.ProviderID(s.vm.ID), m.Spec.ProviderID):
 		// The provider ID was set when the instance was created, from the VM's name and the cluster's resource
 		// group; ASO disagreeing means the VM is not where the Node will say it is.
 		facts.Pending = lifecycle.Wait{Reason: ProviderIDMismatchReason, Message: fmt.Sprintf("the VM's ID is %s, not %s as spec.providerID says", s.vm.ID, m.Spec.ProviderID)}
