@@ -157,7 +157,8 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		}
 		in.BootstrapData = data
 		if pool.Spec.Template.OSDisk.OSType == azure.WindowsOS {
-			if in.WindowsAdminPassword, err = machinesecrets.WindowsPassword(ctx, r.APIReader, pool.Namespace, pool.Name); err != nil {
+			// The password's Secret is named after the scale set (compute.MachinePoolResources), which may not be the pool.
+			if in.WindowsAdminPassword, err = machinesecrets.WindowsPassword(ctx, r.APIReader, pool.Namespace, s.scaleSetName); err != nil {
 				return err
 			}
 		}

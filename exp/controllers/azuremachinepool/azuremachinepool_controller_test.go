@@ -1092,6 +1092,19 @@ func TestWindows_ScaleSetName(t *testing.T) {
 		g.Expect(vmss.OwnerReferences).To(ContainElement(HaveField("Name", uniform.Name)))
 	}, timeout, interval).Should(Succeed())
 	g.Expect(asoNames(g, f, &asocompute.VirtualMachineScaleSetList{})).To(Equal([]string{"win-ool-a", "win-uni-b"}))
+	// The admin password's Secret is named after the scale set, and every pass reads it there: one that looked for it
+	// under the pool's name made a new password each time and rewrote the Secret in an endless loop.
+	passwordKey := client.ObjectKey{Namespace: f.namespace, Name: compute.WindowsPasswordSecretName("win-uni-b")}
+	password := &corev1.Secret{}
+	g.Expect(env.Env.GetAPIReader().Get(f.ctx, passwordKey, password)).To(Succeed())
+	poked := uniform.DeepCopy()
+	poked.Annotations = map[string]string{"test.capzaso.io/poke": "1"} // a change that makes the pool reconcile again
+	g.Expect(env.Env.Patch(f.ctx, poked, client.MergeFrom(uniform))).To(Succeed())
+	g.Consistently(func(g Gomega) {
+		now := &corev1.Secret{}
+		g.Expect(env.Env.GetAPIReader().Get(f.ctx, passwordKey, now)).To(Succeed())
+		g.Expect(now.Data).To(Equal(password.Data), "the password is made once")
+	}, 5*time.Second, interval).Should(Succeed())
 
 	// A pool an earlier release made: its scale set is named after it. The pool is paused while the test writes
 	// that scale set's ASO object, as the release applied it (the new pool's, but for the name and the owner).
