@@ -87,6 +87,7 @@ var Flavors = []Flavor{
 	{Name: "windows-apiserver-ilb", Cluster: "pwilb", SelfManaged: true, Vars: map[string]string{"APISERVER_LB_DNS_SUFFIX": "parity"},
 		CAPZFeatureGates: "APIServerILB=true"},
 	{Name: "aks-aso-maintenance", Cluster: "paksm"},
+	{Name: "machinepool-windows", Cluster: "pmpwin", SelfManaged: true},
 }
 
 // MoreFlavors are CAPZ's other flavors, compared on request (--flavors): make parity runs them, but the differences
@@ -95,7 +96,6 @@ var Flavors = []Flavor{
 var MoreFlavors = []Flavor{
 	{Name: "azure-bastion", Cluster: "pbast", SelfManaged: true},
 	{Name: "nvidia-gpu", Cluster: "pgpu", SelfManaged: true, Vars: map[string]string{"AZURE_NODE_MACHINE_TYPE": "Standard_NC4as_T4_v3"}},
-	{Name: "machinepool-windows", Cluster: "pmpwin", SelfManaged: true},
 	{Name: "edgezone", Cluster: "pedge", SelfManaged: true, CAPZFeatureGates: "EdgeZone=true",
 		Vars: map[string]string{"AZURE_EXTENDEDLOCATION_NAME": "microsoftlosangeles1", "AZURE_EXTENDEDLOCATION_TYPE": "EdgeZone"}},
 }
