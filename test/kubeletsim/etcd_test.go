@@ -165,7 +165,7 @@ func TestSimulator_ControlPlaneNodeIsReachableWhenSeen(t *testing.T) {
 	defer nodes.Stop()
 
 	management := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(
-		controlPlaneMachine("c1-cp-0", "c1"), controlPlaneMachine("c1-cp-1", "c1"),
+		controlPlaneMachine("c2-cp-0", "c2"), controlPlaneMachine("c2-cp-1", "c2"),
 	).Build()
 	sim := Start(Options{Management: management, Workload: workload, SubscriptionID: subscription, Interval: 10 * time.Millisecond, Logf: t.Logf})
 	defer func() { g.Expect(sim.DeleteNodes(ctx)).To(Succeed()) }()
