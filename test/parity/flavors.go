@@ -88,6 +88,7 @@ var Flavors = []Flavor{
 		CAPZFeatureGates: "APIServerILB=true"},
 	{Name: "aks-aso-maintenance", Cluster: "paksm"},
 	{Name: "machinepool-windows", Cluster: "pmpwin", SelfManaged: true},
+	{Name: "nvidia-gpu", Cluster: "pgpu", SelfManaged: true, Vars: map[string]string{"AZURE_NODE_MACHINE_TYPE": "Standard_NC4as_T4_v3"}},
 }
 
 // MoreFlavors are CAPZ's other flavors, compared on request (--flavors): make parity runs them, but the differences
@@ -95,7 +96,6 @@ var Flavors = []Flavor{
 // once a run of it shows no undocumented difference.
 var MoreFlavors = []Flavor{
 	{Name: "azure-bastion", Cluster: "pbast", SelfManaged: true},
-	{Name: "nvidia-gpu", Cluster: "pgpu", SelfManaged: true, Vars: map[string]string{"AZURE_NODE_MACHINE_TYPE": "Standard_NC4as_T4_v3"}},
 	{Name: "edgezone", Cluster: "pedge", SelfManaged: true, CAPZFeatureGates: "EdgeZone=true",
 		Vars: map[string]string{"AZURE_EXTENDEDLOCATION_NAME": "microsoftlosangeles1", "AZURE_EXTENDEDLOCATION_TYPE": "EdgeZone"}},
 }
