@@ -397,7 +397,7 @@ parity: ## Run upstream CAPZ v1.26.0 (CAPZ_SRC=<source tree> CAPZ_MANAGER=<binar
 	go run ./test/parity/cmd/parity --capz-src="$(CAPZ_SRC)" --capz-manager="$(CAPZ_MANAGER)" $(PARITY_ARGS)
 
 .PHONY: parity-switch
-parity-switch: ## Build the flavors with upstream CAPZ v1.26.0 (CAPZ_SRC, CAPZ_MANAGER as for make parity), switch them to the provider on the same management plane, and fail on any ARM delete or change docs/capz-parity.md does not list (docs/migrating-from-capz.md).
+parity-switch: ## Build the flavors with upstream CAPZ v1.26.0 (CAPZ_SRC, CAPZ_MANAGER as for make parity), switch them to the provider, back to CAPZ and to the provider again on the same management plane, and fail on any resource a switch creates or deletes or any change the table of docs/migrating-from-capz.md does not list.
 	@$(MAKE) --no-print-directory parity PARITY_ARGS="--switch $(PARITY_ARGS)"
 
 # BENCH_ARGS are the flags of make bench (BENCH_ARGS=--help lists them; --smoke runs the small variant).

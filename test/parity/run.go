@@ -42,6 +42,11 @@ type Options struct {
 	Flavors []Flavor
 	// Docs is docs/capz-parity.md, whose table of deliberate differences documents differences.
 	Docs string
+	// SwitchDocs is docs/migrating-from-capz.md, whose table of SwitchSection is what RunSwitch's verdict reads.
+	SwitchDocs string
+	// Inject are changes RunSwitch makes in the fake ARM after a switch, before comparing Azure: for the tests of
+	// the verdict, which must fail on each.
+	Inject []Injection
 	// LogDir receives the logs of both sides and the ARM requests each received.
 	LogDir string
 	// Timeout bounds the wait for the flavors to settle; Quiet is how long Azure must receive no write of a flavor
@@ -346,6 +351,19 @@ func readDeliberate(path string) (Deliberates, string, error) {
 		return nil, "", fmt.Errorf("failed to read the deliberate differences of %s: %w", path, err)
 	}
 	return ds, "", nil
+}
+
+// readSwitchTable reads the table of what a switch changes in Azure (SwitchSection).
+func readSwitchTable(path string) (SwitchRows, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := ParseSwitchTable(raw)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read the table of what a switch changes of %s: %w", path, err)
+	}
+	return rows, nil
 }
 
 // keepGUIDs are the GUIDs that mean the same on both sides: the flavor's subscription, the tenant and client, and

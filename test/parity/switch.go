@@ -22,6 +22,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,47 +41,95 @@ type SwitchResult struct {
 	Flavors []SwitchFlavor
 }
 
-// SwitchFlavor is what the switch did to one flavor's Azure resources.
-type SwitchFlavor struct {
-	Flavor string
-	// Writes are the ARM writes after the switch, as "METHOD path".
+// The switches of a run whose changes to Azure the verdict compares, in order: the switch to the provider, the way
+// back to CAPZ, and the switch to the provider again.
+const (
+	SwitchFirst = "switch"
+	SwitchBack  = "back"
+	SwitchAgain = "again"
+)
+
+// switchPhases are the switches of a run, in order.
+var switchPhases = []string{SwitchFirst, SwitchBack, SwitchAgain}
+
+// SwitchPhase is what one switch did to a flavor's Azure resources.
+type SwitchPhase struct {
+	// Name is SwitchFirst, SwitchBack or SwitchAgain.
+	Name string
+	// Writes are the ARM writes from the switch until the flavors settled, as "METHOD path (status)".
 	Writes []string
 	// Changes are the properties whose value in Azure the switch changed.
 	Changes []StateChange
-	// Created and Deleted are the resources the switch created and deleted.
+	// Created and Deleted are the resources the switch created and deleted: never excused.
 	Created, Deleted []string
-	// Steps are what users did next under the provider (scale, upgrade, the way back, delete), as they went.
-	Steps []string
-	// BackWrites, BackChanges and BackDeleted are what the way back to CAPZ did to Azure.
-	BackWrites  []string
-	BackChanges []StateChange
-	BackDeleted []string
-	// Problems are what went wrong: a phase that did not settle, a change a user could not make, what a deleted
-	// cluster left in Azure.
-	Problems []string
 }
 
-// Failed reports whether the switch did anything the user was not told about: a delete (either way), a resource
-// created or a property changed that docs/capz-parity.md does not list as deliberate, or a problem.
-func (f SwitchFlavor) Failed() bool {
-	if len(f.Deleted) > 0 || len(f.BackDeleted) > 0 || len(f.Problems) > 0 {
+// Direction is the direction of the switch as the table's rows name it.
+func (p SwitchPhase) Direction() string {
+	if p.Name == SwitchBack {
+		return DirectionBackToCAPZ
+	}
+	return DirectionToOurs
+}
+
+// Title is how the report names the switch.
+func (p SwitchPhase) Title() string {
+	switch p.Name {
+	case SwitchBack:
+		return "on the way back to CAPZ"
+	case SwitchAgain:
+		return "after the switch again"
+	}
+	return "after the switch"
+}
+
+// Failed reports whether the switch created or deleted a resource, or changed a property no row of the table
+// excuses.
+func (p SwitchPhase) Failed() bool {
+	if len(p.Created) > 0 || len(p.Deleted) > 0 {
 		return true
 	}
-	for _, c := range f.Changes {
-		if c.Deliberate == nil {
+	for _, c := range p.Changes {
+		if c.Excused == nil {
 			return true
 		}
 	}
 	return false
 }
 
-// StateChange is a property of an Azure resource whose value the switch changed. Created resources are one change
-// with the field "*".
+// SwitchFlavor is what the switches did to one flavor's Azure resources.
+type SwitchFlavor struct {
+	Flavor string
+	// Phases are the switches compared, in order (switchPhases).
+	Phases []SwitchPhase
+	// Steps are what users did next under the provider (scale, upgrade, the way back, delete), as they went.
+	Steps []string
+	// Problems are what went wrong: a phase that did not settle, a change a user could not make, what a deleted
+	// cluster left in Azure, a row of the table that excused nothing.
+	Problems []string
+}
+
+// Failed reports whether any switch (to the provider, back to CAPZ, to the provider again) did anything the table
+// of SwitchSection does not list: a created or deleted resource, a change no row excuses; or a problem.
+func (f SwitchFlavor) Failed() bool {
+	if len(f.Problems) > 0 {
+		return true
+	}
+	for _, p := range f.Phases {
+		if p.Failed() {
+			return true
+		}
+	}
+	return false
+}
+
+// StateChange is a property of an Azure resource whose value a switch changed.
 type StateChange struct {
 	Resource, Field string
-	Before, After   string
-	// Deliberate is the row of docs/capz-parity.md that lists the difference, if one does.
-	Deliberate *Deliberate
+	// Before and After are the values (JSON, Absent when the resource has no such field).
+	Before, After string
+	// Excused is the row of the switch's table that lists the change, if one does.
+	Excused *SwitchRow
 }
 
 // RunSwitch switches the flavors from CAPZ to the provider on one management plane, as a user replaces CAPZ's
@@ -92,10 +141,11 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	if err := o.CAPZ.Check(); err != nil {
 		return SwitchResult{}, err
 	}
-	deliberate, note, err := readDeliberate(o.Docs)
+	rows, err := readSwitchTable(o.SwitchDocs)
 	if err != nil {
 		return SwitchResult{}, err
 	}
+	m := NewSwitchMatcher(rows)
 	manifests := map[string][]*unstructured.Unstructured{}
 	var gates []string
 	for _, f := range o.Flavors {
@@ -134,7 +184,7 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	o.Logf("%s: CAPZ builds %d flavors (%s)", SideSwitch, len(o.Flavors), time.Since(start).Round(time.Second))
 	built := waitSettled(ctx, o, s, nil)
 
-	before := s.snapshot()
+	before := snapshot(s.arm)
 	mark := len(s.arm.Requests())
 	o.Logf("%s: switching to the provider (%s)", SideSwitch, time.Since(start).Round(time.Second))
 	switched := time.Now()
@@ -143,17 +193,14 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	}
 	adopted := waitSettled(ctx, o, s, s.notAdopted)
 	o.Logf("%s: the provider settled (%s after the switch)", SideSwitch, time.Since(switched).Round(time.Second))
-	after := s.snapshot()
-
 	result := SwitchResult{}
 	for _, f := range o.Flavors {
 		sf := SwitchFlavor{Flavor: f.Name}
 		sf.settled("CAPZ", built[f.Name], o.Timeout)
 		sf.settled("the provider after the switch", adopted[f.Name], o.Timeout)
-		sf.Writes = flavorWrites(s.arm.Requests()[mark:], f)
-		sf.Changes, sf.Created, sf.Deleted = stateChanges(before, after, f, deliberate, true)
 		result.Flavors = append(result.Flavors, sf)
 	}
+	s.comparePhase(o, &result, m, SwitchFirst, before, mark)
 
 	// What users do next, under the provider.
 	underOurs := func(ctx context.Context, f Flavor) string {
@@ -174,24 +221,28 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	}
 
 	// The way back to CAPZ, and forward again.
-	before, mark = s.snapshot(), len(s.arm.Requests())
+	before, mark = snapshot(s.arm), len(s.arm.Requests())
 	o.Logf("%s: switching back to CAPZ (%s)", SideSwitch, time.Since(start).Round(time.Second))
 	if err := s.switchToCAPZ(ctx, &capz); err != nil {
 		return result, err
 	}
 	back := waitSettled(ctx, o, s, notBefore(time.Now(), o.Quiet, s.rolledOut))
-	after = s.snapshot()
 	for i, f := range o.Flavors {
-		sf := &result.Flavors[i]
-		sf.settled("CAPZ after the way back", back[f.Name], o.Timeout)
-		sf.BackWrites = flavorWrites(s.arm.Requests()[mark:], f)
-		sf.BackChanges, _, sf.BackDeleted = stateChanges(before, after, f, deliberate, false)
+		result.Flavors[i].settled("CAPZ after the way back", back[f.Name], o.Timeout)
 	}
+	s.comparePhase(o, &result, m, SwitchBack, before, mark)
+
+	before, mark = snapshot(s.arm), len(s.arm.Requests())
 	o.Logf("%s: switching to the provider again (%s)", SideSwitch, time.Since(start).Round(time.Second))
 	if err := s.switchToOurs(ctx, o.Logger); err != nil {
 		return result, err
 	}
 	s.runStep(ctx, o, &result, "the switch again", func(Flavor) error { return nil }, underOurs)
+	s.comparePhase(o, &result, m, SwitchAgain, before, mark)
+	// Every switch is compared: a row that excused nothing in a flavor it names is wrong.
+	for i, f := range o.Flavors {
+		result.Flavors[i].Problems = append(result.Flavors[i].Problems, m.Stale(f.Name)...)
+	}
 
 	// Deleting the clusters leaves nothing in Azure but what existed before them, and all of that.
 	for i, f := range o.Flavors {
@@ -213,9 +264,6 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	}
 	if err := saveRequests(o.LogDir, s); err != nil {
 		o.Logf("%s: failed to save the ARM requests: %v", SideSwitch, err)
-	}
-	if note != "" {
-		fmt.Fprintln(o.Out, note)
 	}
 	ReportSwitch(o.Out, result)
 	return result, nil
@@ -300,11 +348,44 @@ func startSideRetrying(ctx context.Context, o Options, name string, capz *CAPZ) 
 	}
 }
 
+// comparePhase compares what a switch (SwitchFirst, SwitchBack or SwitchAgain) did to every flavor, once the flavors
+// settled after it: the changes Options.Inject asks for are made first, then Azure is compared with before, the
+// snapshot taken before the switch, and the ARM writes since mark are listed.
+func (s *side) comparePhase(o Options, result *SwitchResult, m *SwitchMatcher, phase string, before map[string]map[string]any, mark int) {
+	for _, in := range o.Inject {
+		if in.Phase != phase {
+			continue
+		}
+		for _, f := range o.Flavors {
+			done, err := in.Apply(s.arm, f)
+			if err != nil {
+				o.Logf("%s: failed to inject %s into %s: %v", SideSwitch, in, f.Name, err)
+			}
+			for _, id := range done {
+				o.Logf("%s: injected %s: %s", SideSwitch, in, id)
+			}
+		}
+	}
+	after := snapshot(s.arm)
+	requests := s.arm.Requests()[mark:]
+	for i, f := range o.Flavors {
+		sf := &result.Flavors[i]
+		sf.Phases = append(sf.Phases, phaseVerdict(phase, before, after, requests, f, m))
+	}
+}
+
+// phaseVerdict is what a switch did to a flavor: its ARM writes, and its changes to Azure judged by the table.
+func phaseVerdict(phase string, before, after map[string]map[string]any, requests []fakearm.Request, f Flavor, m *SwitchMatcher) SwitchPhase {
+	p := SwitchPhase{Name: phase, Writes: flavorWrites(requests, f)}
+	p.Changes, p.Created, p.Deleted = stateChanges(before, after, f, m, p.Direction())
+	return p
+}
+
 // snapshot is every resource of the fake ARM as a GET answers it, by ID in lower case.
-func (s *side) snapshot() map[string]map[string]any {
+func snapshot(arm *fakearm.Server) map[string]map[string]any {
 	out := map[string]map[string]any{}
-	for _, id := range s.arm.Resources() {
-		if r, ok := s.arm.Resource(id); ok {
+	for _, id := range arm.Resources() {
+		if r, ok := arm.Resource(id); ok {
 			out[strings.ToLower(id)] = r
 		}
 	}
@@ -331,13 +412,12 @@ func presentLeaves(body map[string]any) map[string]string {
 	return out
 }
 
-// stateChanges compares the resources of a flavor's subscription before and after the switch: the properties that
-// changed, and the resources created and deleted. A change is deliberate when a row of the table naming the flavor
-// excuses it as a difference between CAPZ's value and ours (before and after when the switch is to ours, after and
-// before on the way back); a created resource, when a row excuses it as a resource only the side switched to writes.
-func stateChanges(before, after map[string]map[string]any, f Flavor, ds Deliberates, toOurs bool) (changes []StateChange, created, deleted []string) {
+// stateChanges compares the resources of a flavor's subscription before and after a switch in a direction
+// (DirectionToOurs, DirectionBackToCAPZ): the properties that changed, and the resources created and deleted. A
+// change is excused when a row of the switch's table names the direction, the flavor, the resource, the field and
+// both values; a created or deleted resource never is.
+func stateChanges(before, after map[string]map[string]any, f Flavor, m *SwitchMatcher, direction string) (changes []StateChange, created, deleted []string) {
 	prefix := subscriptionPrefix(f)
-	m := NewMatcher(ds)
 	for id, b := range before {
 		if !strings.HasPrefix(id, prefix) {
 			continue
@@ -354,37 +434,23 @@ func stateChanges(before, after map[string]map[string]any, f Flavor, ds Delibera
 			if (inB && inA && vb == va) || volatile(path) {
 				continue
 			}
-			c := StateChange{Resource: id, Field: path, Before: "(none)", After: "(none)"}
-			diff := FieldDiff{Path: path, CAPZ: []string{Absent}, Ours: []string{Absent}}
+			c := StateChange{Resource: id, Field: path, Before: Absent, After: Absent}
 			if inB {
-				c.Before, diff.CAPZ = vb, []string{vb}
+				c.Before = vb
 			}
 			if inA {
-				c.After, diff.Ours = va, []string{va}
+				c.After = va
 			}
-			if !toOurs {
-				diff.CAPZ, diff.Ours = diff.Ours, diff.CAPZ
-			}
-			if d, ok := m.ExcuseField(f.Name, switchedResource(id, f), diff); ok {
-				c.Deliberate = &d
+			if row, ok := m.Excuse(direction, f.Name, switchedResource(id, f), path, c.Before, c.After); ok {
+				c.Excused = &row
 			}
 			changes = append(changes, c)
 		}
 	}
 	for id := range after {
-		if _, ok := before[id]; ok || !strings.HasPrefix(id, prefix) {
-			continue
+		if _, ok := before[id]; !ok && strings.HasPrefix(id, prefix) {
+			created = append(created, id)
 		}
-		created = append(created, id)
-		c := StateChange{Resource: id, Field: WholeResource, Before: "(none)", After: "created"}
-		creator := SideOurs
-		if !toOurs {
-			creator = SideCAPZ
-		}
-		if d, ok := m.ExcuseResource(f.Name, switchedResource(id, f), creator); ok {
-			c.Deliberate = &d
-		}
-		changes = append(changes, c)
 	}
 	sort.Strings(created)
 	sort.Strings(deleted)
@@ -417,11 +483,11 @@ func unionKeys(a, b map[string]string) []string {
 	return out
 }
 
-// ReportSwitch prints what the switch did to each flavor: its ARM writes, the properties it changed (deliberate or
-// not), what it created and deleted.
+// ReportSwitch prints what each switch did to each flavor: its ARM writes, the resources it created and deleted and
+// the properties it changed, each with the row of the switch's table that excuses it or NOT IN THE TABLE.
 func ReportSwitch(w io.Writer, r SwitchResult) {
 	for _, f := range r.Flavors {
-		verdict := "changed nothing it does not document"
+		verdict := "changed nothing the table of " + strconv.Quote(SwitchSection) + " does not list"
 		if f.Failed() {
 			verdict = "FAILED"
 		}
@@ -429,37 +495,42 @@ func ReportSwitch(w io.Writer, r SwitchResult) {
 		for _, p := range f.Problems {
 			fmt.Fprintf(w, "  problem: %s\n", p)
 		}
-		printPhase(w, "after the switch", f.Writes, f.Deleted, f.Changes)
-		for _, st := range f.Steps {
-			fmt.Fprintf(w, "  then %s\n", st)
+		for i, p := range f.Phases {
+			printPhase(w, p)
+			if i == 0 {
+				for _, st := range f.Steps {
+					fmt.Fprintf(w, "  then %s\n", st)
+				}
+			}
 		}
-		printPhase(w, "on the way back to CAPZ", f.BackWrites, f.BackDeleted, f.BackChanges)
 	}
 }
 
-// printPhase prints a phase's ARM writes, the resources it deleted and the properties it changed.
-func printPhase(w io.Writer, phase string, writes, deleted []string, changes []StateChange) {
-	fmt.Fprintf(w, "  %d ARM writes %s\n", len(writes), phase)
-	for _, wr := range writes {
+// printPhase prints a switch's ARM writes, the resources it created and deleted and the properties it changed.
+func printPhase(w io.Writer, p SwitchPhase) {
+	verdict := ""
+	if p.Failed() {
+		verdict = ": FAILED"
+	}
+	fmt.Fprintf(w, "  %d ARM writes %s%s\n", len(p.Writes), p.Title(), verdict)
+	for _, wr := range p.Writes {
 		fmt.Fprintf(w, "    %s\n", wr)
 	}
-	for _, id := range deleted {
-		fmt.Fprintf(w, "  DELETED %s %s\n", phase, id)
+	for _, id := range p.Created {
+		fmt.Fprintf(w, "  CREATED %s %s\n", p.Title(), id)
 	}
-	printChanges(w, changes)
-}
-
-// printChanges prints changes by resource, each with the row of docs/capz-parity.md that lists it, if any.
-func printChanges(w io.Writer, changes []StateChange) {
+	for _, id := range p.Deleted {
+		fmt.Fprintf(w, "  DELETED %s %s\n", p.Title(), id)
+	}
 	resource := ""
-	for _, c := range changes {
+	for _, c := range p.Changes {
 		if c.Resource != resource {
 			resource = c.Resource
 			fmt.Fprintf(w, "  %s\n", resource)
 		}
-		why := "NOT DOCUMENTED"
-		if c.Deliberate != nil {
-			why = fmt.Sprintf("deliberate (docs/capz-parity.md line %d)", c.Deliberate.Line)
+		why := "NOT IN THE TABLE"
+		if c.Excused != nil {
+			why = fmt.Sprintf("listed (docs/migrating-from-capz.md line %d)", c.Excused.Line)
 		}
 		fmt.Fprintf(w, "    %s: %s -> %s  [%s]\n", c.Field, shorten(c.Before), shorten(c.After), why)
 	}

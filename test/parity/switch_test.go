@@ -40,9 +40,9 @@ func state(t *testing.T, resources ...string) map[string]map[string]any {
 }
 
 // TestStateChanges: a changed property, a created and a deleted resource are found, resources of other
-// subscriptions, etags, provisioning states and an empty list left out are not; a change a row of the flavor excuses
-// (its resource by name with the cluster's placeholder, CAPZ's value before and ours after) is deliberate, any other
-// fails the flavor; on the way back, CAPZ's value is the one after.
+// subscriptions, etags, provisioning states and an empty list left out are not; a change is excused only by a row of
+// the switch's direction and flavor naming its resource (by name with the cluster's placeholder), field and values;
+// a created or deleted resource never is.
 func TestStateChanges(t *testing.T) {
 	g := NewWithT(t)
 	other := "/subscriptions/other/resourceGroups/rg/providers/Microsoft.Network/loadBalancers/lb"
@@ -60,43 +60,73 @@ func TestStateChanges(t *testing.T) {
 		ext, `{"location":"eastus"}`,
 		other, `{"location":"westus"}`,
 	)
-	ds := Deliberates{
-		{Side: SideBoth, Method: "PUT", Resource: "Microsoft.Network/loadBalancers", Name: "lb", Field: "properties.probes[p].properties.protocol",
-			CAPZ: Values{Set: []string{`"Tcp"`}}, Ours: Values{Set: []string{`"Https"`}}, Flavors: []string{"default"}, Line: 7},
-		{Side: SideOurs, Method: "PUT", Resource: "Microsoft.Compute/virtualMachines/extensions", Name: "${CLUSTER_NAME}-*/bootstrap", Field: WholeResource,
-			CAPZ: Values{Set: []string{Absent}}, Ours: Values{Any: true}, Flavors: []string{"default"}, Line: 9},
+	rows := SwitchRows{
+		{Direction: DirectionToOurs, Resource: "Microsoft.Network/loadBalancers", Name: "lb", Field: "properties.probes[p].properties.protocol",
+			Before: []string{`"Tcp"`}, After: []string{`"Https"`}, Flavors: []string{"default"}, Line: 7},
 	}
 	f := Flavor{Name: "default", Cluster: "pdef", Subscription: sub}
-	changes, created, deleted := stateChanges(before, after, f, ds, true)
+	changes, created, deleted := stateChanges(before, after, f, NewSwitchMatcher(rows), DirectionToOurs)
 	g.Expect(created).To(Equal([]string{strings.ToLower(ext)}))
 	g.Expect(deleted).To(Equal([]string{strings.ToLower(nsg)}))
-	g.Expect(changes).To(HaveLen(3))
-	// By resource ID: the VM, its extension, the load balancer.
-	g.Expect(changes[0]).To(And(HaveField("Resource", strings.ToLower(vm)), HaveField("Field", "tags.Name"), HaveField("Deliberate", BeNil())))
-	g.Expect(changes[1]).To(And(HaveField("Resource", strings.ToLower(ext)), HaveField("Field", "*"), HaveField("Deliberate.Line", 9)))
-	g.Expect(changes[2]).To(And(HaveField("Resource", strings.ToLower(lb)), HaveField("Field", "properties.probes[p].properties.protocol"),
-		HaveField("Before", `"Tcp"`), HaveField("After", `"Https"`), HaveField("Deliberate.Line", 7)))
+	g.Expect(changes).To(HaveLen(2))
+	// By resource ID: the VM, the load balancer.
+	g.Expect(changes[0]).To(And(HaveField("Resource", strings.ToLower(vm)), HaveField("Field", "tags.Name"),
+		HaveField("Before", Absent), HaveField("After", `"vm"`), HaveField("Excused", BeNil())))
+	g.Expect(changes[1]).To(And(HaveField("Resource", strings.ToLower(lb)), HaveField("Field", "properties.probes[p].properties.protocol"),
+		HaveField("Before", `"Tcp"`), HaveField("After", `"Https"`), HaveField("Excused.Line", 7)))
 
-	sf := SwitchFlavor{Flavor: "default", Changes: changes, Created: created, Deleted: deleted}
-	g.Expect(sf.Failed()).To(BeTrue())
-	var out bytes.Buffer
-	ReportSwitch(&out, SwitchResult{Flavors: []SwitchFlavor{sf}})
-	g.Expect(out.String()).To(And(ContainSubstring("FAILED"), ContainSubstring("DELETED after the switch "+strings.ToLower(nsg)),
-		ContainSubstring(`tags.Name: (none) -> "vm"  [NOT DOCUMENTED]`), ContainSubstring("deliberate (docs/capz-parity.md line 7)")))
+	// Only the excused change: the switch passes; a created or a deleted resource fails it.
+	g.Expect(SwitchPhase{Name: SwitchFirst, Changes: changes[1:]}.Failed()).To(BeFalse())
+	g.Expect(SwitchPhase{Name: SwitchFirst, Changes: changes[1:], Created: created}.Failed()).To(BeTrue())
+	g.Expect(SwitchPhase{Name: SwitchFirst, Changes: changes[1:], Deleted: deleted}.Failed()).To(BeTrue())
+	g.Expect(SwitchPhase{Name: SwitchFirst, Changes: changes}.Failed()).To(BeTrue())
 
-	// Only documented changes: the flavor passes.
-	sf = SwitchFlavor{Flavor: "default", Changes: []StateChange{changes[1], changes[2]}, Created: created}
-	g.Expect(sf.Failed()).To(BeFalse())
-
-	// Another flavor: no row names it.
+	// Another flavor, the way back: the row names neither.
 	private := f
 	private.Name = "private"
-	changes, _, _ = stateChanges(before, after, private, ds, true)
-	g.Expect(changes).To(HaveEach(HaveField("Deliberate", BeNil())))
+	changes, _, _ = stateChanges(before, after, private, NewSwitchMatcher(rows), DirectionToOurs)
+	g.Expect(changes).To(HaveEach(HaveField("Excused", BeNil())))
+	changes, _, _ = stateChanges(before, after, f, NewSwitchMatcher(rows), DirectionBackToCAPZ)
+	g.Expect(changes).To(HaveEach(HaveField("Excused", BeNil())))
+}
 
-	// The way back: CAPZ's value is the one after; a resource CAPZ creates is excused by a row of CAPZ's only.
-	changes, _, _ = stateChanges(after, before, f, ds, false)
-	g.Expect(changes).To(ContainElement(And(HaveField("Field", "properties.probes[p].properties.protocol"), HaveField("Deliberate.Line", 7))))
-	changes, _, _ = stateChanges(before, after, f, ds, false)
-	g.Expect(changes).To(HaveEach(HaveField("Deliberate", BeNil())))
+// TestSwitchFlavor_Failed: each switch (to ours, back to CAPZ, to ours again) fails the flavor alone, with the same
+// strictness; the report names the switch that failed and what it did.
+func TestSwitchFlavor_Failed(t *testing.T) {
+	clean := func() []SwitchPhase {
+		return []SwitchPhase{{Name: SwitchFirst}, {Name: SwitchBack}, {Name: SwitchAgain}}
+	}
+	undocumented := StateChange{Resource: strings.ToLower(lb), Field: "properties.frontendPort", Before: "6443", After: "443"}
+	for i, title := range []string{"after the switch", "on the way back to CAPZ", "after the switch again"} {
+		for what, p := range map[string]SwitchPhase{
+			"a change":  {Changes: []StateChange{undocumented}},
+			"a created": {Created: []string{strings.ToLower(nsg)}},
+			"a deleted": {Deleted: []string{strings.ToLower(nsg)}},
+		} {
+			t.Run(title+": "+what, func(t *testing.T) {
+				g := NewWithT(t)
+				sf := SwitchFlavor{Flavor: "default", Phases: clean()}
+				g.Expect(sf.Failed()).To(BeFalse())
+				p.Name = sf.Phases[i].Name
+				sf.Phases[i] = p
+				g.Expect(sf.Failed()).To(BeTrue())
+				var out bytes.Buffer
+				ReportSwitch(&out, SwitchResult{Flavors: []SwitchFlavor{sf}})
+				g.Expect(out.String()).To(And(ContainSubstring("== default: the switch from CAPZ "+CAPZVersion+" FAILED"),
+					ContainSubstring("0 ARM writes "+title+": FAILED")))
+				switch what {
+				case "a change":
+					g.Expect(out.String()).To(ContainSubstring("properties.frontendPort: 6443 -> 443  [NOT IN THE TABLE]"))
+				case "a created":
+					g.Expect(out.String()).To(ContainSubstring("CREATED " + title + " " + strings.ToLower(nsg)))
+				case "a deleted":
+					g.Expect(out.String()).To(ContainSubstring("DELETED " + title + " " + strings.ToLower(nsg)))
+				}
+			})
+		}
+	}
+	t.Run("a problem", func(t *testing.T) {
+		g := NewWithT(t)
+		g.Expect(SwitchFlavor{Flavor: "default", Phases: clean(), Problems: []string{"stale row: x"}}.Failed()).To(BeTrue())
+	})
 }

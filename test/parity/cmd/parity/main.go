@@ -61,6 +61,15 @@ func run() int {
 	flag.StringVar(&flavors, "flavors", "", "Comma-separated flavors to compare (default "+strings.Join(names, ",")+"; with --switch "+strings.Join(parity.SwitchDefaults, ",")+
 		"; not yet documented, on request: "+strings.Join(more, ",")+").")
 	flag.StringVar(&o.Docs, "docs", "", "The document of deliberate differences (default docs/capz-parity.md of the repository).")
+	flag.StringVar(&o.SwitchDocs, "switch-docs", "", "With --switch, the document whose table of what a switch changes in Azure is the verdict's (default docs/migrating-from-capz.md of the repository).")
+	flag.Func("inject", "With --switch, for the tests of the verdict only: a change made in the fake ARM after a switch, before Azure is compared, which must fail the run: "+
+		"<switch|back|again>:<set|copy|delete>:<resource type>:<name glob>[:<field>=<JSON or (absent)> | :<new name>]; may be repeated.", func(v string) error {
+		in, err := parity.ParseInjection(v)
+		if err == nil {
+			o.Inject = append(o.Inject, in)
+		}
+		return err
+	})
 	flag.StringVar(&logDir, "log-dir", "", "Where the logs and ARM requests of both sides go (default out/parity/<time>).")
 	flag.DurationVar(&o.Timeout, "timeout", 30*time.Minute, "How long to wait for the flavors to settle on both sides.")
 	flag.DurationVar(&o.Quiet, "quiet", 45*time.Second, "How long Azure must receive no write of a flavor for it to have settled.")
@@ -72,7 +81,7 @@ func run() int {
 	flag.StringVar(&side, "side", "", "Run one side only ("+parity.SideCAPZ+" or "+parity.SideOurs+") and write its result to --side-result; the comparison runs each side so.")
 	flag.StringVar(&sideName, "side-name", "", "The name of --side's logs (default the side).")
 	flag.StringVar(&sideResult, "side-result", "", "Where --side writes its result.")
-	switchOnly := flag.Bool("switch", false, "Instead of comparing, switch the flavors from CAPZ to the provider on one management plane (docs/migrating-from-capz.md) and report every ARM write and every change to Azure the switch made; exit 1 on a delete or an undocumented change.")
+	switchOnly := flag.Bool("switch", false, "Instead of comparing, switch the flavors from CAPZ to the provider on one management plane (docs/migrating-from-capz.md) and report every ARM write and every change to Azure each switch (to the provider, back to CAPZ, to the provider again) made; exit 1 on a created or deleted resource or a change docs/migrating-from-capz.md does not list.")
 	flag.StringVar(&o.CAPZ.FeatureGates, "capz-feature-gates", "", "Feature gates of CAPZ's manager besides MachinePool=true (with --side; the comparison sets each flavor's).")
 	flag.Parse()
 
@@ -87,6 +96,9 @@ func run() int {
 	}
 	if o.Docs == "" {
 		o.Docs = filepath.Join(root, "docs", "capz-parity.md")
+	}
+	if o.SwitchDocs == "" {
+		o.SwitchDocs = filepath.Join(root, "docs", "migrating-from-capz.md")
 	}
 	switch {
 	case flavors != "":
@@ -212,8 +224,8 @@ func runSwitch(ctx context.Context, o parity.Options, start time.Time) int {
 			failed++
 		}
 	}
-	fmt.Printf("make parity-switch: %d flavors in %s; %d changed Azure in a way docs/capz-parity.md does not list (logs: %s)\n",
-		len(o.Flavors), time.Since(start).Round(time.Second), failed, o.LogDir)
+	fmt.Printf("make parity-switch: %d flavors in %s; %d failed: a switch changed Azure in a way the table of %q in %s does not list, or a problem (logs: %s)\n",
+		len(o.Flavors), time.Since(start).Round(time.Second), failed, parity.SwitchSection, o.SwitchDocs, o.LogDir)
 	if failed > 0 {
 		return 1
 	}
