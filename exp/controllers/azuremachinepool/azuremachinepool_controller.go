@@ -115,7 +115,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 			r.readScaleSet, r.reconcileNodes, r.reconcileScaleSet, r.reconcileReplicas,
 		},
 		Deletes:      "the scale set",
-		BeforeDelete: r.deleteReplicas,
+		BeforeDelete: r.beforeDelete,
 		DeleteOrder:  compute.ScaleSetDeleteOrder,
 		Status:       updateStatus,
 	}
@@ -200,6 +200,8 @@ type scope struct {
 	// capzDifferences is set by reconcileScaleSet for a taken-over scale set: the deliberate differences from CAPZ
 	// waiting for the user's opt-in.
 	capzDifferences []string
+	// deleting is set by takeOverBeforeDelete: the pass takes over the scale set of a pool being deleted.
+	deleting bool
 }
 
 // isFlexible reports whether the pool is a Flexible scale set.

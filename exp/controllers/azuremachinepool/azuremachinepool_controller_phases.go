@@ -146,13 +146,8 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 	taken := s.taken
 	if profile, known := s.azureMakesInstances(); profile && known {
 		in.FlexibleWithProfile = isFlexible(pool)
-		name := mp.Spec.Template.Spec.Bootstrap.DataSecretName
-		if name == nil {
-			s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the MachinePool's bootstrap data secret"}
-			return nil
-		}
-		data, err := machinesecrets.BootstrapData(ctx, r.APIReader, mp.Namespace, *name)
-		if err != nil {
+		data, waiting, err := r.scaleSetBootstrapData(ctx, s)
+		if err != nil || waiting {
 			return err
 		}
 		in.BootstrapData = data
@@ -183,6 +178,10 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 			}
 		}
 		in.Capacity = int32(capacity)
+		if azureCapacity, ok := compute.AzureCapacity(s.scaleSet); ok && s.deleting && taken != nil {
+			// A pool taken over as it is deleted keeps the capacity Azure has: it scales nothing before its deletion.
+			in.Capacity = azureCapacity
+		}
 		s.capacity = live.ReportedCapacity
 	}
 	s.provisioningState = live.ProvisioningState
@@ -194,6 +193,12 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 	}
 	if taken != nil {
 		compute.AdoptScaleSet(resources)
+		if s.deleting {
+			// A scale set Azure no longer has is not made again for a pool being deleted.
+			for i := range resources {
+				resources[i].MustExist = resources[i].Adoptable
+			}
+		}
 		s.capzDifferences = taken.Keep(resources)
 		takeover.Announce(r.Engine.Events, pool, s.capzDifferences)
 	}
@@ -209,6 +214,26 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 		pool.Spec.ProviderID = azure.ProviderID(live.ID)
 	}
 	return nil
+}
+
+// scaleSetBootstrapData reads the MachinePool's bootstrap data for the scale set's VM profile; waiting (and
+// s.Waiting set) while the MachinePool names no Secret yet. A pool being deleted does without it once Cluster API
+// has removed it (the bootstrap config goes with the MachinePool): its scale set makes no instance any more.
+func (r *Reconciler) scaleSetBootstrapData(ctx context.Context, s *scope) (data []byte, waiting bool, err error) {
+	mp := s.machinePool
+	name := mp.Spec.Template.Spec.Bootstrap.DataSecretName
+	if name == nil {
+		if s.deleting {
+			return nil, false, nil
+		}
+		s.Waiting = lifecycle.Wait{Reason: infrav1.WaitingForBootstrapDataReason, Message: "waiting for the MachinePool's bootstrap data secret"}
+		return nil, true, nil
+	}
+	data, err = machinesecrets.BootstrapData(ctx, r.APIReader, mp.Namespace, *name)
+	if s.deleting && apierrors.IsNotFound(err) {
+		return nil, false, nil
+	}
+	return data, false, err
 }
 
 // desiredReplicas is the MachinePool's replica count; Cluster API's webhook defaults it to 1.
