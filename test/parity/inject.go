@@ -120,8 +120,7 @@ func (in Injection) Apply(arm *fakearm.Server, f Flavor) ([]string, error) {
 		if !strings.HasPrefix(strings.ToLower(id), subscriptionPrefix(f)) || !strings.EqualFold(r.Type, in.Type) || !nameMatches(in.Name, r.Name()) {
 			continue
 		}
-		switch in.Action {
-		case InjectDelete:
+		if in.Action == InjectDelete {
 			if arm.Remove(id) {
 				done = append(done, id)
 			}
