@@ -58,10 +58,14 @@ func Zones(location string) []string {
 	return []string{"1", "2", "3"}
 }
 
-// FailureDomains returns the failure domains of a cluster for its status, sorted by name: the ones the spec
+// FailureDomains returns the failure domains of a cluster for its status, sorted by name: none in an Edge Zone (as
+// CAPZ v1.26.0, whose setFailureDomainsForLocation stops there, so machines get no zone); else the ones the spec
 // names when there are any, otherwise one per availability zone of the location, each fit for control-plane
 // machines, otherwise none (machines then go into an availability set).
-func FailureDomains(location string, spec infrav1.FailureDomains) []clusterv1.FailureDomain {
+func FailureDomains(location string, spec infrav1.FailureDomains, edgeZone *infrav1.ExtendedLocationSpec) []clusterv1.FailureDomain {
+	if edgeZone != nil {
+		return nil
+	}
 	if len(spec) > 0 {
 		out := make([]clusterv1.FailureDomain, 0, len(spec))
 		for _, name := range slices.Sorted(maps.Keys(spec)) {

@@ -51,6 +51,7 @@ func TestFailureDomains(t *testing.T) {
 		name     string
 		location string
 		spec     infrav1.FailureDomains
+		edgeZone *infrav1.ExtendedLocationSpec
 		want     []clusterv1.FailureDomain
 	}{
 		{
@@ -61,6 +62,13 @@ func TestFailureDomains(t *testing.T) {
 				{Name: "2", ControlPlane: ptr.To(true)},
 				{Name: "3", ControlPlane: ptr.To(true)},
 			},
+		},
+		{
+			name:     "none in an Edge Zone, even with a spec",
+			location: "eastus",
+			spec:     infrav1.FailureDomains{"1": {ControlPlane: true}},
+			edgeZone: &infrav1.ExtendedLocationSpec{Name: "microsoftlosangeles1", Type: "EdgeZone"},
+			want:     nil,
 		},
 		{
 			name:     "no zones in the location",
@@ -92,7 +100,7 @@ func TestFailureDomains(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := NewWithT(t)
-			g.Expect(FailureDomains(tt.location, tt.spec)).To(Equal(tt.want))
+			g.Expect(FailureDomains(tt.location, tt.spec, tt.edgeZone)).To(Equal(tt.want))
 		})
 	}
 }

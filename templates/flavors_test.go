@@ -261,9 +261,14 @@ var flavors = []flavor{
 		check: func(g Gomega, f *fixture) {
 			vnet := f.aso(g, "VirtualNetwork", f.cluster+"-vnet")
 			g.Expect(nested(vnet, "spec", "extendedLocation", "name")).To(Equal("microsoftlosangeles1"))
+			// As CAPZ: an Edge Zone has no failure domains, so no VM gets a zone, and a NAT gateway's address stays in
+			// the region.
 			for _, vm := range f.asoList(g, "VirtualMachine") {
 				g.Expect(nested(vm, "spec", "extendedLocation", "name")).To(Equal("microsoftlosangeles1"), vm.GetName())
+				g.Expect(nestedAny(vm, "spec", "zones")).To(BeNil(), vm.GetName())
 			}
+			natIP := f.aso(g, "PublicIPAddress", "pip-"+f.cluster+"-node-natgw-1")
+			g.Expect(nestedAny(natIP, "spec", "extendedLocation")).To(BeNil())
 		}},
 	// The workers are machine pools: one Flexible scale set each, and per instance a VM (of the scale set) and its
 	// network interface; only the control plane machine is an AzureMachine.

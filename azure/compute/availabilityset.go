@@ -69,7 +69,7 @@ func MachineAvailabilitySet(cluster string, clusterHasAvailabilitySets bool, mac
 // ClusterHasAvailabilitySets tells whether a cluster's machines go into availability sets: its region has no
 // availability zones, its spec names no failure domains, and it is not in an Edge Zone.
 func ClusterHasAvailabilitySets(location string, failureDomains infrav1.FailureDomains, extendedLocation *infrav1.ExtendedLocationSpec) bool {
-	return extendedLocation == nil && len(azure.FailureDomains(location, failureDomains)) == 0
+	return extendedLocation == nil && len(azure.FailureDomains(location, failureDomains, nil)) == 0
 }
 
 // AvailabilitySet returns an aligned availability set (the kind managed disks need) in the cluster's resource

@@ -331,10 +331,10 @@ func (b *clusterBuilder) publicIPs() {
 	lbIPs(b.controlPlaneOutboundLB(), ControlPlaneOutboundLoadBalancer)
 	lbIPs(b.Network.NodeOutboundLB, NodeOutboundLoadBalancer)
 	for _, ng := range b.natGatewaySpecs() {
-		add(PublicIPInput{Spec: ng.NatGatewayIP, Zones: b.zonesOr(ng.Zones)})
+		add(PublicIPInput{Spec: ng.NatGatewayIP, Zones: b.zonesOr(ng.Zones), RegionOnly: true})
 	}
 	if b.Bastion != nil {
-		add(PublicIPInput{Spec: b.Bastion.PublicIP, Zones: b.zonesOr(nil)})
+		add(PublicIPInput{Spec: b.Bastion.PublicIP, Zones: b.zonesOr(nil), RegionOnly: true})
 	}
 }
 

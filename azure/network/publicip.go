@@ -35,6 +35,9 @@ type PublicIPInput struct {
 	Zones []string
 	// IPv6 makes an IPv6 address; otherwise IPv4.
 	IPv6 bool
+	// RegionOnly keeps the address in the region when the cluster is in an Edge Zone: CAPZ v1.26.0 gives the
+	// addresses of NAT gateways and of the bastion no extended location (azure/scope/cluster.go, PublicIPSpecs).
+	RegionOnly bool
 }
 
 // PublicIPAddress returns a Standard, static public IP address in the cluster's resource group. A DNS name's
@@ -50,13 +53,15 @@ func PublicIPAddress(c azure.Cluster, in PublicIPInput) *asonetwork.PublicIPAddr
 			AzureName:                in.Spec.Name,
 			Owner:                    c.ResourceGroupOwner(),
 			Location:                 ptr.To(c.Location),
-			ExtendedLocation:         extendedLocation(c),
 			Sku:                      &asonetwork.PublicIPAddressSku{Name: ptr.To(asonetwork.PublicIPAddressSku_Name_Standard)},
 			PublicIPAllocationMethod: ptr.To(asonetwork.IPAllocationMethod_Static),
 			PublicIPAddressVersion:   ptr.To(version),
 			Zones:                    in.Zones,
 			Tags:                     c.NamedTags(in.Spec.Name, ""),
 		},
+	}
+	if !in.RegionOnly {
+		ip.Spec.ExtendedLocation = extendedLocation(c)
 	}
 	if in.Spec.DNSName != "" {
 		label, _, _ := strings.Cut(in.Spec.DNSName, ".")

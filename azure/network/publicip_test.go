@@ -46,6 +46,9 @@ func TestPublicIPAddress(t *testing.T) {
 			Spec: infrav1.PublicIPSpec{Name: "pip-my-cluster-node-outbound-v6", IPTags: []infrav1.IPTag{{Type: "FirstPartyUsage", Tag: "/NonProd"}}},
 			IPv6: true,
 		}},
+		{name: "nat-gateway-edgezone", cluster: edge, in: PublicIPInput{
+			Spec: infrav1.PublicIPSpec{Name: "pip-my-cluster-node-natgw-1"}, RegionOnly: true,
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -213,9 +213,10 @@ func privateDNSZoneName(ac *infrav1.AzureCluster) string {
 	return infrav1.PrivateDNSZoneName(ac.Name)
 }
 
-// reconcileFailureDomains reports the failure domains: the spec's, or the zones of the location.
+// reconcileFailureDomains reports the failure domains: none in an Edge Zone, else the spec's, or the zones of the
+// location.
 func (r *Reconciler) reconcileFailureDomains(_ context.Context, s *scope) error {
-	s.azureCluster.Status.FailureDomains = azure.FailureDomains(s.azureCluster.Spec.Location, s.azureCluster.Spec.FailureDomains)
+	s.azureCluster.Status.FailureDomains = azure.FailureDomains(s.azureCluster.Spec.Location, s.azureCluster.Spec.FailureDomains, s.azureCluster.Spec.ExtendedLocation)
 	return nil
 }
 
