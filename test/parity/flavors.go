@@ -89,6 +89,8 @@ var Flavors = []Flavor{
 	{Name: "aks-aso-maintenance", Cluster: "paksm"},
 	{Name: "machinepool-windows", Cluster: "pmpwin", SelfManaged: true},
 	{Name: "nvidia-gpu", Cluster: "pgpu", SelfManaged: true, Vars: map[string]string{"AZURE_NODE_MACHINE_TYPE": "Standard_NC4as_T4_v3"}},
+	{Name: "edgezone", Cluster: "pedge", SelfManaged: true, CAPZFeatureGates: "EdgeZone=true",
+		Vars: map[string]string{"AZURE_EXTENDEDLOCATION_NAME": "microsoftlosangeles1", "AZURE_EXTENDEDLOCATION_TYPE": "EdgeZone"}},
 }
 
 // MoreFlavors are CAPZ's other flavors, compared on request (--flavors): make parity runs them, but the differences
@@ -96,8 +98,6 @@ var Flavors = []Flavor{
 // once a run of it shows no undocumented difference.
 var MoreFlavors = []Flavor{
 	{Name: "azure-bastion", Cluster: "pbast", SelfManaged: true},
-	{Name: "edgezone", Cluster: "pedge", SelfManaged: true, CAPZFeatureGates: "EdgeZone=true",
-		Vars: map[string]string{"AZURE_EXTENDEDLOCATION_NAME": "microsoftlosangeles1", "AZURE_EXTENDEDLOCATION_TYPE": "EdgeZone"}},
 }
 
 // SwitchFlavors are the flavors only make parity-switch builds, beside Flavors: the provider makes them
