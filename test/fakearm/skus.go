@@ -19,12 +19,17 @@ package fakearm
 import (
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 )
 
 // SKULocations are the regions whose resource SKUs the fake lists (Microsoft.Compute/skus), each with availability
-// zones 1, 2 and 3.
-var SKULocations = []string{"eastus", "eastus2", "westus2", "westeurope"}
+// zones 1, 2 and 3 but those of ZonelessLocations.
+var SKULocations = []string{"eastus", "eastus2", "westus2", "westeurope", "westus"}
+
+// ZonelessLocations are the regions of SKULocations without availability zones, as in Azure: a cluster there puts
+// its machines into availability sets.
+var ZonelessLocations = []string{"westus"}
 
 // vmSKU is a virtual machine size as the resource SKU API describes it: the capabilities a client such as CAPZ reads
 // (vCPUs and memory for its minimums, accelerated networking, ephemeral OS disks, encryption at host, the CPU
@@ -145,10 +150,10 @@ func vmSKUResource(vm vmSKU, loc string) map[string]any {
 	}
 }
 
-// locationInfo is a SKU's region, with availability zones 1, 2 and 3 when zonal.
+// locationInfo is a SKU's region, with availability zones 1, 2 and 3 when the SKU is zonal and the region has zones.
 func locationInfo(loc string, zonal bool) map[string]any {
 	info := map[string]any{"location": loc, "zones": []any{}, "zoneDetails": []any{}}
-	if zonal {
+	if zonal && !slices.Contains(ZonelessLocations, loc) {
 		info["zones"] = []any{"1", "2", "3"}
 	}
 	return info

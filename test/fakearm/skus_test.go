@@ -62,6 +62,14 @@ func TestResourceSKUs(t *testing.T) {
 			HaveKeyWithValue("capabilities", ContainElement(map[string]any{"name": "MaximumPlatformFaultDomainCount", "value": "3"})))))
 		g.Expect(value).To(ContainElement(And(HaveKeyWithValue("resourceType", "disks"), HaveKeyWithValue("name", "Premium_LRS"))))
 	})
+	t.Run("a location without zones", func(t *testing.T) {
+		g := NewWithT(t)
+		status, value := list("location eq 'westus'")
+		g.Expect(status).To(Equal(http.StatusOK))
+		g.Expect(value).NotTo(BeEmpty())
+		g.Expect(value).To(HaveEach(HaveKeyWithValue("locationInfo", ConsistOf(And(
+			HaveKeyWithValue("location", "westus"), HaveKeyWithValue("zones", BeEmpty()))))))
+	})
 	t.Run("every location", func(t *testing.T) {
 		g := NewWithT(t)
 		status, all := list("")

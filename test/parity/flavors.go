@@ -109,6 +109,11 @@ var SwitchFlavors = []Flavor{
 		Edits: []Edit{{Kind: "AzureMachinePool", Path: []string{"spec", "orchestrationMode"}, Value: "Flexible"}}},
 	// AKS through AzureManagedControlPlane, AzureManagedCluster and AzureManagedMachinePool.
 	{Name: "aks", Cluster: "pmaks"},
+	// The default template with three control-plane machines and two workers in a region without availability zones
+	// (fakearm.ZonelessLocations): every machine is in an availability set, and the control plane's SSH NAT rules
+	// have three ports to keep.
+	{Name: "ha-availability-sets", Cluster: "phaas", SelfManaged: true, Template: "default",
+		Vars: map[string]string{"AZURE_LOCATION": "westus", "CONTROL_PLANE_MACHINE_COUNT": "3", "WORKER_MACHINE_COUNT": "2"}},
 	// CAPZ's prow-custom-vnet test flavor (templates/test/ci/prow-custom-vnet/patches/custom-vnet.yaml) on the
 	// default template: the network, its subnets, security groups and route table exist in a resource group of
 	// their own, as CAPZ's e2e SetupExistingVNet makes them (test/e2e/azure_privatecluster.go); the cluster's own
