@@ -108,6 +108,13 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 				state.notReady(infrav1.DeletionHeldReason, held, false)
 				break
 			}
+			if held, err := e.settleDeleteWithOwner(ctx, obj); err != nil || held != "" {
+				if err != nil {
+					return false, result, err
+				}
+				state.notReady(infrav1.DeletionHeldReason, held, false)
+				break
+			}
 			if err := e.releaseCAPZPause(ctx, obj); err != nil {
 				return false, result, err
 			}

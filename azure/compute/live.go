@@ -19,6 +19,7 @@ package compute
 import (
 	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	asocomputedisk "github.com/Azure/azure-service-operator/v2/api/compute/v1api20240302"
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,7 +37,7 @@ func MachineKinds() []azure.Object {
 	return []azure.Object{
 		&asonetwork.PublicIPAddress{}, &asonetwork.LoadBalancersInboundNatRule{}, &asonetwork.NetworkInterface{},
 		&asocompute.VirtualMachine{}, &asocompute.VirtualMachinesExtension{},
-		&asoauthorization.RoleAssignment{},
+		&asoauthorization.RoleAssignment{}, &asocomputedisk.Disk{},
 	}
 }
 
@@ -54,13 +55,14 @@ func ScaleSetKinds() []azure.Object {
 	return []azure.Object{&asocompute.VirtualMachineScaleSet{}, &asoauthorization.RoleAssignment{}}
 }
 
-// MachineDeleteOrder deletes a machine's resources: the VM's dependents, the VM (its disks go with it), then its
-// network interfaces, and then what they use: the public IP and the SSH rule. An instance of a Flexible scale set
-// has neither of the last two.
+// MachineDeleteOrder deletes a machine's resources: the VM's dependents, the VM (its disks go with it, unless it keeps
+// CAPZ's delete option: then their objects, DisksLeftByVM, go once Azure detached them), then its network interfaces,
+// and then what they use: the public IP and the SSH rule. An instance of a Flexible scale set has neither of the last
+// two.
 var MachineDeleteOrder = [][]schema.GroupKind{
 	{gk(asoauthorization.GroupVersion, "RoleAssignment"), gk(asocompute.GroupVersion, "VirtualMachinesExtension")},
 	{gk(asocompute.GroupVersion, "VirtualMachine")},
-	{gk(asonetwork.GroupVersion, "NetworkInterface")},
+	{gk(asonetwork.GroupVersion, "NetworkInterface"), gk(asocomputedisk.GroupVersion, "Disk")},
 	{gk(asonetwork.GroupVersion, "PublicIPAddress"), gk(asonetwork.GroupVersion, "LoadBalancersInboundNatRule")},
 }
 

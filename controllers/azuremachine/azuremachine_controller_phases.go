@@ -142,7 +142,8 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	}); err != nil {
 		return err
 	}
-	if err := r.takeOver(ctx, s, resources); err != nil {
+	resources, err := r.takeOver(ctx, s, resources)
+	if err != nil {
 		return err
 	}
 	result, err := r.Engine.Reconcile(ctx, am, resources, aso.Options{

@@ -32,23 +32,27 @@ import (
 // the provider made: one CAPZ made, before a switch from CAPZ (docs/migrating-from-capz.md). Its VM and network
 // interfaces become adoptable, so that the engine has ASO read them before anything is written; once it has, the
 // values Azure changes only on a deallocated VM are kept, and so are the deliberate differences from CAPZ until the
-// user opts in with infrav1.ApplyCAPZDifferencesAnnotation.
-func (r *Reconciler) takeOver(ctx context.Context, s *scope, resources []azure.Resource) error {
+// user opts in with infrav1.ApplyCAPZDifferencesAnnotation. Until then, the disks of a VM taken over from CAPZ keep
+// CAPZ's delete option, so Azure leaves them when it deletes the VM: their ASO objects are added, only read while
+// the machine lives and deleted in Azure after the VM when it is deleted (compute.DisksLeftByVM), as CAPZ deleted
+// them with the machine. A VM of the user's (without the cluster's owned tag) has none: its disks stay the user's.
+// It returns the resources with those disks.
+func (r *Reconciler) takeOver(ctx context.Context, s *scope, resources []azure.Resource) ([]azure.Resource, error) {
 	am := s.azureMachine
 	if ptr.Deref(am.Spec.ProviderID, "") == "" {
-		return nil
+		return resources, nil
 	}
 	vm, err := r.Engine.Read(ctx, am.Namespace, compute.VirtualMachineRef(compute.VMName(am)))
 	if err != nil || (vm != nil && !aso.AdoptionRecorded(vm)) {
 		// The provider made this VM.
-		return err
+		return resources, err
 	}
 	s.takingOver = true
 	var nics []azure.Object
 	for _, nic := range compute.AdoptMachine(resources) {
 		live, err := r.Engine.Read(ctx, am.Namespace, nic)
 		if err != nil {
-			return err
+			return resources, err
 		}
 		nics = append(nics, live)
 	}
@@ -56,7 +60,10 @@ func (r *Reconciler) takeOver(ctx context.Context, s *scope, resources []azure.R
 	taken.ApplyDifferences = takeover.OptedIn(am)
 	s.capzDifferences = taken.Keep(resources)
 	takeover.Announce(r.Engine.Events, am, s.capzDifferences)
-	return nil
+	if aso.TakesOver(vm, s.cluster.Name) {
+		resources = append(resources, compute.DisksLeftByVM(vm, resources)...)
+	}
+	return resources, nil
 }
 
 // deletionCheckedAnnotation records on a deleted AzureMachine that its VM has an ASO object the deletion may remove
@@ -87,13 +94,24 @@ func (r *Reconciler) takeOverBeforeDelete(ctx context.Context, s *scope) (bool, 
 			// Taken over, the user's, made by the provider, or gone from Azure: the deletion does the rest. The
 			// pass's patch records it before the deletion of the VM's object can be seen.
 			metav1.SetMetaDataAnnotation(&am.ObjectMeta, deletionCheckedAnnotation, "true")
-			return true, nil
+			if !aso.TakenOver(vm) {
+				return true, nil
+			}
+			// A VM taken over (by this deletion, or by an earlier release that gave its disks no objects): one more
+			// live pass applies the objects of the disks CAPZ deleted with the machine (takeOver), which the
+			// deletion then deletes after the VM; the annotation's patch brings the next pass.
+			return false, r.runPhases(ctx, s)
 		}
 	}
+	return false, r.runPhases(ctx, s)
+}
+
+// runPhases runs the phases of a live pass that apply the machine's objects, until one fails or waits.
+func (r *Reconciler) runPhases(ctx context.Context, s *scope) error {
 	for _, phase := range []func(context.Context, *scope) error{r.reconcileClusterInfrastructure, r.reconcileBootstrapData, r.reconcileResources} {
 		if err := phase(ctx, s); err != nil || s.Waiting.Reason != "" {
-			return false, err
+			return err
 		}
 	}
-	return false, nil
+	return nil
 }
