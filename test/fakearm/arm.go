@@ -184,6 +184,7 @@ func (s *Server) put(id armID, apiVersion string, raw []byte, tenant, base strin
 		return errorAnswer(refused)
 	}
 	r, created := s.upsert(id, body, tenant)
+	s.vmDisks(r)
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated

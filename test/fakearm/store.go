@@ -135,6 +135,9 @@ func (s *Server) upsert(id armID, body map[string]any, tenant string) (*resource
 // remove deletes a resource and everything under its ID: its children, the extension resources on it and, for a
 // resource group, everything in it. Operations on what it removes end. The lock is held.
 func (s *Server) remove(key string) {
+	for _, disk := range s.disksDeletedWithVM(key) {
+		s.remove(disk)
+	}
 	for k, r := range s.resources {
 		if k == key || strings.HasPrefix(k, key+"/") {
 			delete(s.resources, k)
