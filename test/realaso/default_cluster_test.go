@@ -30,6 +30,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 	"github.com/capzaso/cluster-api-provider-azure/test/plane"
@@ -113,6 +115,8 @@ func TestRealASO_DefaultCluster(t *testing.T) {
 	plane.UpdateObject(ctx, g, clusterKey, cluster, func() { cluster.Spec.Paused = nil })
 	expectClusterReady(ctx, g, clusterKey)
 
+	expectVMDeletedOutsideFails(ctx, t, g, f, clusterKey)
+
 	// Deleting the Cluster deletes everything of it in Azure: the resource group, and so everything in it.
 	plane.DeleteCluster(ctx, g, clusterKey)
 	g.Expect(plane.ListASOObjects(ctx, g, f.Namespace)).To(BeEmpty())
@@ -121,6 +125,56 @@ func TestRealASO_DefaultCluster(t *testing.T) {
 		g.Expect(strings.ToLower(id)).NotTo(HavePrefix(rg), "nothing of the deleted cluster stays in Azure")
 	}
 	g.Expect(p.ARM.Requests()).To(ContainElement(And(HaveField("Method", "DELETE"), HaveField("Path", WithTransform(strings.ToLower, Equal(rg))))))
+}
+
+// expectVMDeletedOutsideFails deletes the worker's VM in Azure, outside Cluster API, and checks what ASO v2.18 and
+// the provider do next. ASO PUTs a VM's spec on its next reconcile without reading Azure first, so the next change
+// of the VM's spec (here a tag of the cluster) makes the VM again, with a new vmId and without custom data: an
+// empty VM that never joins. The provider sees the vmId change and marks the machine failed (Ready and
+// VirtualMachineReady False, reason VMDeleted), as CAPZ fails a machine whose VM is gone, so that remediation
+// replaces it.
+func expectVMDeletedOutsideFails(ctx context.Context, t *testing.T, g *WithT, f *plane.Fixture, clusterKey client.ObjectKey) {
+	t.Helper()
+	var worker clusterv1.Machine
+	for _, m := range plane.MachinesOf(ctx, g, f.Namespace, f.ClusterName) {
+		if _, cp := m.Labels[clusterv1.MachineControlPlaneLabel]; !cp {
+			worker = m
+		}
+	}
+	g.Expect(worker.Spec.ProviderID).To(HavePrefix("azure://"))
+	vm := strings.TrimPrefix(worker.Spec.ProviderID, "azure://")
+	before, ok := p.ARM.Resource(vm)
+	g.Expect(ok).To(BeTrue(), "the worker's VM %s is in Azure", vm)
+	mark := len(p.ARM.Requests())
+	g.Expect(p.ARM.Remove(vm)).To(BeTrue())
+	t.Logf("Deleted the worker's VM %s in Azure", vm)
+
+	azureCluster := &infrav1.AzureCluster{}
+	plane.UpdateObject(ctx, g, clusterKey, azureCluster, func() { azureCluster.Spec.AdditionalTags = infrav1.Tags{"pass": "vm-deleted"} })
+	machineKey := client.ObjectKey{Namespace: f.Namespace, Name: worker.Spec.InfrastructureRef.Name}
+	g.Eventually(func(g Gomega) {
+		am := &infrav1.AzureMachine{}
+		g.Expect(env.Env.Get(ctx, machineKey, am)).To(Succeed())
+		for _, t := range []string{clusterv1.ReadyCondition, azure.FamilyCondition(compute.FamilyVirtualMachine)} {
+			c := conditions.Get(am, t)
+			g.Expect(c).NotTo(BeNil(), t)
+			g.Expect(c.Status).To(BeEquivalentTo("False"), t)
+			g.Expect(c.Reason).To(Equal(infrav1.VMDeletedReason), t)
+		}
+	}, timeout, plane.Interval).Should(Succeed())
+
+	// ASO made the VM again, empty: a new vmId, and its PUT carried no custom data.
+	after, ok := p.ARM.Resource(vm)
+	g.Expect(ok).To(BeTrue(), "ASO's next PUT made the VM again")
+	g.Expect(after["properties"].(map[string]any)["vmId"]).NotTo(Equal(before["properties"].(map[string]any)["vmId"]))
+	var puts int
+	for _, r := range p.ARM.Requests()[mark:] {
+		if r.Method == "PUT" && strings.EqualFold(r.Path, vm) {
+			puts++
+			g.Expect(string(r.Body)).NotTo(ContainSubstring("customData"))
+		}
+	}
+	g.Expect(puts).To(BeNumerically(">", 0))
 }
 
 // expectClusterReady waits until the AzureCluster and every ASO object it reports are Ready.
