@@ -31,7 +31,7 @@ import (
 // v1beta1, the one version the provider serves: the API server refuses to replace a CRD with one that drops a
 // version of its status.storedVersions, so `clusterctl init` would fail (docs/migrating-from-capz.md, "Before you
 // start", step 2). CRDs of other providers of the group (DockerCluster, ...) are not the switch's.
-func checkCRDVersions(ctx context.Context, c client.Client, _ Options) ([]Finding, error) {
+func checkCRDVersions(ctx context.Context, c client.Reader, _ Options) ([]Finding, error) {
 	crds := &apiextensionsv1.CustomResourceDefinitionList{}
 	if err := c.List(ctx, crds); err != nil {
 		return nil, fmt.Errorf("failed to list CRDs: %w", err)

@@ -41,7 +41,7 @@ const switchCheckLabel = "infrastructure.cluster.x-k8s.io/switch-check"
 // its webhooks would refuse when the object is created (restoring a `clusterctl move --to-directory` copy, or a
 // `clusterctl move` to another management cluster, creates it), and a refusal of the updates the takeover makes.
 // A spec field the provider's types do not have at all would be dropped by its CRD and is reported too.
-func checkFields(ctx context.Context, c client.Client, opts Options) ([]Finding, error) {
+func checkFields(ctx context.Context, c client.Reader, opts Options) ([]Finding, error) {
 	var findings []Finding
 	for _, gvk := range providerKinds() {
 		l := &unstructured.UnstructuredList{}

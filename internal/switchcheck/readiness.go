@@ -49,7 +49,7 @@ func (s switching) has(namespace, name string) bool {
 }
 
 // switchingClusters lists the Clusters whose spec.infrastructureRef names one of the provider's kinds.
-func switchingClusters(ctx context.Context, c client.Client, opts Options) (switching, error) {
+func switchingClusters(ctx context.Context, c client.Reader, opts Options) (switching, error) {
 	clusters := &clusterv1.ClusterList{}
 	if _, err := list(ctx, c, opts, clusters); err != nil {
 		return nil, err
@@ -68,7 +68,7 @@ func switchingClusters(ctx context.Context, c client.Client, opts Options) (swit
 // checkReadiness reports what is not provisioned, or still changing, in the switching clusters
 // (docs/migrating-from-capz.md, "Before you start", step 3): the provider takes over what CAPZ finished, and a
 // machine CAPZ was making or deleting could be left half made.
-func checkReadiness(ctx context.Context, c client.Client, opts Options) ([]Finding, error) {
+func checkReadiness(ctx context.Context, c client.Reader, opts Options) ([]Finding, error) {
 	clusters, err := switchingClusters(ctx, c, opts)
 	if err != nil {
 		return nil, err

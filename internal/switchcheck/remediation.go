@@ -30,7 +30,7 @@ import (
 // is not paused (Cluster API's controllers, rollouts and remediation act on it), a MachineHealthCheck without
 // Cluster API's paused annotation (it would remediate once the Cluster is unpaused, before the takeover is over),
 // and node groups of the cluster-autoscaler, which runs outside the management cluster's view: only a warning.
-func checkRemediation(ctx context.Context, c client.Client, opts Options) ([]Finding, error) {
+func checkRemediation(ctx context.Context, c client.Reader, opts Options) ([]Finding, error) {
 	clusters, err := switchingClusters(ctx, c, opts)
 	if err != nil {
 		return nil, err

@@ -19,6 +19,7 @@ package switchcheck
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,6 +67,8 @@ type Finding struct {
 type Options struct {
 	// Namespace, when set, limits the namespaced objects read to that namespace; CRDs are always read.
 	Namespace string
+	// Checks are the checks to run (the Check* constants); all of them when empty.
+	Checks []string
 }
 
 // Blocks reports whether any finding blocks the switch.
@@ -79,15 +82,21 @@ func Blocks(findings []Finding) bool {
 }
 
 // Run reads the management cluster through c and returns every finding, blocking ones first, then by check and
-// object. c's scheme must hold Cluster API's v1beta2 types (core and kubeadm control plane) and the API extensions
+// object. It only reads. c's scheme must hold Cluster API's v1beta2 types (core and kubeadm control plane) and the API extensions
 // types; the provider's kinds are read as unstructured objects, as CAPZ's CRDs serve them. A kind whose CRD is not
 // installed (no KubeadmControlPlane on an AKS-only management cluster) is skipped.
-func Run(ctx context.Context, c client.Client, opts Options) ([]Finding, error) {
+func Run(ctx context.Context, c client.Reader, opts Options) ([]Finding, error) {
 	var findings []Finding
-	for _, check := range []func(context.Context, client.Client, Options) ([]Finding, error){
-		checkCRDVersions, checkFields, checkReadiness, checkRemediation,
+	for _, check := range []struct {
+		name string
+		run  func(context.Context, client.Reader, Options) ([]Finding, error)
+	}{
+		{CheckCRDVersions, checkCRDVersions}, {CheckFields, checkFields}, {CheckReadiness, checkReadiness}, {CheckRemediation, checkRemediation},
 	} {
-		f, err := check(ctx, c, opts)
+		if len(opts.Checks) > 0 && !slices.Contains(opts.Checks, check.name) {
+			continue
+		}
+		f, err := check.run(ctx, c, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +169,7 @@ func isProviderKind(group, kind string) bool {
 
 // list lists a kind into list, in the namespace of opts when set; a kind whose CRD is not installed lists nothing
 // (found false).
-func list(ctx context.Context, c client.Client, opts Options, l client.ObjectList) (found bool, err error) {
+func list(ctx context.Context, c client.Reader, opts Options, l client.ObjectList) (found bool, err error) {
 	var listOpts []client.ListOption
 	if opts.Namespace != "" {
 		listOpts = append(listOpts, client.InNamespace(opts.Namespace))

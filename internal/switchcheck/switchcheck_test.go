@@ -220,4 +220,8 @@ func TestRemediation_WhatCouldDeleteMachines(t *testing.T) {
 	))
 	g.Expect(f).To(HaveLen(4))
 	g.Expect(switchcheck.Blocks(f)).To(BeTrue())
+
+	only, err := switchcheck.Run(ctx, k8s, switchcheck.Options{Namespace: ns, Checks: []string{switchcheck.CheckReadiness}})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(only).To(BeEmpty(), "Options.Checks leaves the remediation check out")
 }
