@@ -18,6 +18,7 @@ limitations under the License.
 // reads a management cluster that runs CAPZ, before `clusterctl delete --infrastructure azure`, and reports what
 // would block or endanger the switch, each finding naming its object and what to do:
 //
+//   - an infrastructure provider azure that clusterctl records at another version than CAPZ v1.26.0;
 //   - CRDs of the provider's kinds that store another version than v1beta1 (the provider's CRDs could not replace
 //     them);
 //   - objects of the provider's kinds that its webhooks would refuse: fields the provider does not implement,

@@ -46,6 +46,7 @@ const (
 
 // The checks, as findings name them.
 const (
+	CheckCAPZVersion = "capz-version"
 	CheckCRDVersions = "crd-versions"
 	CheckFields      = "fields"
 	CheckReadiness   = "readiness"
@@ -91,7 +92,7 @@ func Run(ctx context.Context, c client.Reader, opts Options) ([]Finding, error) 
 		name string
 		run  func(context.Context, client.Reader, Options) ([]Finding, error)
 	}{
-		{CheckCRDVersions, checkCRDVersions}, {CheckFields, checkFields}, {CheckReadiness, checkReadiness}, {CheckRemediation, checkRemediation},
+		{CheckCAPZVersion, checkCAPZVersion}, {CheckCRDVersions, checkCRDVersions}, {CheckFields, checkFields}, {CheckReadiness, checkReadiness}, {CheckRemediation, checkRemediation},
 	} {
 		if len(opts.Checks) > 0 && !slices.Contains(opts.Checks, check.name) {
 			continue
@@ -116,7 +117,7 @@ func Run(ctx context.Context, c client.Reader, opts Options) ([]Finding, error) 
 }
 
 func checkOrder(check string) int {
-	return map[string]int{CheckCRDVersions: 0, CheckFields: 1, CheckReadiness: 2, CheckRemediation: 3}[check]
+	return map[string]int{CheckCAPZVersion: 0, CheckCRDVersions: 1, CheckFields: 2, CheckReadiness: 3, CheckRemediation: 4}[check]
 }
 
 // providerScheme holds the provider's kinds, api/v1beta1 and exp/api/v1beta1: the kinds whose CRDs the switch

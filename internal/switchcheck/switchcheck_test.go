@@ -17,17 +17,25 @@ limitations under the License.
 package switchcheck_test
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"errors"
+	"io"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/utils/ptr"
 	controlplanev1 "sigs.k8s.io/cluster-api/api/controlplane/kubeadm/v1beta2"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	clusterctlconfig "sigs.k8s.io/cluster-api/cmd/clusterctl/config"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
 	"github.com/capzaso/cluster-api-provider-azure/internal/switchcheck"
 )
@@ -224,4 +232,47 @@ func TestRemediation_WhatCouldDeleteMachines(t *testing.T) {
 	only, err := switchcheck.Run(ctx, k8s, switchcheck.Options{Namespace: ns, Checks: []string{switchcheck.CheckReadiness}})
 	g.Expect(err).NotTo(HaveOccurred())
 	g.Expect(only).To(BeEmpty(), "Options.Checks leaves the remediation check out")
+}
+
+// TestCAPZVersion_OtherReleaseBlocks: clusterctl's inventory recording the infrastructure provider azure at another
+// release than CAPZ v1.26.0 blocks the switch; v1.26.0 does not.
+func TestCAPZVersion_OtherReleaseBlocks(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	ns := namespace(t)
+	g.Expect(findings(t, ns, switchcheck.CheckCAPZVersion)).To(BeEmpty(), "no clusterctl inventory: nothing to say")
+
+	// clusterctl's inventory, as clusterctl init installs it.
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(clusterctlconfig.ClusterctlAPIManifest)))
+	for {
+		doc, err := reader.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		g.Expect(err).NotTo(HaveOccurred())
+		u := &unstructured.Unstructured{}
+		if err := yaml.Unmarshal(doc, &u.Object); err != nil || len(u.Object) == 0 {
+			continue
+		}
+		g.Expect(client.IgnoreAlreadyExists(k8s.Create(ctx, u))).To(Succeed())
+	}
+	provider := func(version string) *unstructured.Unstructured {
+		p := &unstructured.Unstructured{Object: map[string]any{
+			"providerName": "azure", "type": "InfrastructureProvider", "version": version,
+		}}
+		p.SetAPIVersion("clusterctl.cluster.x-k8s.io/v1alpha3")
+		p.SetKind("Provider")
+		p.SetNamespace(ns)
+		p.SetName("infrastructure-azure")
+		return p
+	}
+	p := provider("v1.26.0")
+	g.Eventually(func() error { return k8s.Create(ctx, p) }, time.Minute).Should(Succeed(), "the Provider CRD is served")
+	t.Cleanup(func() { _ = k8s.Delete(context.Background(), p) })
+	g.Expect(findings(t, ns, switchcheck.CheckCAPZVersion)).To(BeEmpty())
+
+	g.Expect(unstructured.SetNestedField(p.Object, "v1.25.2", "version")).To(Succeed())
+	g.Expect(k8s.Update(ctx, p)).To(Succeed())
+	f := findings(t, ns, switchcheck.CheckCAPZVersion)
+	g.Expect(f).To(ConsistOf(finding(switchcheck.Block, "Provider "+ns+"/infrastructure-azure", "v1.25.2", "CAPZ v1.26.0", "clusterctl upgrade apply")))
 }
