@@ -112,7 +112,7 @@ func checkReadiness(ctx context.Context, c client.Reader, opts Options) ([]Findi
 			continue
 		}
 		s := md.Status
-		if why := rollingOut(md.Spec.Replicas, s.Replicas, s.ReadyReplicas, s.UpToDateReplicas, md.Generation, s.ObservedGeneration); why != "" {
+		if why := rollingOut(md.Spec.Replicas, s.Replicas, s.ReadyReplicas, s.UpToDateReplicas, md.Generation, s.ObservedGeneration, true); why != "" {
 			add("MachineDeployment", md, "is rolling out or scaling (%s); %s", why, wait)
 		}
 	}
@@ -127,7 +127,12 @@ func checkReadiness(ctx context.Context, c client.Reader, opts Options) ([]Findi
 			continue
 		}
 		s := ms.Status
-		if why := rollingOut(ms.Spec.Replicas, s.Replicas, s.ReadyReplicas, s.UpToDateReplicas, ms.Generation, s.ObservedGeneration); why != "" {
+		// Cluster API tells whether a Machine is up to date only for the Machines of a MachineDeployment.
+		ofDeployment := false
+		for _, ref := range ms.OwnerReferences {
+			ofDeployment = ofDeployment || ref.Kind == "MachineDeployment"
+		}
+		if why := rollingOut(ms.Spec.Replicas, s.Replicas, s.ReadyReplicas, s.UpToDateReplicas, ms.Generation, s.ObservedGeneration, ofDeployment); why != "" {
 			add("MachineSet", ms, "is rolling out or scaling (%s); %s", why, wait)
 		}
 	}
@@ -142,7 +147,9 @@ func checkReadiness(ctx context.Context, c client.Reader, opts Options) ([]Findi
 			continue
 		}
 		s := mp.Status
-		if why := rollingOut(mp.Spec.Replicas, s.Replicas, s.ReadyReplicas, s.UpToDateReplicas, mp.Generation, s.ObservedGeneration); why != "" {
+		// A pool's Machines (AzureMachinePoolMachines) are never up to date for Cluster API: they have no UpToDate
+		// condition, so a settled pool counts none.
+		if why := rollingOut(mp.Spec.Replicas, s.Replicas, s.ReadyReplicas, s.UpToDateReplicas, mp.Generation, s.ObservedGeneration, false); why != "" {
 			add("MachinePool", mp, "is rolling out or scaling (%s); %s", why, wait)
 		}
 	}
@@ -161,7 +168,7 @@ func checkReadiness(ctx context.Context, c client.Reader, opts Options) ([]Findi
 			return nil, fmt.Errorf("failed to read the KubeadmControlPlane of Cluster %s/%s: %w", cl.Namespace, cl.Name, err)
 		}
 		s := kcp.Status
-		if why := rollingOut(kcp.Spec.Replicas, s.Replicas, s.ReadyReplicas, s.UpToDateReplicas, kcp.Generation, s.ObservedGeneration); why != "" {
+		if why := rollingOut(kcp.Spec.Replicas, s.Replicas, s.ReadyReplicas, s.UpToDateReplicas, kcp.Generation, s.ObservedGeneration, true); why != "" {
 			add("KubeadmControlPlane", kcp, "is rolling out or scaling (%s); %s", why, wait)
 		}
 	}
@@ -190,10 +197,10 @@ func checkReadiness(ctx context.Context, c client.Reader, opts Options) ([]Findi
 	return findings, nil
 }
 
-// rollingOut says why a replicated object is not settled, or "" when every desired replica exists, is ready and is
-// up to date, and its controller has seen its latest spec. A nil spec.replicas (the autoscaler's or the defaulting's
-// to set) is compared as the current replicas.
-func rollingOut(desired, replicas, ready, upToDate *int32, generation, observed int64) string {
+// rollingOut says why a replicated object is not settled, or "" when every desired replica exists, is ready and,
+// when Cluster API counts it (upToDateCounted), is up to date, and its controller has seen its latest spec. A nil
+// spec.replicas (the autoscaler's or the defaulting's to set) is compared as the current replicas.
+func rollingOut(desired, replicas, ready, upToDate *int32, generation, observed int64, upToDateCounted bool) string {
 	want := ptr.Deref(desired, ptr.Deref(replicas, 0))
 	var why []string
 	if observed < generation {
@@ -203,6 +210,9 @@ func rollingOut(desired, replicas, ready, upToDate *int32, generation, observed 
 		name  string
 		value *int32
 	}{{"replicas", replicas}, {"readyReplicas", ready}, {"upToDateReplicas", upToDate}} {
+		if n.name == "upToDateReplicas" && !upToDateCounted {
+			continue
+		}
 		if got := ptr.Deref(n.value, 0); got != want {
 			why = append(why, fmt.Sprintf("%s %d of %d", n.name, got, want))
 		}
