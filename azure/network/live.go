@@ -18,6 +18,7 @@ package network
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	asocomputeavset "github.com/Azure/azure-service-operator/v2/api/compute/v1api20241101"
@@ -84,6 +85,19 @@ func LoadBalancerRef(name string) azure.Object {
 func ReadFromAzure(lb azure.Object) bool {
 	l, ok := lb.(*asonetwork.LoadBalancer)
 	return ok && l != nil && ptr.Deref(l.Status.Id, "") != ""
+}
+
+// SSHPortKnown reports whether the frontend port of a machine's SSH rule can be decided: the load balancer has no
+// ASO object (nothing Azure holds is known to the provider either way), ASO has read it from Azure (its status lists
+// the rules Azure holds), or the machine's rule has an object already, which keeps its port. Otherwise (a cluster
+// just switched from CAPZ) Azure may hold a rule of the machine's name on another port than SSHRuleFor would pick,
+// and a PUT of the rule would move it.
+func SSHPortKnown(rule SSHRule, machine string, rules []azure.Object, lb azure.Object) bool {
+	if lb == nil || ReadFromAzure(lb) {
+		return true
+	}
+	name := SSHRuleObjectName(rule.LoadBalancer, machine)
+	return slices.ContainsFunc(rules, func(o azure.Object) bool { return o.GetName() == name })
 }
 
 // SSHRuleFor completes the SSH rule of a control-plane machine (its load balancer, frontend and whether it is

@@ -103,7 +103,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	if controlPlane {
 		in.Role, in.DefaultSubnet = azure.RoleControlPlane, s.infra.SubnetFor(infrav1.SubnetControlPlane)
 		rule, err := r.sshRule(ctx, s)
-		if err != nil {
+		if err != nil || s.Waiting.Reason != "" {
 			return err
 		}
 		in.SSHRule = rule
@@ -154,6 +154,10 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 	return err
 }
 
+// LoadBalancerNotReadReason means a control-plane machine waits for ASO to read the API server load balancer, whose
+// status tells the port Azure holds for the machine's SSH rule (network.SSHPortKnown).
+const LoadBalancerNotReadReason = "WaitingForLoadBalancer"
+
 // sshRuleRecheck is how soon a control-plane machine looks at its SSH rule again while ASO has not read the API
 // server load balancer.
 const sshRuleRecheck = 15 * time.Second
@@ -180,13 +184,18 @@ func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, e
 	if err != nil {
 		return nil, err
 	}
-	if lbObject != nil && !network.ReadFromAzure(lbObject) {
-		// Until ASO has read the load balancer (just after a switch from CAPZ), the ports Azure holds are unknown;
-		// the machine does not watch it, so it looks again soon, to take the port Azure holds for its rule.
-		s.RequeueAfter = sshRuleRecheck
-	}
 	rule := network.SSHRule{LoadBalancer: lb.Name, Frontend: lb.FrontendIPs[0].Name, Unattached: lb.Type == infrav1.Internal}
-	return network.SSHRuleFor(rule, lbID, compute.VMName(s.azureMachine), rules, lbObject)
+	vmName := compute.VMName(s.azureMachine)
+	if !network.SSHPortKnown(rule, vmName, rules, lbObject) {
+		// Until ASO has read the load balancer (just after a switch from CAPZ), the port Azure holds for the machine's
+		// rule is unknown, and applying the rule (or the interface that references it) could move it: the machine
+		// waits, and looks again soon, since it does not watch the load balancer.
+		s.RequeueAfter = sshRuleRecheck
+		s.Waiting = lifecycle.Wait{Reason: LoadBalancerNotReadReason, Message: fmt.Sprintf(
+			"waiting for ASO to read the load balancer %s from Azure: the port of the machine's SSH rule is the one Azure holds", lb.Name)}
+		return nil, nil
+	}
+	return network.SSHRuleFor(rule, lbID, vmName, rules, lbObject)
 }
 
 // vmDeletedOutside says why a machine is failed when its VM was deleted outside Cluster API after it was provisioned

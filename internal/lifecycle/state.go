@@ -66,7 +66,7 @@ type Phase[S Scope] func(ctx context.Context, s S) error
 
 // runPhases runs the phases in order, as Cluster API's reconcilers do, until one fails or waits: a later phase may
 // need what an earlier one did (credentials, bootstrap data). The result asks for another pass after
-// State.RequeueAfter once every phase ran.
+// State.RequeueAfter once every phase ran, or a phase waits.
 func runPhases[S Scope](ctx context.Context, s S, phases []Phase[S]) (time.Duration, error) {
 	st := s.state()
 	for _, phase := range phases {
@@ -74,7 +74,8 @@ func runPhases[S Scope](ctx context.Context, s S, phases []Phase[S]) (time.Durat
 			return 0, err
 		}
 		if st.Waiting != (Wait{}) {
-			return 0, nil
+			// A wait ends with a watched change, or after RequeueAfter when a phase asked to look again.
+			return st.RequeueAfter, nil
 		}
 	}
 	return st.RequeueAfter, nil
