@@ -186,6 +186,11 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 
 	before := snapshot(s.arm)
 	mark := len(s.arm.Requests())
+	// The dry run a user runs before clusterctl delete (test/parity/switchcheck.go): what would block is a problem.
+	dryRun, err := s.dryRunProblems(ctx, o.Flavors)
+	if err != nil {
+		return SwitchResult{}, err
+	}
 	o.Logf("%s: switching to the provider (%s)", SideSwitch, time.Since(start).Round(time.Second))
 	switched := time.Now()
 	if err := s.switchToOurs(ctx, o.Logger); err != nil {
@@ -195,7 +200,7 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	o.Logf("%s: the provider settled (%s after the switch)", SideSwitch, time.Since(switched).Round(time.Second))
 	result := SwitchResult{}
 	for _, f := range o.Flavors {
-		sf := SwitchFlavor{Flavor: f.Name}
+		sf := SwitchFlavor{Flavor: f.Name, Problems: dryRun[f.Name]}
 		sf.settled("CAPZ", built[f.Name], o.Timeout)
 		sf.settled("the provider after the switch", adopted[f.Name], o.Timeout)
 		result.Flavors = append(result.Flavors, sf)
