@@ -124,22 +124,46 @@ type Deliberates []Deliberate
 // header must be deliberateHeader. Every cell is checked (see the section of docs/capz-parity.md); an error names the
 // line.
 func ParseDeliberate(markdown []byte) (Deliberates, error) {
+	var out Deliberates
+	err := readTable(markdown, DeliberateSection, deliberateHeader, func(cells []string, line int) error {
+		d, err := parseRow(cells)
+		if err != nil {
+			return err
+		}
+		d.Line = line
+		out = append(out, d)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readTable calls row with the cells and line of each row of the first table of a markdown document's section (a
+// "## " heading), whose header must be header; an error names the line.
+func readTable(markdown []byte, section string, header []string, row func(cells []string, line int) error) error {
 	s := bufio.NewScanner(bytes.NewReader(markdown))
 	s.Buffer(make([]byte, 0, 64*1024), 1024*1024)
 	line, inSection, inTable, sawHeader := 0, false, false, false
-	var out Deliberates
+	finish := func() error {
+		if !sawHeader {
+			return fmt.Errorf("no table in the section %q", section)
+		}
+		return nil
+	}
 	for s.Scan() {
 		line++
 		text := strings.TrimSpace(s.Text())
 		switch {
 		case !inSection:
-			inSection = text == DeliberateSection
+			inSection = text == section
 			continue
 		case strings.HasPrefix(text, "## ") || strings.HasPrefix(text, "# "):
-			return finishTable(out, sawHeader)
+			return finish()
 		case !strings.HasPrefix(text, "|"):
 			if inTable {
-				return finishTable(out, sawHeader)
+				return finish()
 			}
 			continue
 		}
@@ -147,30 +171,27 @@ func ParseDeliberate(markdown []byte) (Deliberates, error) {
 		cells := splitRow(text)
 		switch {
 		case !sawHeader:
-			if !equalFold(cells, deliberateHeader) {
-				return nil, fmt.Errorf("line %d: the table of %q has the columns %q, want %q", line, DeliberateSection, cells, deliberateHeader)
+			if !equalFold(cells, header) {
+				return fmt.Errorf("line %d: the table of %q has the columns %q, want %q", line, section, cells, header)
 			}
 			sawHeader = true
 			continue
 		case isDelimiterRow(cells):
 			continue
-		case len(cells) != len(deliberateHeader):
-			return nil, fmt.Errorf("line %d: a row of %d cells, want %d", line, len(cells), len(deliberateHeader))
+		case len(cells) != len(header):
+			return fmt.Errorf("line %d: a row of %d cells, want %d", line, len(cells), len(header))
 		}
-		d, err := parseRow(cells)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+		if err := row(cells, line); err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
 		}
-		d.Line = line
-		out = append(out, d)
 	}
 	if err := s.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	if !inSection {
-		return nil, fmt.Errorf("no section %q", DeliberateSection)
+		return fmt.Errorf("no section %q", section)
 	}
-	return finishTable(out, sawHeader)
+	return finish()
 }
 
 // resourcePattern is a resource cell: an optional method and an ARM resource type.
@@ -301,13 +322,6 @@ func parseFlavors(cell string) ([]string, bool, error) {
 		out = append(out, unquote(f))
 	}
 	return out, random, nil
-}
-
-func finishTable(rows Deliberates, sawHeader bool) (Deliberates, error) {
-	if !sawHeader {
-		return nil, fmt.Errorf("no table in the section %q", DeliberateSection)
-	}
-	return rows, nil
 }
 
 // splitRow splits a table row into its trimmed cells; \| is a pipe inside a cell.

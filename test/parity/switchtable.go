@@ -17,8 +17,6 @@ limitations under the License.
 package parity
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"path"
@@ -73,59 +71,20 @@ type SwitchRows []SwitchRow
 // ParseSwitchTable reads the first table of the SwitchSection section of a markdown document, whose header must be
 // switchHeader. Every cell is checked; an error names the line.
 func ParseSwitchTable(markdown []byte) (SwitchRows, error) {
-	s := bufio.NewScanner(bytes.NewReader(markdown))
-	s.Buffer(make([]byte, 0, 64*1024), 1024*1024)
-	line, inSection, inTable, sawHeader := 0, false, false, false
 	var out SwitchRows
-	finish := func() (SwitchRows, error) {
-		if !sawHeader {
-			return nil, fmt.Errorf("no table in the section %q", SwitchSection)
-		}
-		return out, nil
-	}
-	for s.Scan() {
-		line++
-		text := strings.TrimSpace(s.Text())
-		switch {
-		case !inSection:
-			inSection = text == SwitchSection
-			continue
-		case strings.HasPrefix(text, "## ") || strings.HasPrefix(text, "# "):
-			return finish()
-		case !strings.HasPrefix(text, "|"):
-			if inTable {
-				return finish()
-			}
-			continue
-		}
-		inTable = true
-		cells := splitRow(text)
-		switch {
-		case !sawHeader:
-			if !equalFold(cells, switchHeader) {
-				return nil, fmt.Errorf("line %d: the table of %q has the columns %q, want %q", line, SwitchSection, cells, switchHeader)
-			}
-			sawHeader = true
-			continue
-		case isDelimiterRow(cells):
-			continue
-		case len(cells) != len(switchHeader):
-			return nil, fmt.Errorf("line %d: a row of %d cells, want %d", line, len(cells), len(switchHeader))
-		}
+	err := readTable(markdown, SwitchSection, switchHeader, func(cells []string, line int) error {
 		r, err := parseSwitchRow(cells)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return err
 		}
 		r.Line = line
 		out = append(out, r)
-	}
-	if err := s.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	if !inSection {
-		return nil, fmt.Errorf("no section %q", SwitchSection)
-	}
-	return finish()
+	return out, nil
 }
 
 // resourceTypePattern is a resource cell of the switch's table: an ARM resource type, no method.
