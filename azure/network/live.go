@@ -87,13 +87,14 @@ func ReadFromAzure(lb azure.Object) bool {
 	return ok && l != nil && ptr.Deref(l.Status.Id, "") != ""
 }
 
-// SSHPortKnown reports whether the frontend port of a machine's SSH rule can be decided: the load balancer has no
-// ASO object (nothing Azure holds is known to the provider either way), ASO has read it from Azure (its status lists
-// the rules Azure holds), or the machine's rule has an object already, which keeps its port. Otherwise (a cluster
-// just switched from CAPZ) Azure may hold a rule of the machine's name on another port than SSHRuleFor would pick,
-// and a PUT of the rule would move it.
-func SSHPortKnown(rule SSHRule, machine string, rules []azure.Object, lb azure.Object) bool {
-	if lb == nil || ReadFromAzure(lb) {
+// SSHPortKnown reports whether the frontend port of a machine's SSH rule can be decided: ASO has read the load
+// balancer from Azure (its status lists the rules Azure holds), the machine's rule has an object already (which keeps
+// its port), or the load balancer has no ASO object and none is to come (lbObjectExpected false: the provider does
+// not make the cluster's load balancers, so nothing Azure holds can be known). Otherwise (a cluster just switched
+// from CAPZ, whose load balancer's object is not made or not read yet) Azure may hold a rule of the machine's name on
+// another port than SSHRuleFor would pick, and a PUT of the rule would move it.
+func SSHPortKnown(rule SSHRule, machine string, rules []azure.Object, lb azure.Object, lbObjectExpected bool) bool {
+	if ReadFromAzure(lb) || (lb == nil && !lbObjectExpected) {
 		return true
 	}
 	name := SSHRuleObjectName(rule.LoadBalancer, machine)

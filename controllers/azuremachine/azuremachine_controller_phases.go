@@ -186,10 +186,11 @@ func (r *Reconciler) sshRule(ctx context.Context, s *scope) (*network.SSHRule, e
 	}
 	rule := network.SSHRule{LoadBalancer: lb.Name, Frontend: lb.FrontendIPs[0].Name, Unattached: lb.Type == infrav1.Internal}
 	vmName := compute.VMName(s.azureMachine)
-	if !network.SSHPortKnown(rule, vmName, rules, lbObject) {
-		// Until ASO has read the load balancer (just after a switch from CAPZ), the port Azure holds for the machine's
-		// rule is unknown, and applying the rule (or the interface that references it) could move it: the machine
-		// waits, and looks again soon, since it does not watch the load balancer.
+	if !network.SSHPortKnown(rule, vmName, rules, lbObject, s.infra.MakesLoadBalancers) {
+		// Until the AzureCluster has made the load balancer's object and ASO has read it (just after a switch from
+		// CAPZ), the port Azure holds for the machine's rule is unknown, and applying the rule (or the interface that
+		// references it) could move it: the machine waits, and looks again soon, since it does not watch the load
+		// balancer.
 		s.RequeueAfter = sshRuleRecheck
 		s.Waiting = lifecycle.Wait{Reason: LoadBalancerNotReadReason, Message: fmt.Sprintf(
 			"waiting for ASO to read the load balancer %s from Azure: the port of the machine's SSH rule is the one Azure holds", lb.Name)}

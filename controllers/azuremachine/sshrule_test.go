@@ -168,3 +168,29 @@ func TestReconcile_SSHRulePortAfterLoadBalancerRead(t *testing.T) {
 	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: azure.ObjectName("workload-public-lb", "late-cp-a")}, r)).To(Succeed())
 	g.Expect(r.Generation).To(BeEquivalentTo(1))
 }
+
+// TestReconcile_SSHRuleWaitsForTheLoadBalancerObject: just after a switch from CAPZ, a control-plane machine may be
+// reconciled before its AzureCluster has made the load balancer's ASO object at all. Azure holds CAPZ's rule for the
+// machine, on a port the machine cannot know yet: it applies nothing until the object is made and read, then gives
+// its rule Azure's port.
+func TestReconcile_SSHRuleWaitsForTheLoadBalancerObject(t *testing.T) {
+	g := NewWithT(t)
+	var am *infrav1.AzureMachine
+	f := switchFixture(t, g, map[string]int{"early-cp-z": 22, "early-cp-a": 2201}, func(f *fixture) {
+		// The AzureCluster's controller does not reconcile it yet: no load balancer object.
+		am = f.newMachine(t, g, "early-cp-a", true, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3"})
+		g.Eventually(func(g Gomega) {
+			live := &infrav1.AzureMachine{}
+			g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(am), live)).To(Succeed())
+			g.Expect(conditions.GetReason(live, clusterv1.ReadyCondition)).To(Equal(azuremachine.LoadBalancerNotReadReason))
+		}, timeout).Should(Succeed())
+		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: azure.ObjectName("workload-public-lb")}, &asonetwork.LoadBalancer{})).
+			To(Satisfy(apierrors.IsNotFound), "the AzureCluster made no load balancer object yet")
+		g.Consistently(func(g Gomega) {
+			err := env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: azure.ObjectName("workload-public-lb", "early-cp-a")}, &asonetwork.LoadBalancersInboundNatRule{})
+			g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "no rule object: %v", err)
+		}, 3*time.Second).Should(Succeed())
+	})
+	waitProvisioned(f.ctx, g, am)
+	g.Expect(f.sshRulePort(g, "early-cp-a")).To(HaveValue(Equal(2201)))
+}

@@ -68,6 +68,10 @@ type Infrastructure struct {
 	// creates (compute.ClusterHasAvailabilitySets); never for an infrastructure object the provider does not
 	// reconcile (another kind, or an externally managed AzureCluster).
 	AvailabilitySets bool
+	// MakesLoadBalancers tells whether the provider's AzureCluster makes the cluster's load balancers as ASO objects:
+	// false for an infrastructure object the provider does not reconcile (another kind, or an externally managed
+	// AzureCluster).
+	MakesLoadBalancers bool
 }
 
 // Resolve waits for the Cluster's infrastructure to be provisioned and reads it. waiting explains, for a Ready
@@ -142,6 +146,7 @@ func From(obj *unstructured.Unstructured) (*Infrastructure, error) {
 		IdentityRef: fields.IdentityRef, Network: fields.NetworkSpec, AzureEnvironment: fields.AzureEnvironment,
 		CloudProviderConfigOverrides: fields.CloudProviderConfigOverrides,
 		AvailabilitySets:             ours && compute.ClusterHasAvailabilitySets(fields.Location, fields.FailureDomains, fields.ExtendedLocation),
+		MakesLoadBalancers:           ours,
 	}, nil
 }
 
