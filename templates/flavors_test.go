@@ -37,6 +37,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	clusterctl "sigs.k8s.io/cluster-api/cmd/clusterctl/client"
@@ -720,9 +722,9 @@ type fixture struct {
 // newFixture creates the namespace and what a user creates besides the template: the Secret of the
 // AzureClusterIdentity and, for self-managed flavors, the kubeconfig through which Cluster API reaches the
 // workload cluster (written before the Cluster, as a user-provided kubeconfig, so that the KubeadmControlPlane
-// uses it instead of one for the Azure load balancer, which is unreachable here). The namespace stays until the API
-// server stops: deleting it would tear down its cluster, which nothing checks here, while the package's other tests
-// run.
+// uses it instead of one for the Azure load balancer, which is unreachable here; see bringUpAPIServer for when it
+// reaches the workload cluster). The namespace stays until the API server stops: deleting it would tear down its
+// cluster, which nothing checks here, while the package's other tests run.
 func newFixture(ctx context.Context, g *WithT, fl flavor) *fixture {
 	ns, err := env.Env.CreateNamespace(ctx, "flavor-"+fl.name)
 	g.Expect(err).NotTo(HaveOccurred())
@@ -754,16 +756,74 @@ func newFixture(ctx context.Context, g *WithT, fl flavor) *fixture {
 	if fl.selfManaged() {
 		kubeconfig, err := p.Workload.Kubeconfig()
 		g.Expect(err).NotTo(HaveOccurred())
+		down, err := unreachableKubeconfig(kubeconfig)
+		g.Expect(err).NotTo(HaveOccurred())
 		s := &corev1.Secret{
 			ObjectMeta: metav1.ObjectMeta{
 				Namespace: f.namespace, Name: secret.Name(f.cluster, secret.Kubeconfig),
 				Labels: map[string]string{clusterv1.ClusterNameLabel: f.cluster},
 			},
-			Data: map[string][]byte{secret.KubeconfigDataName: kubeconfig},
+			Data: map[string][]byte{secret.KubeconfigDataName: down},
 		}
 		g.Expect(env.Env.Create(ctx, s)).To(Succeed())
+		go f.bringUpAPIServer(ctx, kubeconfig)
 	}
 	return f
+}
+
+// unreachableAPIServer is where a self-managed cluster's kubeconfig points until its first control plane machine
+// has its bootstrap data: a closed port, as the Azure load balancer answers nothing before kubeadm init ran.
+const unreachableAPIServer = "https://127.0.0.1:1"
+
+// unreachableKubeconfig is the kubeconfig with every cluster's server at unreachableAPIServer.
+func unreachableKubeconfig(kubeconfig []byte) ([]byte, error) {
+	cfg, err := clientcmd.Load(kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cfg.Clusters {
+		c.Server = unreachableAPIServer
+	}
+	return clientcmd.Write(*cfg)
+}
+
+// bringUpAPIServer plays kubeadm init on the cluster's first control plane machine: once one of the namespace's
+// control plane KubeadmConfigs has its bootstrap data, the cluster's kubeconfig reaches the workload cluster.
+//
+// The workload cluster is shared by every flavor and holds kubeadm's ConfigMap from the start (the plane's
+// KubeadmInitialized), which the KubeadmControlPlane takes for "kubeadm init ran" (HasKubeadmConfig in
+// controlplane/kubeadm/pkg/workload_cluster.go of Cluster API v1.14.2). Reachable before the first machine's
+// bootstrap data is made, it let Cluster API mark the control plane initialized while the kubeadm bootstrap
+// provider had not yet reconciled that machine's KubeadmConfig: the provider then took the join path for it
+// (kubeadmconfig_controller.go: reconcile, joinControlplane sets joinConfiguration.controlPlane), and the
+// KubeadmControlPlane compared that init KubeadmConfig as a join one with its joinConfiguration
+// (controlplane/kubeadm/pkg/filters.go: matchesKubeadmConfig, isKubeadmConfigForJoin), found it outdated and rolled
+// the machine out: a third machine. On Azure the API server answers only once the first machine ran kubeadm init
+// with the data made for init, so this order is the real one.
+func (f *fixture) bringUpAPIServer(ctx context.Context, kubeconfig []byte) {
+	key := client.ObjectKey{Namespace: f.namespace, Name: secret.Name(f.cluster, secret.Kubeconfig)}
+	_ = wait.PollUntilContextCancel(ctx, interval, true, func(ctx context.Context) (bool, error) {
+		configs := &unstructured.UnstructuredList{}
+		configs.SetAPIVersion("bootstrap.cluster.x-k8s.io/v1beta2")
+		configs.SetKind("KubeadmConfigList")
+		if err := f.reader.List(ctx, configs, client.InNamespace(f.namespace),
+			client.MatchingLabels{clusterv1.ClusterNameLabel: f.cluster}, client.HasLabels{clusterv1.MachineControlPlaneLabel}); err != nil {
+			return false, nil
+		}
+		initialized := slices.ContainsFunc(configs.Items, func(c unstructured.Unstructured) bool {
+			return nested(&c, "status", "dataSecretName") != ""
+		})
+		if !initialized {
+			return false, nil
+		}
+		s := &corev1.Secret{}
+		if err := env.Env.Get(ctx, key, s); err != nil {
+			return false, nil
+		}
+		patch := client.MergeFrom(s.DeepCopy())
+		s.Data[secret.KubeconfigDataName] = kubeconfig
+		return env.Env.Patch(ctx, s, patch) == nil, nil
+	})
 }
 
 // createUserObjects creates what the user creates beside the flavor's template.
@@ -832,6 +892,14 @@ func checkSelfManagedMachines(g Gomega, f *fixture, machines int) *unstructured.
 	kcp := f.get(g, "controlplane.cluster.x-k8s.io/v1beta2", "KubeadmControlPlane", cpName)
 	g.Expect(nestedAny(kcp, "status", "initialization", "controlPlaneInitialized")).To(Equal(true), "KubeadmControlPlane %s is not initialized", cpName)
 
+	// The control plane machines are as the KubeadmControlPlane wants them (Cluster API's UpToDate condition of a
+	// Machine): none is to be rolled out right after its creation, which would add a machine.
+	for _, m := range f.list(g, clusterv1.GroupVersion.String(), "Machine") {
+		if _, ok := m.GetLabels()[clusterv1.MachineControlPlaneLabel]; ok {
+			status, message := conditionOf(&m, clusterv1.MachineUpToDateCondition)
+			g.Expect(status).To(Equal("True"), "Machine %s is not up to date: %s", m.GetName(), message)
+		}
+	}
 	azureMachines := f.list(g, infraAPIVersion, "AzureMachine")
 	g.Expect(azureMachines).To(HaveLen(machines))
 	for i := range azureMachines {
@@ -839,6 +907,19 @@ func checkSelfManagedMachines(g Gomega, f *fixture, machines int) *unstructured.
 			nestedAny(&azureMachines[i], "status", "conditions"))
 	}
 	return kcp
+}
+
+// conditionOf returns the status and message of an object's condition, empty when it has none of that type.
+func conditionOf(o *unstructured.Unstructured, conditionType string) (status, message string) {
+	conditions, _, _ := unstructured.NestedSlice(o.Object, "status", "conditions")
+	for _, c := range conditions {
+		if m, ok := c.(map[string]any); ok && m["type"] == conditionType {
+			status, _ = m["status"].(string)
+			message, _ = m["message"].(string)
+			return status, message
+		}
+	}
+	return "", ""
 }
 
 // checkAddons asserts that the ClusterResourceSets applied the CNI and cloud-provider-azure to the workload
