@@ -48,9 +48,9 @@ func (azureASOManagedControlPlaneTemplateWebhook) ValidateCreate(_ context.Conte
 }
 
 // ValidateUpdate rejects changes to the template spec, except Cluster API topology dry-runs.
-func (azureASOManagedControlPlaneTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureASOManagedControlPlaneTemplate) (admission.Warnings, error) {
+func (w azureASOManagedControlPlaneTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureASOManagedControlPlaneTemplate) (admission.Warnings, error) {
 	errs := t.validate()
-	errs = append(errs, validateTemplateUpdate(ctx, t, old.Spec.Template.Spec, t.Spec.Template.Spec)...)
+	errs = append(errs, validateTemplateUpdate(ctx, t, defaultedOld(ctx, w, old).Spec.Template.Spec, t.Spec.Template.Spec)...)
 	return nil, Invalid("AzureASOManagedControlPlaneTemplate", t.Name, errs)
 }
 

@@ -105,9 +105,9 @@ func (azureClusterTemplateWebhook) ValidateCreate(_ context.Context, t *AzureClu
 }
 
 // ValidateUpdate rejects changes to the template spec, except Cluster API topology dry-runs.
-func (azureClusterTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureClusterTemplate) (admission.Warnings, error) {
+func (w azureClusterTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureClusterTemplate) (admission.Warnings, error) {
 	errs := t.validate()
-	errs = append(errs, validateTemplateUpdate(ctx, t, old.Spec.Template.Spec, t.Spec.Template.Spec)...)
+	errs = append(errs, validateTemplateUpdate(ctx, t, defaultedOld(ctx, w, old).Spec.Template.Spec, t.Spec.Template.Spec)...)
 	errs = ValidateImplementedFieldsUpdate("AzureClusterTemplate", old.Spec, t.Spec, errs)
 	return t.warnings(), Invalid("AzureClusterTemplate", t.Name, errs)
 }

@@ -48,9 +48,9 @@ func (azureMachineTemplateWebhook) ValidateCreate(_ context.Context, t *AzureMac
 }
 
 // ValidateUpdate rejects changes to the template spec, except Cluster API topology dry-runs.
-func (azureMachineTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureMachineTemplate) (admission.Warnings, error) {
+func (w azureMachineTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureMachineTemplate) (admission.Warnings, error) {
 	errs := t.validate()
-	errs = append(errs, validateTemplateUpdate(ctx, t, old.Spec.Template.Spec, t.Spec.Template.Spec)...)
+	errs = append(errs, validateTemplateUpdate(ctx, t, defaultedOld(ctx, w, old).Spec.Template.Spec, t.Spec.Template.Spec)...)
 	return nil, Invalid("AzureMachineTemplate", t.Name, errs)
 }
 

@@ -53,9 +53,9 @@ func (azureManagedControlPlaneTemplateWebhook) ValidateCreate(_ context.Context,
 }
 
 // ValidateUpdate rejects changes to the template spec, except Cluster API topology dry-runs.
-func (azureManagedControlPlaneTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureManagedControlPlaneTemplate) (admission.Warnings, error) {
+func (w azureManagedControlPlaneTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureManagedControlPlaneTemplate) (admission.Warnings, error) {
 	errs := t.validate()
-	errs = append(errs, validateTemplateUpdate(ctx, t, old.Spec.Template.Spec, t.Spec.Template.Spec)...)
+	errs = append(errs, validateTemplateUpdate(ctx, t, defaultedOld(ctx, w, old).Spec.Template.Spec, t.Spec.Template.Spec)...)
 	errs = ValidateImplementedFieldsUpdate("AzureManagedControlPlaneTemplate", &old.Spec, &t.Spec, errs)
 	return t.warnings(), Invalid("AzureManagedControlPlaneTemplate", t.Name, errs)
 }

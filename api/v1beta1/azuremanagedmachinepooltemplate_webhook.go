@@ -49,9 +49,9 @@ func (azureManagedMachinePoolTemplateWebhook) ValidateCreate(_ context.Context, 
 }
 
 // ValidateUpdate rejects changes to the template spec, except Cluster API topology dry-runs.
-func (azureManagedMachinePoolTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureManagedMachinePoolTemplate) (admission.Warnings, error) {
+func (w azureManagedMachinePoolTemplateWebhook) ValidateUpdate(ctx context.Context, old, t *AzureManagedMachinePoolTemplate) (admission.Warnings, error) {
 	errs := t.validate()
-	errs = append(errs, validateTemplateUpdate(ctx, t, old.Spec.Template.Spec, t.Spec.Template.Spec)...)
+	errs = append(errs, validateTemplateUpdate(ctx, t, defaultedOld(ctx, w, old).Spec.Template.Spec, t.Spec.Template.Spec)...)
 	return nil, Invalid("AzureManagedMachinePoolTemplate", t.Name, errs)
 }
 

@@ -104,7 +104,8 @@ func ValidateImmutable(path *field.Path, oldValue, newValue any) field.ErrorList
 }
 
 // validateTemplateUpdate rejects a change of a template's spec.template.spec, except in the server-side-apply
-// dry-run requests Cluster API's topology controller makes to compute its changes.
+// dry-run requests Cluster API's topology controller makes to compute its changes. A template kind with defaults
+// passes its old version through defaultedOld first.
 func validateTemplateUpdate(ctx context.Context, obj metav1.Object, oldSpec, newSpec any) field.ErrorList {
 	if reflect.DeepEqual(oldSpec, newSpec) {
 		return nil
@@ -114,6 +115,24 @@ func validateTemplateUpdate(ctx context.Context, obj metav1.Object, oldSpec, new
 	}
 	return field.ErrorList{field.Forbidden(field.NewPath("spec", "template", "spec"),
 		"the spec of a template is immutable; create a new template and point the owning object at it")}
+}
+
+// defaulter is the defaulting webhook of a kind.
+type defaulter[T runtime.Object] interface {
+	Default(ctx context.Context, obj T) error
+}
+
+// defaultedOld is a copy of a template's stored version with the defaulting webhook's defaults, to compare with the
+// new version, which the API server has defaulted. A template stored without one of them (by CAPZ, whose webhooks
+// default fewer fields, or by an earlier release) must still take the metadata updates Cluster API, clusterctl and
+// the provider make: owner references, labels, finalizers. CAPZ v1.26.0 defaults the old AzureMachineTemplate the
+// same way before it compares (internal/webhooks/azuremachinetemplate_webhook.go, ValidateUpdate).
+func defaultedOld[T runtime.Object](ctx context.Context, d defaulter[T], old T) T {
+	copied, ok := old.DeepCopyObject().(T)
+	if !ok || d.Default(ctx, copied) != nil {
+		return old
+	}
+	return copied
 }
 
 // toFields returns the JSON form of a struct, given by value or by pointer.
