@@ -17,10 +17,12 @@ limitations under the License.
 package aso
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,6 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/util/csaupgrade"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
@@ -173,42 +176,97 @@ func skipOfItsOwn(obj client.Object) bool {
 	return true
 }
 
-// takeOver makes the provider the owner of the spec fields that other clients wrote with updates to an object it
-// takes over: one CAPZ created for the same owner (a switch from CAPZ, docs/migrating-from-capz.md), or one the
-// user hands over. Server-side apply would otherwise leave the fields the provider does not set with their old
-// owners, beside the provider's: a subnet would keep CAPZ's security group ARM ID next to the provider's reference
-// to the same group, which ASO refuses. Once the provider owns them, its apply drops the fields it does not set.
-// Only an object the provider has not labelled yet is taken over (later updates by others are theirs); the
-// managers that wrote no spec field (ASO's own, which writes its annotations and finalizer) keep their fields.
+// CAPZ v1.26.0's field managers on the ASO objects it writes (kubernetes-sigs/cluster-api-provider-azure v1.26.0).
+const (
+	// capzUpdateManager: the typed services (azure/services/aso/aso.go, createOrUpdateResource and PauseResource)
+	// create and merge-patch ASO objects without a field owner, so the API server records operation Update under
+	// the manager named by the client's User-Agent, which main.go sets to this.
+	capzUpdateManager = "cluster-api-provider-azure-manager"
+	// capzApplyManager: the raw resources of the AzureASOManaged kinds are server-side applied with this field
+	// owner (controllers/resource_reconciler.go), operation Apply.
+	capzApplyManager = "capz-manager"
+)
+
+// formerOwner reports whether a field manager is CAPZ's: a controller the provider replaces, not a user.
+func formerOwner(manager string) bool {
+	return manager == capzUpdateManager || manager == capzApplyManager
+}
+
+// takeOver makes the provider the owner of the fields that other writers own on an object it is about to apply, so
+// that its server-side apply drops the fields it does not set. Otherwise they stay with their old owners beside the
+// provider's: a subnet would keep CAPZ's security group ARM ID next to the provider's reference to the same group by
+// name, which ASO's webhook refuses.
+//
+//   - CAPZ's fields (formerOwner), whenever they appear: on an object CAPZ created for the same owner (a switch from
+//     CAPZ, docs/migrating-from-capz.md), and on one the provider owns already, which CAPZ writes again after the way
+//     back to CAPZ (its subnets' references as ARM IDs, its pause's annotations). CAPZ's updates are upgraded as
+//     csaupgrade does; the fields of its applies move into the provider's apply entry.
+//   - The spec fields other clients wrote with updates, only on an object the provider has not labelled yet (one
+//     CAPZ created under another manager name, or one the user hands over). A user's later updates of an object the
+//     provider owns stay the user's, and the managers that wrote no spec field (ASO's own, which writes its
+//     annotations and finalizer) keep their fields.
 //
 // The reconcile-policy of an object with skip of its own (a resource that existed before CAPZ's cluster, which CAPZ
 // only references) stays with the manager that wrote it: an apply that does not set it then keeps it, and ASO never
 // writes or deletes the resource, whatever the provider desires of the object. Unless ASO reported the resource
 // missing: CAPZ would then switch the object to manage and have ASO create it, and so does the provider.
+//
+// The cache holds no managed fields: an object read from it is read again from the API server.
 func (e *Engine) takeOver(ctx context.Context, live client.Object) error {
-	if _, ours := live.GetLabels()[infrav1.OwnedByLabel]; ours {
-		return nil
+	if len(live.GetManagedFields()) == 0 {
+		fresh, err := e.getLive(ctx, live.GetObjectKind().GroupVersionKind(), client.ObjectKeyFromObject(live))
+		if err != nil || fresh == nil {
+			return err
+		}
+		live = fresh
 	}
-	managers := sets.New[string]()
+	_, ours := live.GetLabels()[infrav1.OwnedByLabel]
+	updaters, appliers := sets.New[string](), sets.New[string]()
 	for _, m := range live.GetManagedFields() {
-		if m.Operation == metav1.ManagedFieldsOperationUpdate && m.Manager != FieldManager && m.Subresource == "" && ownsSpec(m) {
-			managers.Insert(m.Manager)
+		if m.Manager == FieldManager || m.Subresource != "" {
+			continue
+		}
+		switch m.Operation {
+		case metav1.ManagedFieldsOperationUpdate:
+			if formerOwner(m.Manager) || (!ours && ownsSpec(m)) {
+				updaters.Insert(m.Manager)
+			}
+		case metav1.ManagedFieldsOperationApply:
+			if formerOwner(m.Manager) {
+				appliers.Insert(m.Manager)
+			}
 		}
 	}
-	if managers.Len() == 0 {
+	if updaters.Len() == 0 && appliers.Len() == 0 {
 		return nil
 	}
-	upgraded, ok := live.DeepCopyObject().(client.Object)
-	if !ok {
-		return fmt.Errorf("%T is not an object", live)
+	keepPolicy := skipOfItsOwn(live) && !missingInAzure(live)
+	fields := live.GetManagedFields()
+	if updaters.Len() > 0 {
+		upgraded, ok := live.DeepCopyObject().(client.Object)
+		if !ok {
+			return fmt.Errorf("%T is not an object", live)
+		}
+		if err := csaupgrade.UpgradeManagedFields(upgraded, updaters, FieldManager); err != nil {
+			return err
+		}
+		fields = upgraded.GetManagedFields()
+		if keepPolicy {
+			var err error
+			if fields, err = keepField(live.GetManagedFields(), fields, updaters, reconcilePolicyField); err != nil {
+				return err
+			}
+		}
 	}
-	if err := csaupgrade.UpgradeManagedFields(upgraded, managers, FieldManager); err != nil {
-		return err
-	}
-	fields := upgraded.GetManagedFields()
-	if skipOfItsOwn(live) && !missingInAzure(live) {
+	if appliers.Len() > 0 {
+		var keep []string
+		if keepPolicy && !slices.ContainsFunc(live.GetManagedFields(), func(m metav1.ManagedFieldsEntry) bool {
+			return m.Manager == FieldManager && m.Operation == metav1.ManagedFieldsOperationApply && m.Subresource == "" && ownsField(m, reconcilePolicyField)
+		}) {
+			keep = reconcilePolicyField
+		}
 		var err error
-		if fields, err = keepField(live.GetManagedFields(), fields, managers, reconcilePolicyField); err != nil {
+		if fields, err = takeApplied(fields, appliers, keep); err != nil {
 			return err
 		}
 	}
@@ -224,9 +282,102 @@ func (e *Engine) takeOver(ctx context.Context, live client.Object) error {
 		return err
 	}
 	if err := e.Client.Patch(ctx, live, client.RawPatch(types.JSONPatchType, patch)); err != nil {
-		return fmt.Errorf("failed to take over the fields of %s %s/%s that %v wrote: %w", live.GetObjectKind().GroupVersionKind().Kind, live.GetNamespace(), live.GetName(), sets.List(managers), err)
+		return fmt.Errorf("failed to take over the fields of %s %s/%s that %v wrote: %w", live.GetObjectKind().GroupVersionKind().Kind, live.GetNamespace(), live.GetName(), sets.List(updaters.Union(appliers)), err)
 	}
 	return nil
+}
+
+// takeApplied moves the fields of the apply entries of managers (on the main resource) into FieldManager's apply
+// entry, which is made if there is none: the provider's next apply then owns them alone and drops those it does not
+// set. Nothing is deleted by the move itself. The field at keep (nil: none) stays in the entry that owned it.
+func takeApplied(entries []metav1.ManagedFieldsEntry, managers sets.Set[string], keep []string) ([]metav1.ManagedFieldsEntry, error) {
+	taken := &fieldpath.Set{}
+	var first *metav1.ManagedFieldsEntry
+	out := make([]metav1.ManagedFieldsEntry, 0, len(entries)+1)
+	for i, m := range entries {
+		if !managers.Has(m.Manager) || m.Operation != metav1.ManagedFieldsOperationApply || m.Subresource != "" {
+			out = append(out, m)
+			continue
+		}
+		if first == nil {
+			first = &entries[i]
+		}
+		fields := m.FieldsV1
+		if keep != nil && ownsField(m, keep) {
+			var err error
+			if fields, err = withoutField(m, keep); err != nil {
+				return nil, err
+			}
+			only := m
+			only.FieldsV1 = fieldsOnly(keep)
+			out = append(out, only)
+		}
+		set, err := fieldSet(fields)
+		if err != nil {
+			return nil, err
+		}
+		taken = taken.Union(set)
+	}
+	if first == nil {
+		return entries, nil
+	}
+	for i, m := range out {
+		if m.Manager != FieldManager || m.Operation != metav1.ManagedFieldsOperationApply || m.Subresource != "" {
+			continue
+		}
+		set, err := fieldSet(m.FieldsV1)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := set.Union(taken).ToJSON()
+		if err != nil {
+			return nil, err
+		}
+		out[i].FieldsV1 = metav1.NewFieldsV1(string(raw))
+		return out, nil
+	}
+	raw, err := taken.ToJSON()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, metav1.ManagedFieldsEntry{
+		Manager:    FieldManager,
+		Operation:  metav1.ManagedFieldsOperationApply,
+		APIVersion: first.APIVersion,
+		Time:       first.Time,
+		FieldsType: "FieldsV1",
+		FieldsV1:   metav1.NewFieldsV1(string(raw)),
+	}), nil
+}
+
+// fieldSet reads the fields of a managed fields entry; nil reads as none.
+func fieldSet(fields *metav1.FieldsV1) (*fieldpath.Set, error) {
+	set := &fieldpath.Set{}
+	if fields == nil || len(fields.GetRawBytes()) == 0 {
+		return set, nil
+	}
+	if err := set.FromJSON(bytes.NewReader(fields.GetRawBytes())); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// fieldsOnly is the FieldsV1 of exactly the field at path.
+func fieldsOnly(path []string) *metav1.FieldsV1 {
+	raw := "{}"
+	for i := len(path) - 1; i >= 0; i-- {
+		key, _ := json.Marshal(path[i])
+		raw = "{" + string(key) + ":" + raw + "}"
+	}
+	return metav1.NewFieldsV1(raw)
+}
+
+// capzPaused reports whether CAPZ's pause is on an object (CAPZPrePauseAnnotation). After the way back CAPZ pauses
+// the objects the provider made too, when their Cluster is paused for the next switch; nothing the provider sets
+// differs then, yet only taking over CAPZ's fields and applying lifts the pause.
+func capzPaused(obj client.Object) bool {
+	_, paused := obj.GetAnnotations()[CAPZPrePauseAnnotation]
+	return paused
 }
 
 // ownsSpec reports whether a managed fields entry owns a field of the spec.

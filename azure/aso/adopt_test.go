@@ -28,6 +28,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -301,4 +302,171 @@ func TestDelete_CAPZLeftoversGoAsCAPZWouldDeleteThem(t *testing.T) {
 			g.Expect(sim.ExistsInAzure(id)).To(Equal(tt.wantExists))
 		})
 	}
+}
+
+// CAPZ v1.26.0's field managers: its typed services create and merge-patch ASO objects without a field owner, so the
+// API server names the manager after CAPZ's User-Agent (main.go) and records updates; the raw resources of the
+// AzureASOManaged kinds it server-side applies as capz-manager (controllers/resource_reconciler.go).
+const (
+	capzUpdateManager = "cluster-api-provider-azure-manager"
+	capzApplyManager  = "capz-manager"
+)
+
+// TestReconcile_TakesOverCAPZReferencesAfterTheWayBack switches from CAPZ a second time (issue 37): the provider made
+// the subnet and labelled it; after the way back CAPZ's manager wrote its security group reference again as an ARM
+// ID. The provider's next apply must leave only its reference by name, which ASO's webhook accepts; with both, ASO
+// refuses the object.
+func TestReconcile_TakesOverCAPZReferencesAfterTheWayBack(t *testing.T) {
+	g := NewWithT(t)
+	ctx, owner := setup(t, g)
+	e := newEngine(t)
+	vnet := &asonetwork.VirtualNetwork{
+		ObjectMeta: metav1.ObjectMeta{Name: "vnet"},
+		Spec: asonetwork.VirtualNetwork_Spec{AzureName: "vnet", Location: ptr.To("eastus"),
+			Owner: &genruntime.KnownResourceReference{Name: "rg"}, AddressSpace: &asonetwork.AddressSpace{AddressPrefixes: []string{"10.0.0.0/8"}}},
+	}
+	subnet := &asonetwork.VirtualNetworksSubnet{
+		ObjectMeta: metav1.ObjectMeta{Name: "vnet-subnet"},
+		Spec: asonetwork.VirtualNetworksSubnet_Spec{AzureName: "subnet", AddressPrefix: ptr.To("10.0.0.0/16"),
+			Owner: &genruntime.KnownResourceReference{Name: "vnet"},
+			NetworkSecurityGroup: &asonetwork.NetworkSecurityGroupSpec_VirtualNetworks_Subnet_SubResourceEmbedded{
+				Reference: &genruntime.ResourceReference{Group: asonetwork.GroupVersion.Group, Kind: "NetworkSecurityGroup", Name: "nsg"},
+			}},
+	}
+	desired := func() []aso.Resource {
+		return []aso.Resource{resourceGroup("rg"), securityGroup("nsg"), {Object: vnet.DeepCopy(), Family: "VNet"}, {Object: subnet.DeepCopy(), Family: "Subnets"}}
+	}
+	reconcileUntilReady(ctx, g, e, owner, desired, options("back"))
+
+	// The way back: CAPZ's manager patches the subnet with its reference by ARM ID (azure/services/subnets/spec.go).
+	key := client.ObjectKeyFromObject(subnet)
+	key.Namespace = owner.Namespace
+	live := &asonetwork.VirtualNetworksSubnet{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
+	g.Expect(live.Labels).To(HaveKey(infrav1.OwnedByLabel), "the provider made it")
+	nsgID := fmt.Sprintf("/subscriptions/%s/resourceGroups/rg/providers/Microsoft.Network/networkSecurityGroups/nsg", sim.SubscriptionID())
+	before := live.DeepCopy()
+	live.Spec.NetworkSecurityGroup = &asonetwork.NetworkSecurityGroupSpec_VirtualNetworks_Subnet_SubResourceEmbedded{
+		Reference: &genruntime.ResourceReference{ARMID: nsgID},
+	}
+	g.Expect(client.WithFieldOwner(env.Env, capzUpdateManager).Patch(ctx, live, client.MergeFrom(before))).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Manager.GetCache().Get(ctx, key, live)).To(Succeed())
+		g.Expect(live.Spec.NetworkSecurityGroup.Reference.ARMID).To(Equal(nsgID))
+	}, timeout).Should(Succeed())
+
+	// The switch forward again.
+	result := reconcileUntilReady(ctx, g, e, owner, desired, options("back"))
+	g.Expect(result.Resource("VirtualNetworksSubnet", "vnet-subnet")).To(HaveField("Ready", BeTrue()), "ASO accepted the subnet")
+	g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
+	g.Expect(live.Spec.NetworkSecurityGroup.Reference).To(Equal(subnet.Spec.NetworkSecurityGroup.Reference), "only the provider's reference, no ARM ID beside it")
+	for _, m := range live.ManagedFields {
+		g.Expect(m.Manager).NotTo(Equal(capzUpdateManager), "CAPZ's manager owns nothing any more")
+	}
+}
+
+// TestReconcile_TakesOverCAPZAppliedFields: CAPZ server-side applies the raw resources of the AzureASOManaged kinds.
+// After the way back its apply entry owns fields of an object the provider owns; the provider's next apply must own
+// them alone, dropping what only CAPZ set, without deleting the object.
+func TestReconcile_TakesOverCAPZAppliedFields(t *testing.T) {
+	g := NewWithT(t)
+	ctx, owner := setup(t, g)
+	e := newEngine(t)
+	desired := func() []aso.Resource { return []aso.Resource{resourceGroup("rg")} }
+	reconcileUntilReady(ctx, g, e, owner, desired, options("applied"))
+
+	key := client.ObjectKey{Namespace: owner.Namespace, Name: "rg"}
+	capz := &unstructured.Unstructured{}
+	capz.SetGroupVersionKind(rgGVK)
+	capz.SetNamespace(key.Namespace)
+	capz.SetName(key.Name)
+	g.Expect(unstructured.SetNestedMap(capz.Object, map[string]any{
+		"azureName": "rg", "location": "eastus", "tags": map[string]any{"a": "capz", "capz-only": "x"},
+	}, "spec")).To(Succeed())
+	g.Expect(env.Env.Apply(ctx, client.ApplyConfigurationFromUnstructured(capz), client.FieldOwner(capzApplyManager), client.ForceOwnership)).To(Succeed())
+	live := &asoresources.ResourceGroup{}
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Manager.GetCache().Get(ctx, key, live)).To(Succeed())
+		g.Expect(live.Spec.Tags).To(HaveKeyWithValue("capz-only", "x"))
+	}, timeout).Should(Succeed())
+
+	reconcileUntilReady(ctx, g, e, owner, desired, options("applied"))
+	g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
+	g.Expect(live.Spec.Tags).To(Equal(map[string]string{"a": "b"}), "the provider's tags only")
+	g.Expect(live.Spec.AzureName).To(Equal("rg"))
+	g.Expect(live.ManagedFields).NotTo(ContainElement(HaveField("Manager", capzApplyManager)))
+}
+
+// TestReconcile_UsersLaterUpdatesStayTheirs: a user's update of an object the provider owns is not a former owner's;
+// the provider's later applies keep the user's field.
+func TestReconcile_UsersLaterUpdatesStayTheirs(t *testing.T) {
+	g := NewWithT(t)
+	ctx, owner := setup(t, g)
+	e := newEngine(t)
+	rg := resourceGroup("rg")
+	desired := func() []aso.Resource { return []aso.Resource{rg} }
+	reconcileUntilReady(ctx, g, e, owner, desired, options("user"))
+
+	key := client.ObjectKey{Namespace: owner.Namespace, Name: "rg"}
+	live := &asoresources.ResourceGroup{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
+	before := live.DeepCopy()
+	live.Spec.Tags["team"] = "network"
+	g.Expect(client.WithFieldOwner(env.Env, "kubectl-edit").Patch(ctx, live, client.MergeFrom(before))).To(Succeed())
+
+	// The provider changes a field of its own: its apply runs, and takes over nothing of the user's.
+	rg.Object.(*asoresources.ResourceGroup).Spec.Tags = map[string]string{"a": "c"}
+	g.Eventually(func(g Gomega) {
+		_, err := e.Reconcile(ctx, owner, desired(), options("user"))
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
+		g.Expect(live.Spec.Tags).To(HaveKeyWithValue("a", "c"))
+	}, timeout).Should(Succeed())
+	g.Expect(live.Spec.Tags).To(HaveKeyWithValue("team", "network"), "the user's field stays")
+	g.Expect(live.ManagedFields).To(ContainElement(And(HaveField("Manager", "kubectl-edit"),
+		HaveField("FieldsV1.Raw", ContainSubstring(`"f:team"`)))))
+}
+
+// TestReconcile_LiftsCAPZPauseAfterTheWayBack: after the way back, pausing the Cluster for the next switch makes CAPZ
+// pause the objects the provider made (reconcile-policy skip and its record of the policy before). Nothing the
+// provider sets differs; the switch forward must still lift CAPZ's pause, or ASO would leave the resources alone.
+func TestReconcile_LiftsCAPZPauseAfterTheWayBack(t *testing.T) {
+	g := NewWithT(t)
+	ctx, owner := setup(t, g)
+	e := newEngine(t)
+	desired := func() []aso.Resource { return []aso.Resource{resourceGroup("rg")} }
+	reconcileUntilReady(ctx, g, e, owner, desired, options("paused"))
+
+	// CAPZ's PauseResource (azure/services/aso/aso.go): a merge patch of the two annotations.
+	key := client.ObjectKey{Namespace: owner.Namespace, Name: "rg"}
+	live := &asoresources.ResourceGroup{}
+	g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
+	before := live.DeepCopy()
+	live.Annotations[reconcilePolicy] = "skip"
+	live.Annotations[aso.CAPZPrePauseAnnotation] = ""
+	g.Expect(client.WithFieldOwner(env.Env, capzUpdateManager).Patch(ctx, live, client.MergeFrom(before))).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Manager.GetCache().Get(ctx, key, live)).To(Succeed())
+		g.Expect(live.Annotations).To(HaveKey(aso.CAPZPrePauseAnnotation))
+	}, timeout).Should(Succeed())
+
+	g.Eventually(func(g Gomega) {
+		_, err := e.Reconcile(ctx, owner, desired(), options("paused"))
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
+		g.Expect(live.Annotations).NotTo(HaveKey(aso.CAPZPrePauseAnnotation))
+		g.Expect(live.Annotations).NotTo(HaveKey(reconcilePolicy), "ASO manages the resource group again")
+	}, timeout).Should(Succeed())
+	g.Expect(aso.IsManaged(live, owner)).To(BeTrue())
+
+	// Lifted once: the next pass writes nothing.
+	g.Eventually(func(g Gomega) {
+		g.Expect(env.Env.Manager.GetCache().Get(ctx, key, live)).To(Succeed())
+		g.Expect(live.Annotations).NotTo(HaveKey(aso.CAPZPrePauseAnnotation))
+	}, timeout).Should(Succeed())
+	writesBefore := writes.Load()
+	result, err := e.Reconcile(ctx, owner, desired(), options("paused"))
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(result.Writes).To(BeZero())
+	g.Expect(writes.Load() - writesBefore).To(BeZero())
 }

@@ -295,7 +295,7 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 			return state, err
 		}
 	}
-	if live != nil && !needsApply(desired, live) {
+	if live != nil && !needsApply(desired, live) && (state.supporting || !capzPaused(live)) {
 		if !state.supporting {
 			state.readFrom(ctx, live, e.checks(), e.APIReader)
 		}
