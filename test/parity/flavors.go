@@ -195,7 +195,7 @@ func withSubscription(v map[string]any, subscription string) map[string]any {
 }
 
 // SwitchDefaults are the flavors make parity-switch builds by default.
-var SwitchDefaults = []string{"default", "machinepool", "machinepool-flex", "private", "aks-aso", "aks", "custom-vnet"}
+var SwitchDefaults = []string{"default", "machinepool", "machinepool-flex", "private", "aks-aso", "aks", "custom-vnet", "ha-availability-sets"}
 
 func init() {
 	for i := range Flavors {
