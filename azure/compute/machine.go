@@ -130,6 +130,10 @@ func MachineResources(in MachineInput) []azure.Resource {
 	return out
 }
 
+// PrimarySubnet is the subnet of the machine's primary network interface, which decides its outbound load balancer
+// pools (a subnet with a NAT gateway needs none).
+func PrimarySubnet(in MachineInput) string { return nicInput(in).PrimarySubnet() }
+
 // nicInput describes the machine's network interfaces.
 func nicInput(in MachineInput) network.NICInput {
 	nics := network.NICInput{

@@ -386,3 +386,30 @@ func TestMachineResources_AcceleratedNetworking(t *testing.T) {
 		})
 	}
 }
+
+// The primary interface's subnet decides a machine's outbound pools: its interface's own subnet, else the AzureMachine's
+// subnetName when it lists no interface, else the role's default subnet; the same subnet the interface gets.
+func TestPrimarySubnet(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		spec infrav1.AzureMachineSpec
+		want string
+	}{
+		{name: "default", spec: infrav1.AzureMachineSpec{NetworkInterfaces: []infrav1.NetworkInterface{{}}}, want: "node-subnet"},
+		{name: "the first interface's", spec: infrav1.AzureMachineSpec{SubnetName: "ignored",
+			NetworkInterfaces: []infrav1.NetworkInterface{{SubnetName: "first"}, {SubnetName: "second"}}}, want: "first"},
+		{name: "subnetName without interfaces", spec: infrav1.AzureMachineSpec{SubnetName: "mine"}, want: "mine"},
+		{name: "nothing", spec: infrav1.AzureMachineSpec{}, want: "node-subnet"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := MachineInput{Name: "m", Spec: tt.spec, DefaultSubnet: "node-subnet"}
+			if got := PrimarySubnet(in); got != tt.want {
+				t.Errorf("PrimarySubnet = %q, want %q", got, tt.want)
+			}
+			nics := network.NetworkInterfaces(testCluster, nicInput(in))
+			if len(nics) == 0 || !strings.HasSuffix(nics[0].Spec.IpConfigurations[0].Subnet.Reference.ARMID, "/subnets/"+tt.want) {
+				t.Errorf("the primary interface is not in subnet %q", tt.want)
+			}
+		})
+	}
+}

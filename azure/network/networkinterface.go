@@ -89,10 +89,7 @@ func NetworkInterfaces(c azure.Cluster, in NICInput) []*asonetwork.NetworkInterf
 	nics := make([]*asonetwork.NetworkInterface, 0, len(in.Interfaces))
 	for i, spec := range in.Interfaces {
 		name := infrav1.NetworkInterfaceName(in.Machine, i, len(in.Interfaces))
-		subnet := spec.SubnetName
-		if subnet == "" {
-			subnet = in.DefaultSubnet
-		}
+		subnet := in.subnetOf(spec)
 		subnetID := azure.ChildID(vnetID, "subnets", subnet)
 		configs := max(spec.PrivateIPConfigs, 1)
 		accelerated := spec.AcceleratedNetworking
@@ -164,4 +161,20 @@ func nicIPConfigName(nic string, n int) string {
 		return nicPrimaryIPConfigName
 	}
 	return nic + "-" + strconv.Itoa(n)
+}
+
+// subnetOf is the subnet of an interface: its own, else the default.
+func (in NICInput) subnetOf(spec infrav1.NetworkInterface) string {
+	if spec.SubnetName != "" {
+		return spec.SubnetName
+	}
+	return in.DefaultSubnet
+}
+
+// PrimarySubnet is the subnet of the first (primary) interface, "" when there is none.
+func (in NICInput) PrimarySubnet() string {
+	if len(in.Interfaces) == 0 {
+		return ""
+	}
+	return in.subnetOf(in.Interfaces[0])
 }

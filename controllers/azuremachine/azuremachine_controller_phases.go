@@ -108,14 +108,7 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		}
 		in.SSHRule = rule
 	}
-	primarySubnet := in.DefaultSubnet // the subnet of the primary interface, as compute's nicInput picks it
-	switch {
-	case len(am.Spec.NetworkInterfaces) > 0 && am.Spec.NetworkInterfaces[0].SubnetName != "":
-		primarySubnet = am.Spec.NetworkInterfaces[0].SubnetName
-	case len(am.Spec.NetworkInterfaces) == 0 && am.Spec.SubnetName != "":
-		primarySubnet = am.Spec.SubnetName
-	}
-	for _, pool := range s.infra.LBPools(controlPlane, am.Spec.AllocatePublicIP, s.infra.SubnetHasNATGateway(primarySubnet)) {
+	for _, pool := range s.infra.LBPools(controlPlane, am.Spec.AllocatePublicIP, s.infra.SubnetHasNATGateway(compute.PrimarySubnet(in))) {
 		in.BackendPools = append(in.BackendPools, compute.BackendPoolRef{LoadBalancer: pool.LoadBalancer, Pool: pool.Pool})
 	}
 	if in.AvailabilitySet != "" && s.vmCreated {
