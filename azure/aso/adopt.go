@@ -247,6 +247,11 @@ func (e *Engine) takeOver(ctx context.Context, live client.Object) error {
 		if !ok {
 			return fmt.Errorf("%T is not an object", live)
 		}
+		aligned, err := atOneVersion(upgraded.GetManagedFields(), updaters)
+		if err != nil {
+			return err
+		}
+		upgraded.SetManagedFields(aligned)
 		if err := csaupgrade.UpgradeManagedFields(upgraded, updaters, FieldManager); err != nil {
 			return err
 		}
@@ -285,6 +290,53 @@ func (e *Engine) takeOver(ctx context.Context, live client.Object) error {
 		return fmt.Errorf("failed to take over the fields of %s %s/%s that %v wrote: %w", live.GetObjectKind().GroupVersionKind().Kind, live.GetNamespace(), live.GetName(), sets.List(updaters.Union(appliers)), err)
 	}
 	return nil
+}
+
+// atOneVersion merges the Update entries of each of managers (on the main resource) into one, at the API version of
+// FieldManager's apply entry when there is one, for csaupgrade: it merges into the apply entry only an Update entry of
+// the apply entry's version, and drops a manager's other entries with their fields, which then no manager owns and
+// no apply removes. CAPZ writes some kinds at an older ASO version than the provider applies (subnets at
+// v1api20201101, whose security group reference by ARM ID then stayed beside the provider's by name); the paths of
+// the fields CAPZ sets are the same in ASO's versions of a kind.
+func atOneVersion(entries []metav1.ManagedFieldsEntry, managers sets.Set[string]) ([]metav1.ManagedFieldsEntry, error) {
+	version := ""
+	for _, m := range entries {
+		if m.Manager == FieldManager && m.Operation == metav1.ManagedFieldsOperationApply && m.Subresource == "" {
+			version = m.APIVersion
+			break
+		}
+	}
+	out := make([]metav1.ManagedFieldsEntry, 0, len(entries))
+	first := map[string]int{}
+	for _, m := range entries {
+		if !managers.Has(m.Manager) || m.Operation != metav1.ManagedFieldsOperationUpdate || m.Subresource != "" {
+			out = append(out, m)
+			continue
+		}
+		i, seen := first[m.Manager]
+		if !seen {
+			if version != "" {
+				m.APIVersion = version
+			}
+			first[m.Manager] = len(out)
+			out = append(out, m)
+			continue
+		}
+		merged, err := fieldSet(out[i].FieldsV1)
+		if err != nil {
+			return nil, err
+		}
+		more, err := fieldSet(m.FieldsV1)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := merged.Union(more).ToJSON()
+		if err != nil {
+			return nil, err
+		}
+		out[i].FieldsV1 = metav1.NewFieldsV1(string(raw))
+	}
+	return out, nil
 }
 
 // takeApplied moves the fields of the apply entries of managers (on the main resource) into FieldManager's apply

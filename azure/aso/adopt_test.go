@@ -29,6 +29,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -338,18 +340,23 @@ func TestReconcile_TakesOverCAPZReferencesAfterTheWayBack(t *testing.T) {
 	}
 	reconcileUntilReady(ctx, g, e, owner, desired, options("back"))
 
-	// The way back: CAPZ's manager patches the subnet with its reference by ARM ID (azure/services/subnets/spec.go).
+	// The way back: CAPZ's manager patches the subnet with its reference by ARM ID (azure/services/subnets/spec.go),
+	// at the older ASO version CAPZ v1.26.0 writes subnets in, and then pauses it for the next switch.
 	key := client.ObjectKeyFromObject(subnet)
 	key.Namespace = owner.Namespace
 	live := &asonetwork.VirtualNetworksSubnet{}
 	g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
 	g.Expect(live.Labels).To(HaveKey(infrav1.OwnedByLabel), "the provider made it")
 	nsgID := fmt.Sprintf("/subscriptions/%s/resourceGroups/rg/providers/Microsoft.Network/networkSecurityGroups/nsg", sim.SubscriptionID())
-	before := live.DeepCopy()
-	live.Spec.NetworkSecurityGroup = &asonetwork.NetworkSecurityGroupSpec_VirtualNetworks_Subnet_SubResourceEmbedded{
-		Reference: &genruntime.ResourceReference{ARMID: nsgID},
-	}
-	g.Expect(client.WithFieldOwner(env.Env, capzUpdateManager).Patch(ctx, live, client.MergeFrom(before))).To(Succeed())
+	capzSubnet := &unstructured.Unstructured{}
+	capzSubnet.SetGroupVersionKind(schema.GroupVersionKind{Group: asonetwork.GroupVersion.Group, Version: "v1api20201101", Kind: "VirtualNetworksSubnet"})
+	capzSubnet.SetNamespace(key.Namespace)
+	capzSubnet.SetName(key.Name)
+	capz := client.WithFieldOwner(env.Env, capzUpdateManager)
+	g.Expect(capz.Patch(ctx, capzSubnet, client.RawPatch(types.MergePatchType,
+		fmt.Appendf(nil, `{"spec":{"networkSecurityGroup":{"reference":{"armId":%q,"group":null,"kind":null,"name":null}}}}`, nsgID)))).To(Succeed())
+	g.Expect(capz.Patch(ctx, capzSubnet, client.RawPatch(types.MergePatchType,
+		fmt.Appendf(nil, `{"metadata":{"annotations":{%q:"manage",%q:"skip"}}}`, aso.CAPZPrePauseAnnotation, asoannotations.ReconcilePolicy)))).To(Succeed())
 	g.Eventually(func(g Gomega) {
 		g.Expect(env.Env.Manager.GetCache().Get(ctx, key, live)).To(Succeed())
 		g.Expect(live.Spec.NetworkSecurityGroup.Reference.ARMID).To(Equal(nsgID))
