@@ -44,6 +44,7 @@ import (
 	"sigs.k8s.io/cluster-api/core/reconcilers/clusterresourcesetbinding"
 	"sigs.k8s.io/cluster-api/core/reconcilers/machine"
 	"sigs.k8s.io/cluster-api/core/reconcilers/machinedeployment"
+	"sigs.k8s.io/cluster-api/core/reconcilers/machinehealthcheck"
 	"sigs.k8s.io/cluster-api/core/reconcilers/machinepool"
 	"sigs.k8s.io/cluster-api/core/reconcilers/machineset"
 	topologycluster "sigs.k8s.io/cluster-api/core/reconcilers/topology/cluster"
@@ -80,6 +81,9 @@ type Options struct {
 	// Topology runs ClusterClass and the topology reconcilers, turning on Cluster API's ClusterTopology gate for
 	// the process.
 	Topology bool
+	// MachineHealthChecks runs Cluster API's machine health check controller, which remediates (deletes) the
+	// machines of unhealthy Nodes.
+	MachineHealthChecks bool
 	// EtcdLogger receives the logs of the kubeadm control plane provider's etcd clients; nil discards them
 	// (otherwise etcd's client writes them to stderr).
 	EtcdLogger *zap.Logger
@@ -233,6 +237,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) (clustercache.Cl
 			return (&kubeadmcontrolplane.Reconciler{Client: c, APIReader: reader, SecretCachingClient: secretCachingClient,
 				ClusterCache: clusterCache, EtcdDialTimeout: 10 * time.Second, EtcdCallTimeout: 15 * time.Second,
 				EtcdLogger: etcdLogger, RemoteConditionsGracePeriod: 5 * time.Minute}).SetupWithManager(ctx, mgr, options())
+		}
+	}
+	if opts.MachineHealthChecks {
+		reconcilers["MachineHealthCheck"] = func() error {
+			return (&machinehealthcheck.Reconciler{Client: c, ClusterCache: clusterCache}).SetupWithManager(ctx, mgr, options())
 		}
 	}
 	if opts.Topology {

@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -209,7 +210,14 @@ func (c CAPZ) startManager(ctx context.Context, cfg *rest.Config, kubeconfig []b
 		"--feature-gates="+strings.Trim(capzFeatureGates+","+c.FeatureGates, ","),
 		"--v=2",
 	)
-	m.cmd.Env = append(cleanEnvironment(), "KUBECONFIG="+kubeconfigPath, "SSL_CERT_FILE="+arm.CAFile(), "HTTPS_PROXY="+arm.ProxyURL())
+	// CAPZ's credential of a WorkloadIdentity AzureClusterIdentity reads the service account token this names, which
+	// the fake's Entra ID takes as a federated credential of any client ID that has no secret registered.
+	tokenPath := filepath.Join(m.dir, "azure-identity-token")
+	if err := os.WriteFile(tokenPath, []byte(federatedToken), 0o600); err != nil {
+		return nil, errors.Join(err, m.cleanup())
+	}
+	m.cmd.Env = append(cleanEnvironment(), "KUBECONFIG="+kubeconfigPath, "SSL_CERT_FILE="+arm.CAFile(), "HTTPS_PROXY="+arm.ProxyURL(),
+		"AZURE_FEDERATED_TOKEN_FILE="+tokenPath)
 	m.cmd.Stdout, m.cmd.Stderr = m.log, m.log
 	m.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := m.cmd.Start(); err != nil {
@@ -312,4 +320,31 @@ func deleteWebhookConfigurations(ctx context.Context, c client.Client, hooks *en
 		errs = append(errs, client.IgnoreNotFound(c.Delete(ctx, w)))
 	}
 	return errors.Join(errs...)
+}
+
+// federatedToken is the service account token of the workload identity flavors, as Kubernetes projects it into
+// CAPZ's and ASO's Pods; the fake Entra ID does not read it.
+const federatedToken = "parity.federated.token"
+
+// asoFederatedTokenFile is where ASO v2.18 reads the token of a workload identity credential: a fixed path
+// (internal/identity.FederatedTokenFilePath), where its Deployment projects its service account token.
+const asoFederatedTokenFile = "/var/run/secrets/tokens/azure-identity"
+
+// ensureASOFederatedToken writes ASO's federated token file, when a flavor uses workload identity and the file
+// does not exist, so that the ASO processes of the run can use the flavor's credential. It needs to write under
+// /var/run.
+func ensureASOFederatedToken(flavors []Flavor) error {
+	if !slices.ContainsFunc(flavors, Flavor.WorkloadIdentity) {
+		return nil
+	}
+	if _, err := os.Stat(asoFederatedTokenFile); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(asoFederatedTokenFile), 0o755); err != nil {
+		return fmt.Errorf("the workload identity flavors need ASO's token file %s: %w", asoFederatedTokenFile, err)
+	}
+	if err := os.WriteFile(asoFederatedTokenFile, []byte(federatedToken), 0o644); err != nil {
+		return fmt.Errorf("the workload identity flavors need ASO's token file %s: %w", asoFederatedTokenFile, err)
+	}
+	return nil
 }

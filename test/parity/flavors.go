@@ -111,6 +111,10 @@ var SwitchFlavors = []Flavor{
 	// CAPZ's prow-machine-pool-flex test flavor: the machinepool template with a Flexible scale set.
 	{Name: "machinepool-flex", Cluster: "pflex", SelfManaged: true, Template: "machinepool",
 		Edits: []Edit{{Kind: "AzureMachinePool", Path: []string{"spec", "orchestrationMode"}, Value: "Flexible"}}},
+	// The default template with CAPZ's default identity, WorkloadIdentity: CAPZ's credential and ASO's read a
+	// federated service account token (ensureASOFederatedToken).
+	{Name: "workload-identity", Cluster: "pwi", SelfManaged: true, Template: "default",
+		Vars: map[string]string{"CLUSTER_IDENTITY_TYPE": "WorkloadIdentity"}},
 	// AKS through AzureManagedControlPlane, AzureManagedCluster and AzureManagedMachinePool.
 	{Name: "aks", Cluster: "pmaks"},
 	// CAPZ's prow-custom-vnet test flavor (templates/test/ci/prow-custom-vnet/patches/custom-vnet.yaml) on the
@@ -195,7 +199,7 @@ func withSubscription(v map[string]any, subscription string) map[string]any {
 }
 
 // SwitchDefaults are the flavors make parity-switch builds by default.
-var SwitchDefaults = []string{"default", "machinepool", "machinepool-flex", "private", "aks-aso", "aks", "custom-vnet", "ha-availability-sets"}
+var SwitchDefaults = []string{"default", "machinepool", "machinepool-flex", "private", "aks-aso", "aks", "custom-vnet", "ha-availability-sets", "workload-identity"}
 
 func init() {
 	for i := range Flavors {
@@ -219,12 +223,16 @@ func FlavorNamed(name string) (Flavor, bool) {
 	return Flavor{}, false
 }
 
+// WorkloadIdentity reports whether the flavor's AzureClusterIdentity is of type WorkloadIdentity (CAPZ's templates'
+// default) rather than the ServicePrincipal of the other flavors.
+func (f Flavor) WorkloadIdentity() bool { return f.Vars["CLUSTER_IDENTITY_TYPE"] == "WorkloadIdentity" }
+
 // Namespace is where the flavor's objects go on both sides.
 func (f Flavor) Namespace() string { return "parity-" + f.Name }
 
 // identity, tenant and the rest are the flavors' credentials: a service principal (AzureClusterIdentity type
-// ServicePrincipal with a Secret; CAPZ's templates default to WorkloadIdentity, whose token file ASO reads from a
-// fixed path) that the fake ARM accepts with any secret. It is not ASO's global credential (test/env's FakeAzure),
+// ServicePrincipal with a Secret; CAPZ's templates default to WorkloadIdentity, which only the workload-identity
+// flavor keeps) that the fake ARM accepts with any secret. It is not ASO's global credential (test/env's FakeAzure),
 // whose secret the fake checks.
 const (
 	TenantID            = "00000000-0000-0000-0000-00000000000a"
@@ -323,7 +331,7 @@ func (f Flavor) Render(templatesDir string) ([]*unstructured.Unstructured, error
 				}
 			}
 		}
-		if o.GetKind() == "AzureClusterIdentity" {
+		if o.GetKind() == "AzureClusterIdentity" && !f.WorkloadIdentity() {
 			if err := unstructured.SetNestedMap(o.Object, map[string]any{"name": identitySecretName, "namespace": f.Namespace()}, "spec", "clientSecret"); err != nil {
 				return nil, err
 			}

@@ -216,7 +216,7 @@ func (s *side) startManager(ctx context.Context, logger logr.Logger) error {
 	}
 	mgrCtx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
-	if s.clusterCache, err = capiplane.Setup(mgrCtx, mgr, capiplane.Options{KubeadmControlPlane: true}); err != nil {
+	if s.clusterCache, err = capiplane.Setup(mgrCtx, mgr, capiplane.Options{KubeadmControlPlane: true, MachineHealthChecks: true}); err != nil {
 		return err
 	}
 	if err := capiplane.Webhooks(mgr, s.clusterCache); err != nil {
@@ -411,7 +411,8 @@ func (s *side) switchToOurs(ctx context.Context, logger logr.Logger) error {
 }
 
 // switchToCAPZ is the way back (docs/migrating-from-capz.md): the provider's webhook configurations go and its
-// manager stops; CAPZ's CRDs replace the provider's and CAPZ's manager starts again.
+// manager stops; the AzureClusters' failure domains, in a form CAPZ cannot read, are removed from their status;
+// CAPZ's CRDs replace the provider's and CAPZ's manager starts again.
 func (s *side) switchToCAPZ(ctx context.Context, capz *CAPZ) error {
 	if s.providerWebhooks == nil {
 		return errors.New("the provider does not run on the side")
@@ -420,6 +421,9 @@ func (s *side) switchToCAPZ(ctx context.Context, capz *CAPZ) error {
 		return fmt.Errorf("failed to remove the provider's webhook configurations: %w", err)
 	}
 	if err := s.stopProvider(); err != nil {
+		return err
+	}
+	if err := s.clearFailureDomains(ctx); err != nil {
 		return err
 	}
 	crdDir, err := os.MkdirTemp("", "parity-capz-crds-")

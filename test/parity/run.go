@@ -124,6 +124,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if err := o.CAPZ.Check(); err != nil {
 		return Result{}, err
 	}
+	if err := ensureASOFederatedToken(o.Flavors); err != nil {
+		return Result{}, err
+	}
 	deliberate, note, err := readDeliberate(o.Docs)
 	if err != nil {
 		return Result{}, err

@@ -133,12 +133,17 @@ type StateChange struct {
 }
 
 // RunSwitch switches the flavors from CAPZ to the provider on one management plane, as a user replaces CAPZ's
-// controller: CAPZ builds every flavor on the fake ARM and settles; then CAPZ's manager is stopped and its webhook
-// configurations removed, the provider's CRDs replace CAPZ's and the provider starts on the same objects. Once the
+// controller: CAPZ builds every flavor on the fake ARM and settles; then, as docs/migrating-from-capz.md gives it,
+// the MachineHealthChecks and Clusters are paused, the dry run reads them, CAPZ's manager is stopped and its webhook
+// configurations removed, the provider's CRDs replace CAPZ's, the provider starts on the same objects and the
+// Clusters are unpaused (remediation resumes once the provider has taken every flavor over). Once the
 // flavors settle again (every infrastructure object Ready under the provider, Azure quiet), it reports every ARM
 // write since the switch and every property of Azure that changed. CAPZ runs with every gate its flavors need.
 func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	if err := o.CAPZ.Check(); err != nil {
+		return SwitchResult{}, err
+	}
+	if err := ensureASOFederatedToken(o.Flavors); err != nil {
 		return SwitchResult{}, err
 	}
 	rows, err := readSwitchTable(o.SwitchDocs)
@@ -183,21 +188,25 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	}
 	o.Logf("%s: CAPZ builds %d flavors (%s)", SideSwitch, len(o.Flavors), time.Since(start).Round(time.Second))
 	built := waitSettled(ctx, o, s, nil)
-
-	before := snapshot(s.arm)
-	mark := len(s.arm.Requests())
-	// The dry run a user runs before clusterctl delete (test/parity/switchcheck.go): what would block is a problem.
-	dryRun, err := s.dryRunProblems(ctx, o.Flavors)
-	if err != nil {
+	if err := s.addHealthChecks(ctx, o.Flavors); err != nil {
 		return SwitchResult{}, err
 	}
+
+	// The switch as docs/migrating-from-capz.md gives it (procedure.go): what the dry run finds that would block it
+	// is a problem of the flavor.
+	before := snapshot(s.arm)
+	mark := len(s.arm.Requests())
 	o.Logf("%s: switching to the provider (%s)", SideSwitch, time.Since(start).Round(time.Second))
 	switched := time.Now()
-	if err := s.switchToOurs(ctx, o.Logger); err != nil {
+	dryRun, err := s.switchFromCAPZ(ctx, o)
+	if err != nil {
 		return SwitchResult{}, err
 	}
 	adopted := waitSettled(ctx, o, s, s.notAdopted)
 	o.Logf("%s: the provider settled (%s after the switch)", SideSwitch, time.Since(switched).Round(time.Second))
+	if err := s.resumeRemediation(ctx, o.Flavors); err != nil {
+		return SwitchResult{}, err
+	}
 	result := SwitchResult{}
 	for _, f := range o.Flavors {
 		sf := SwitchFlavor{Flavor: f.Name, Problems: dryRun[f.Name]}
@@ -231,7 +240,14 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 	if err := s.switchToCAPZ(ctx, &capz); err != nil {
 		return result, err
 	}
-	back := waitSettled(ctx, o, s, notBefore(time.Now(), o.Quiet, s.rolledOut))
+	// CAPZ must be running the flavors again: each infrastructure object ready under CAPZ, besides rolled out.
+	underCAPZ := func(ctx context.Context, f Flavor) string {
+		if state := s.notCAPZs(ctx, f); state != "" {
+			return state
+		}
+		return s.rolledOut(ctx, f)
+	}
+	back := waitSettled(ctx, o, s, notBefore(time.Now(), o.Quiet, underCAPZ))
 	for i, f := range o.Flavors {
 		result.Flavors[i].settled("CAPZ after the way back", back[f.Name], o.Timeout)
 	}
@@ -239,10 +255,16 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 
 	before, mark = snapshot(s.arm), len(s.arm.Requests())
 	o.Logf("%s: switching to the provider again (%s)", SideSwitch, time.Since(start).Round(time.Second))
-	if err := s.switchToOurs(ctx, o.Logger); err != nil {
+	if dryRun, err = s.switchFromCAPZ(ctx, o); err != nil {
 		return result, err
 	}
+	for i, f := range o.Flavors {
+		result.Flavors[i].Problems = append(result.Flavors[i].Problems, dryRun[f.Name]...)
+	}
 	s.runStep(ctx, o, &result, "the switch again", func(Flavor) error { return nil }, underOurs)
+	if err := s.resumeRemediation(ctx, o.Flavors); err != nil {
+		return result, err
+	}
 	s.comparePhase(o, &result, m, SwitchAgain, before, mark)
 	// Every switch is compared: a row that excused nothing in a flavor it names is wrong.
 	for i, f := range o.Flavors {

@@ -24,11 +24,12 @@ import (
 )
 
 // dryRunChecks are the checks of the switch's dry run (docs/migrating-from-capz.md, "Before you start") that a run
-// must pass before CAPZ stops: CAPZ's release, the CRDs' stored versions, and every object judged by the provider's
-// admission. Not the remediation check (the run pauses no Cluster, and has no MachineHealthCheck or autoscaler to
-// stop), nor the readiness check: the fake ARM makes no instance of a Uniform scale set, so such a MachinePool never
-// has its replicas, and the run waits for its own measure of settled flavors (progressOf) instead.
-var dryRunChecks = []string{switchcheck.CheckCAPZVersion, switchcheck.CheckCRDVersions, switchcheck.CheckFields}
+// must pass before CAPZ stops: CAPZ's release, the CRDs' stored versions, every object judged by the provider's
+// admission, and remediation (the run pauses the Clusters and MachineHealthChecks as the doc says; it has no
+// autoscaler). Not the readiness check: the fake ARM makes no instance of a Uniform scale set, so such a
+// MachinePool never has its replicas, and the run waits for its own measure of settled flavors (progressOf)
+// instead.
+var dryRunChecks = []string{switchcheck.CheckCAPZVersion, switchcheck.CheckCRDVersions, switchcheck.CheckFields, switchcheck.CheckRemediation}
 
 // dryRunProblems runs the switch's dry run (cmd/capz-switch-check) on each flavor's namespace, as a user runs it
 // before `clusterctl delete`, and returns, by flavor, every finding that would block the switch, as a problem.
