@@ -43,8 +43,8 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 )
 
-// The controller watches the metadata of every CRD, and may patch only the CRDs of aso.Kinds() (config/config_test.go
-// checks the list). The CRD of a kind added with ADDITIONAL_ASO_CRDS needs a ClusterRole of the user's (README).
+// The controller watches the metadata of every CRD, and may patch only the CRDs of aso.Kinds() (azure/aso's
+// registry_test.go checks the list against aso.Registry, config/config_test.go the role against CRDNames). The CRD of a kind added with ADDITIONAL_ASO_CRDS needs a ClusterRole of the user's (README).
 //
 // +kubebuilder:rbac:groups=apiextensions.k8s.io,resources=customresourcedefinitions,verbs=list;watch
 // +kubebuilder:rbac:groups=apiextensions.k8s.io,resources=customresourcedefinitions,verbs=patch,resourceNames=availabilitysets.compute.azure.com;bastionhosts.network.azure.com;disks.compute.azure.com;loadbalancers.network.azure.com;loadbalancersinboundnatrules.network.azure.com;maintenanceconfigurations.containerservice.azure.com;managedclusters.containerservice.azure.com;managedclustersagentpools.containerservice.azure.com;natgateways.network.azure.com;networkinterfaces.network.azure.com;networksecuritygroups.network.azure.com;networksecuritygroupssecurityrules.network.azure.com;privatednszones.network.azure.com;privatednszonesarecords.network.azure.com;privatednszonesvirtualnetworklinks.network.azure.com;privateendpoints.network.azure.com;publicipaddresses.network.azure.com;resourcegroups.resources.azure.com;roleassignments.authorization.azure.com;routetables.network.azure.com;routetablesroutes.network.azure.com;userassignedidentities.managedidentity.azure.com;virtualmachines.compute.azure.com;virtualmachinescalesets.compute.azure.com;virtualmachinesextensions.compute.azure.com;virtualnetworks.network.azure.com;virtualnetworkssubnets.network.azure.com;virtualnetworksvirtualnetworkpeerings.network.azure.com

@@ -47,7 +47,8 @@ type asoWebhook interface {
 	ValidateCreate(ctx context.Context, obj runtime.Object) (admission.Warnings, error)
 }
 
-// asoWebhookFor returns ASO's webhook of the kind of obj (every kind of aso.Kinds), or nil.
+// asoWebhookFor returns ASO's webhook of the kind of obj (every kind of aso.Registry: TestASOWebhookFor_EveryKind
+// checks), or nil.
 func asoWebhookFor(obj runtime.Object) asoWebhook {
 	switch obj.(type) {
 	case *asoresources.ResourceGroup:
