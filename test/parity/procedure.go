@@ -95,18 +95,15 @@ func (s *side) stopRemediation(ctx context.Context, flavors []Flavor, timeout ti
 func (s *side) blockingMove(ctx context.Context, flavors []Flavor) string {
 	var blocking []string
 	for _, f := range flavors {
-		for _, kind := range infrastructureKinds {
-			list := &unstructured.UnstructuredList{}
-			list.SetAPIVersion("infrastructure.cluster.x-k8s.io/v1beta1")
-			list.SetKind(kind + "List")
-			if err := s.reader.List(ctx, list, client.InNamespace(f.Namespace())); err != nil {
-				return fmt.Sprintf("cannot list %s: %v", kind, err)
-			}
-			for _, o := range list.Items {
-				if _, ok := o.GetAnnotations()[clusterctlv1.BlockMoveAnnotation]; ok {
-					blocking = append(blocking, fmt.Sprintf("%s %s/%s", kind, o.GetNamespace(), o.GetName()))
-				}
-			}
+		names, err := s.infrastructureWhere(ctx, f, func(o unstructured.Unstructured) bool {
+			_, ok := o.GetAnnotations()[clusterctlv1.BlockMoveAnnotation]
+			return ok
+		})
+		if err != nil {
+			return err.Error()
+		}
+		for _, name := range names {
+			blocking = append(blocking, f.Namespace()+": "+name)
 		}
 	}
 	return strings.Join(blocking, ", ")
@@ -199,19 +196,12 @@ func (s *side) clearFailureDomains(ctx context.Context) error {
 // v1beta1 status.ready CAPZ has not written true (the provider's schema has no such field, so the API server pruned
 // it from every object the provider wrote, and only CAPZ writes it again); "" once every one is.
 func (s *side) notCAPZs(ctx context.Context, f Flavor) string {
-	var waiting []string
-	for _, kind := range infrastructureKinds {
-		list := &unstructured.UnstructuredList{}
-		list.SetAPIVersion("infrastructure.cluster.x-k8s.io/v1beta1")
-		list.SetKind(kind + "List")
-		if err := s.reader.List(ctx, list, client.InNamespace(f.Namespace())); err != nil {
-			return fmt.Sprintf("cannot list %s: %v", kind, err)
-		}
-		for _, o := range list.Items {
-			if ready, _, _ := unstructured.NestedBool(o.Object, "status", "ready"); !ready {
-				waiting = append(waiting, kind+" "+o.GetName())
-			}
-		}
+	waiting, err := s.infrastructureWhere(ctx, f, func(o unstructured.Unstructured) bool {
+		ready, _, _ := unstructured.NestedBool(o.Object, "status", "ready")
+		return !ready
+	})
+	if err != nil {
+		return err.Error()
 	}
 	if len(waiting) == 0 {
 		return ""

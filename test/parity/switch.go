@@ -581,24 +581,33 @@ var infrastructureKinds = []string{
 // Ready condition the provider has not written True for its generation (CAPZ's conditions have no
 // observedGeneration); "" once every one is.
 func (s *side) notAdopted(ctx context.Context, f Flavor) string {
-	var waiting []string
-	for _, kind := range infrastructureKinds {
-		list := &unstructured.UnstructuredList{}
-		list.SetAPIVersion("infrastructure.cluster.x-k8s.io/v1beta1")
-		list.SetKind(kind + "List")
-		if err := s.reader.List(ctx, list, client.InNamespace(f.Namespace())); err != nil {
-			return fmt.Sprintf("cannot list %s: %v", kind, err)
-		}
-		for _, o := range list.Items {
-			if !readyFor(o) {
-				waiting = append(waiting, kind+" "+o.GetName())
-			}
-		}
+	waiting, err := s.infrastructureWhere(ctx, f, func(o unstructured.Unstructured) bool { return !readyFor(o) })
+	if err != nil {
+		return err.Error()
 	}
 	if len(waiting) == 0 {
 		return ""
 	}
 	return "not Ready under the provider: " + strings.Join(waiting, ", ")
+}
+
+// infrastructureWhere names, as "Kind name", the infrastructure objects of a flavor (infrastructureKinds) that match.
+func (s *side) infrastructureWhere(ctx context.Context, f Flavor, match func(unstructured.Unstructured) bool) ([]string, error) {
+	var out []string
+	for _, kind := range infrastructureKinds {
+		list := &unstructured.UnstructuredList{}
+		list.SetAPIVersion("infrastructure.cluster.x-k8s.io/v1beta1")
+		list.SetKind(kind + "List")
+		if err := s.reader.List(ctx, list, client.InNamespace(f.Namespace())); err != nil {
+			return nil, fmt.Errorf("cannot list %s: %w", kind, err)
+		}
+		for _, o := range list.Items {
+			if match(o) {
+				out = append(out, kind+" "+o.GetName())
+			}
+		}
+	}
+	return out, nil
 }
 
 // readyFor reports whether an object's Ready condition is True for its generation.
