@@ -26,6 +26,7 @@ import (
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -161,9 +162,10 @@ const CAPZPrePauseAnnotation = "sigs.k8s.io/cluster-api-provider-azure-pre-pause
 
 // skipOfItsOwn reports whether an object has reconcile-policy skip of its own, which makes ASO only read its
 // resource and never delete it: not skip a pause set, the engine's (PrePauseAnnotation, which never records skip) or
-// CAPZ's (CAPZPrePauseAnnotation: the policy from before the pause decides).
+// CAPZ's (CAPZPrePauseAnnotation: the policy from before the pause decides; capzAppliedPause, told only by the
+// managed fields, which objects read from the cache do not have).
 func skipOfItsOwn(obj client.Object) bool {
-	if reconcilePolicy(obj) != string(asoannotations.ReconcilePolicySkip) {
+	if reconcilePolicy(obj) != string(asoannotations.ReconcilePolicySkip) || capzAppliedPause(obj) {
 		return false
 	}
 	annotations := obj.GetAnnotations()
@@ -186,6 +188,18 @@ const (
 	// owner (controllers/resource_reconciler.go), operation Apply.
 	capzApplyManager = "capz-manager"
 )
+
+// capzAppliedPause reports whether reconcile-policy skip on an object is CAPZ's pause of a resource of an
+// AzureASOManaged kind: CAPZ v1.26.0 pauses them by applying the owner's spec.resources again with skip as
+// capzApplyManager (controllers/resource_reconciler.go Pause, pkg/mutators Pause) and records no policy from before.
+// Its other applies set the policy only where spec.resources does, and the provider's desired object then sets it
+// too. It reads the managed fields: false for an object without them (one read from the cache).
+func capzAppliedPause(obj client.Object) bool {
+	return reconcilePolicy(obj) == string(asoannotations.ReconcilePolicySkip) &&
+		slices.ContainsFunc(obj.GetManagedFields(), func(m metav1.ManagedFieldsEntry) bool {
+			return m.Manager == capzApplyManager && m.Operation == metav1.ManagedFieldsOperationApply && m.Subresource == "" && ownsField(m, reconcilePolicyField)
+		})
+}
 
 // formerOwner reports whether a field manager is CAPZ's: a controller the provider replaces, not a user.
 func formerOwner(manager string) bool {
@@ -424,12 +438,30 @@ func fieldsOnly(path []string) *metav1.FieldsV1 {
 	return metav1.NewFieldsV1(raw)
 }
 
-// capzPaused reports whether CAPZ's pause is on an object (CAPZPrePauseAnnotation). After the way back CAPZ pauses
-// the objects the provider made too, when their Cluster is paused for the next switch; nothing the provider sets
-// differs then, yet only taking over CAPZ's fields and applying lifts the pause.
-func capzPaused(obj client.Object) bool {
-	_, paused := obj.GetAnnotations()[CAPZPrePauseAnnotation]
-	return paused
+// pausedByCAPZ reports whether CAPZ's pause is on a live object the provider is about to reconcile. After the way
+// back CAPZ pauses the objects the provider made too, when their Cluster is paused for the next switch; nothing the
+// provider sets differs then, yet only taking over CAPZ's fields and applying lifts the pause. CAPZ's typed services
+// record their pause (CAPZPrePauseAnnotation); its pause of an AzureASOManaged kind's resources is told by the managed
+// fields (capzAppliedPause), read from the API server only for an object at skip that the desired object does not skip
+// and the engine did not pause.
+func (e *Engine) pausedByCAPZ(ctx context.Context, live client.Object, desired *unstructured.Unstructured) (bool, error) {
+	annotations := live.GetAnnotations()
+	if _, paused := annotations[CAPZPrePauseAnnotation]; paused {
+		return true, nil
+	}
+	if _, paused := annotations[PrePauseAnnotation]; paused ||
+		reconcilePolicy(live) != string(asoannotations.ReconcilePolicySkip) ||
+		desired.GetAnnotations()[asoannotations.ReconcilePolicy] == string(asoannotations.ReconcilePolicySkip) {
+		return false, nil
+	}
+	if len(live.GetManagedFields()) == 0 {
+		fresh, err := e.getLive(ctx, live.GetObjectKind().GroupVersionKind(), client.ObjectKeyFromObject(live))
+		if err != nil || fresh == nil {
+			return false, err
+		}
+		live = fresh
+	}
+	return capzAppliedPause(live), nil
 }
 
 // ownsSpec reports whether a managed fields entry owns a field of the spec.

@@ -477,3 +477,102 @@ func TestReconcile_LiftsCAPZPauseAfterTheWayBack(t *testing.T) {
 	g.Expect(result.Writes).To(BeZero())
 	g.Expect(writes.Load() - writesBefore).To(BeZero())
 }
+
+// TestReconcile_LiftsCAPZAppliedPause: CAPZ pauses the resources of the AzureASOManaged kinds by applying the owner's
+// spec.resources again with reconcile-policy skip as capz-manager, with no record of the policy from before (issue 37,
+// aks-aso). Whether CAPZ made the object (the first switch) or the provider did (the next switch, after the way
+// back), the switch must lift that pause. A skip the desired object sets, or one a user wrote, stays.
+func TestReconcile_LiftsCAPZAppliedPause(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		// providerFirst: the provider made the object before CAPZ paused it.
+		providerFirst bool
+		// pauser writes the skip: CAPZ's apply, or a user's annotate.
+		pauser string
+		// desiredSkip: the object the provider desires sets skip itself (a raw resource the user wrote with it).
+		desiredSkip bool
+		wantSkip    bool
+	}{
+		{name: "CAPZ made it: the first switch", pauser: capzApplyManager},
+		{name: "the provider made it: the switch after the way back", providerFirst: true, pauser: capzApplyManager},
+		{name: "the desired object skips", providerFirst: true, pauser: capzApplyManager, desiredSkip: true, wantSkip: true},
+		{name: "a user's skip", providerFirst: true, pauser: "kubectl-annotate", wantSkip: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			ctx, owner := setup(t, g)
+			e := newEngine(t)
+			desired := func() []aso.Resource {
+				rg := resourceGroup("rg")
+				if tt.desiredSkip {
+					rg.Raw = true
+					rg.Object.SetAnnotations(map[string]string{reconcilePolicy: "skip"})
+				}
+				return []aso.Resource{rg}
+			}
+			if tt.providerFirst {
+				reconcileUntilReady(ctx, g, e, owner, desired, options("applied-pause"))
+			}
+
+			key := client.ObjectKey{Namespace: owner.Namespace, Name: "rg"}
+			paused := &unstructured.Unstructured{}
+			paused.SetGroupVersionKind(rgGVK)
+			paused.SetNamespace(key.Namespace)
+			paused.SetName(key.Name)
+			paused.SetAnnotations(map[string]string{reconcilePolicy: "skip"})
+			if tt.pauser == capzApplyManager {
+				// CAPZ's pause: spec.resources[i] whole, with skip, owned by the AzureASOManaged owner.
+				paused.SetOwnerReferences([]metav1.OwnerReference{{
+					APIVersion: infrav1.GroupVersion.String(), Kind: "AzureCluster", Name: owner.Name, UID: owner.UID, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+				}})
+				g.Expect(unstructured.SetNestedMap(paused.Object, map[string]any{
+					"azureName": "rg", "location": "eastus", "tags": map[string]any{"a": "b"},
+				}, "spec")).To(Succeed())
+			}
+			g.Expect(env.Env.Apply(ctx, client.ApplyConfigurationFromUnstructured(paused), client.FieldOwner(tt.pauser), client.ForceOwnership)).To(Succeed())
+			live := &asoresources.ResourceGroup{}
+			if tt.providerFirst {
+				// The cache holds the objects the provider labelled: it must see the pause before the pass does.
+				g.Eventually(func(g Gomega) {
+					g.Expect(env.Env.Manager.GetCache().Get(ctx, key, live)).To(Succeed())
+					g.Expect(live.Annotations).To(HaveKeyWithValue(reconcilePolicy, "skip"))
+				}, timeout).Should(Succeed())
+			}
+
+			g.Eventually(func(g Gomega) {
+				_, err := e.Reconcile(ctx, owner, desired(), options("applied-pause"))
+				g.Expect(err).NotTo(HaveOccurred())
+				g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
+				g.Expect(live.Labels).To(HaveKey(infrav1.OwnedByLabel))
+			}, timeout).Should(Succeed())
+			// The cache sees the pass's writes before the next pass.
+			g.Eventually(func(g Gomega) {
+				cached := &asoresources.ResourceGroup{}
+				g.Expect(env.Env.Manager.GetCache().Get(ctx, key, cached)).To(Succeed())
+				g.Expect(cached.ResourceVersion).To(Equal(live.ResourceVersion))
+			}, timeout).Should(Succeed())
+			_, err := e.Reconcile(ctx, owner, desired(), options("applied-pause"))
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
+			if tt.wantSkip {
+				g.Expect(live.Annotations).To(HaveKeyWithValue(reconcilePolicy, "skip"), "the skip stays")
+				return
+			}
+			g.Expect(live.Annotations).NotTo(HaveKey(reconcilePolicy), "ASO manages the resource group again")
+			g.Expect(live.ManagedFields).NotTo(ContainElement(HaveField("Manager", capzApplyManager)), "CAPZ's manager owns nothing any more")
+			g.Expect(aso.IsManaged(live, owner)).To(BeTrue())
+
+			// Lifted once: the next pass writes nothing.
+			g.Eventually(func(g Gomega) {
+				cached := &asoresources.ResourceGroup{}
+				g.Expect(env.Env.Manager.GetCache().Get(ctx, key, cached)).To(Succeed())
+				g.Expect(cached.ResourceVersion).To(Equal(live.ResourceVersion))
+			}, timeout).Should(Succeed())
+			writesBefore := writes.Load()
+			result, err := e.Reconcile(ctx, owner, desired(), options("applied-pause"))
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(result.Writes).To(BeZero())
+			g.Expect(writes.Load() - writesBefore).To(BeZero())
+		})
+	}
+}

@@ -295,11 +295,19 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 			return state, err
 		}
 	}
-	if live != nil && !needsApply(desired, live) && (state.supporting || !capzPaused(live)) {
+	if live != nil && !needsApply(desired, live) {
+		paused := false
 		if !state.supporting {
-			state.readFrom(ctx, live, e.checks(), e.APIReader)
+			if paused, err = e.pausedByCAPZ(ctx, live, desired); err != nil {
+				return state, err
+			}
 		}
-		return state, nil
+		if !paused {
+			if !state.supporting {
+				state.readFrom(ctx, live, e.checks(), e.APIReader)
+			}
+			return state, nil
+		}
 	}
 	if live != nil && !state.supporting {
 		if err := e.takeOver(ctx, live); err != nil {
