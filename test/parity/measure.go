@@ -230,6 +230,14 @@ func (r *recorder) steady(ctx context.Context, d time.Duration) {
 	}
 }
 
+// deletedAt is when a flavor's Cluster was gone, if deleteAll saw it go.
+func (r *recorder) deletedAt(f Flavor) (time.Time, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, ok := r.deleted[f.Name]
+	return t, ok
+}
+
 // deleteAll deletes every flavor's Cluster at once and waits until each is gone, or the timeout (PhaseDelete).
 func (r *recorder) deleteAll(ctx context.Context, timeout time.Duration) error {
 	start := time.Now()

@@ -33,17 +33,20 @@ import (
 // and the table and JSON (metrics.json) that set each side's figures beside the other's. measure.go records them.
 
 // Phase names: creation runs from a flavor's apply until every flavor of its side settled; steady state is the
-// --steady period after that.
+// --steady period after that; then, with --lifecycle, each change of lifecycleSteps until the flavors settle again.
 const (
-	PhaseCreate = "create"
-	PhaseSteady = "steady"
-	// PhaseDelete (--delete) runs from deleting every flavor's Cluster at once until all are gone; a flavor's
+	PhaseCreate   = "create"
+	PhaseSteady   = "steady"
+	PhaseScaleOut = "scale-out"
+	PhaseScaleIn  = "scale-in"
+	PhaseUpgrade  = "upgrade"
+	// PhaseDelete (--delete, --lifecycle) runs from deleting every flavor's Cluster at once until all are gone; a flavor's
 	// seconds are until its own Cluster was gone.
 	PhaseDelete = "delete"
 )
 
 // phaseOrder is the order in which the phases run.
-var phaseOrder = []string{PhaseCreate, PhaseSteady, PhaseDelete}
+var phaseOrder = []string{PhaseCreate, PhaseSteady, PhaseScaleOut, PhaseScaleIn, PhaseUpgrade, PhaseDelete}
 
 // previousPhase is the phase a side process measured before phase ("" for none): the CPU of phase is its end's
 // less the previous phase's.
@@ -414,19 +417,23 @@ func PrintMetrics(w io.Writer, m Metrics) {
 		flavors = append(flavors, f)
 	}
 	sort.Strings(flavors)
-	phases := []string{PhaseCreate}
-	if m.Steady != "" && m.Steady != "0s" {
-		phases = append(phases, PhaseSteady)
-	}
-	for _, sides := range m.Flavors {
-		if _, ok := sides[SideOurs].Phases[PhaseDelete]; ok {
-			phases = append(phases, PhaseDelete)
-			break
+	var phases []string
+	for _, phase := range phaseOrder {
+		ran := phase == PhaseCreate || (phase == PhaseSteady && m.Steady != "" && m.Steady != "0s")
+		for _, sides := range m.Flavors {
+			_, ok := sides[SideOurs].Phases[phase]
+			ran = ran || (ok && phase != PhaseSteady)
+		}
+		if ran {
+			phases = append(phases, phase)
 		}
 	}
 	title := map[string]string{
 		PhaseCreate: "creation, from apply until settled", PhaseSteady: "steady state, " + m.Steady + " after settling",
-		PhaseDelete: "deletion, from deleting every Cluster until all are gone",
+		PhaseScaleOut: "scale out, one more replica of every MachineDeployment and MachinePool, until settled",
+		PhaseScaleIn:  "scale in, one fewer replica again, until settled",
+		PhaseUpgrade:  "upgrade to " + UpgradeVersion + ", until rolled out and settled",
+		PhaseDelete:   "deletion, from deleting every Cluster until all are gone",
 	}
 	printRows := func(rows []row) {
 		for _, r := range rows {

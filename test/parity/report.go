@@ -22,10 +22,10 @@ import (
 	"strings"
 )
 
-// FlavorResult is the comparison of one flavor.
+// FlavorResult is the comparison of one flavor in one phase (PhaseCreate, or one of the lifecycle's).
 type FlavorResult struct {
-	Flavor, Cluster string
-	Diffs           []ResourceDiff
+	Flavor, Cluster, Phase string
+	Diffs                  []ResourceDiff
 	// Problems make the comparison incomplete: a side that did not settle, an object that was not created. Each
 	// fails the run.
 	Problems []string
@@ -33,14 +33,22 @@ type FlavorResult struct {
 
 // Undocumented is a difference the table of deliberate differences does not hold.
 type Undocumented struct {
-	Flavor   string
-	Resource Resource
+	Flavor, Phase string
+	Resource      Resource
 	// Field is the field's path, or WholeResource for a resource only one side writes.
 	Field string
 }
 
 func (u Undocumented) String() string {
-	return fmt.Sprintf("%s: %s %s", u.Flavor, u.Resource, u.Field)
+	return fmt.Sprintf("%s: %s %s", flavorPhase(u.Flavor, u.Phase), u.Resource, u.Field)
+}
+
+// flavorPhase names a flavor and, after creation, the phase.
+func flavorPhase(flavor, phase string) string {
+	if phase == "" || phase == PhaseCreate {
+		return flavor
+	}
+	return flavor + " (" + phase + ")"
 }
 
 // maxValue bounds a value in the report.
@@ -56,14 +64,18 @@ func Report(w io.Writer, results []FlavorResult, ds Deliberates) ([]Undocumented
 	var problems, ran []string
 	for _, r := range results {
 		ran = append(ran, r.Flavor)
-		fmt.Fprintf(w, "\n== flavor %s (cluster %s)\n", r.Flavor, r.Cluster)
+		if r.Phase == "" || r.Phase == PhaseCreate {
+			fmt.Fprintf(w, "\n== flavor %s (cluster %s)\n", r.Flavor, r.Cluster)
+		} else {
+			fmt.Fprintf(w, "\n== flavor %s (cluster %s): %s\n", r.Flavor, r.Cluster, r.Phase)
+		}
 		counts := map[Status]int{}
 		before := len(undocumented)
 		note := func(row Deliberate, ok bool, field string, d ResourceDiff) string {
 			if ok {
 				return fmt.Sprintf("documented (docs line %d)", row.Line)
 			}
-			undocumented = append(undocumented, Undocumented{Flavor: r.Flavor, Resource: d.Resource, Field: field})
+			undocumented = append(undocumented, Undocumented{Flavor: r.Flavor, Phase: r.Phase, Resource: d.Resource, Field: field})
 			return "UNDOCUMENTED"
 		}
 		for _, d := range r.Diffs {
@@ -85,7 +97,7 @@ func Report(w io.Writer, results []FlavorResult, ds Deliberates) ([]Undocumented
 		}
 		for _, p := range r.Problems {
 			fmt.Fprintf(w, "  PROBLEM: %s\n", p)
-			problems = append(problems, r.Flavor+": "+p)
+			problems = append(problems, flavorPhase(r.Flavor, r.Phase)+": "+p)
 		}
 		fmt.Fprintf(w, "  summary: %d resources: %d equal, %d differ, %d only CAPZ, %d only ours; %d undocumented differences\n",
 			len(r.Diffs), counts[StatusEqual], counts[StatusDiffers], counts[StatusOnlyCAPZ], counts[StatusOnlyOurs], len(undocumented)-before)

@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -54,6 +55,10 @@ type Options struct {
 	Timeout, Quiet, Steady time.Duration
 	// Delete deletes every flavor's Cluster at once once steady state is over, measured (PhaseDelete).
 	Delete bool
+	// Lifecycle runs, after creation and steady state, the lifecycle of every flavor on both sides (lifecycleSteps:
+	// scale out, scale in, upgrade, then the deletion of every Cluster at once), and compares each phase's writes as
+	// creation's.
+	Lifecycle bool
 	// Out receives the report; Logf the progress.
 	Out    io.Writer
 	Logf   func(format string, args ...any)
@@ -109,13 +114,14 @@ type SideResult struct {
 	Metrics *SideMetrics `json:",omitempty"`
 }
 
-// SideFlavor is one flavor on one side: the ARM requests of its subscription, its generated names, and whether it
-// settled.
+// SideFlavor is one flavor on one side: the ARM requests of its subscription until it settled after creation, its
+// generated names, whether it settled, and, with Options.Lifecycle, the same of each later phase.
 type SideFlavor struct {
-	Requests []Request
-	Names    map[string]string
-	Settled  bool
-	State    string
+	Requests  []Request
+	Names     map[string]string
+	Settled   bool
+	State     string
+	Lifecycle []SidePhase `json:",omitempty"`
 }
 
 // Run compares CAPZ's and the provider's ARM requests for the flavors (see the package documentation) and prints the
@@ -176,28 +182,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	o.Logf("Both sides done (%s); comparing", time.Since(start).Round(time.Second))
 
-	results := make([]FlavorResult, 0, len(o.Flavors))
+	var results []FlavorResult
 	for _, f := range o.Flavors {
-		r := FlavorResult{Flavor: f.Name, Cluster: f.Cluster}
-		writes := map[string][]Write{}
-		for _, name := range []string{SideCAPZ, SideOurs} {
-			sf, ok := flavors[name][f.Name]
-			if !ok {
-				r.Problems = append(r.Problems, fmt.Sprintf("the %s side has no result for the flavor", name))
-				continue
-			}
-			if !sf.Settled {
-				r.Problems = append(r.Problems, fmt.Sprintf("the %s side did not settle in %s: %s", name, o.Timeout, sf.State))
-			}
-			n := Normalizer{Names: sf.Names, KeepGUIDs: keepGUIDs(f)}
-			w, err := n.Writes(sf.Requests)
-			if err != nil {
-				r.Problems = append(r.Problems, fmt.Sprintf("the %s side: %v", name, err))
-			}
-			writes[name] = w
-		}
-		r.Diffs = Compare(writes[SideCAPZ], writes[SideOurs])
-		results = append(results, r)
+		results = append(results, compareFlavor(f, flavors[SideCAPZ], flavors[SideOurs], o.Timeout)...)
 	}
 	if note != "" {
 		fmt.Fprintln(o.Out, note)
@@ -207,6 +194,62 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		problems = append(problems, "performance figures: "+err.Error())
 	}
 	return Result{Undocumented: undocumented, Problems: problems}, nil
+}
+
+// compareFlavor compares both sides' writes for a flavor: creation's, then each later phase's (Options.Lifecycle) in
+// the order the sides ran them. A side without the flavor or a phase, or one that did not settle, is a problem.
+func compareFlavor(f Flavor, capz, ours map[string]SideFlavor, timeout time.Duration) []FlavorResult {
+	sides := map[string]SideFlavor{}
+	phases := []string{PhaseCreate}
+	for name, results := range map[string]map[string]SideFlavor{SideCAPZ: capz, SideOurs: ours} {
+		sf, ok := results[f.Name]
+		if !ok {
+			continue
+		}
+		sides[name] = sf
+		for _, p := range sf.Lifecycle {
+			if !slices.Contains(phases, p.Name) {
+				phases = append(phases, p.Name)
+			}
+		}
+	}
+	slices.SortStableFunc(phases, func(a, b string) int { return slices.Index(phaseOrder, a) - slices.Index(phaseOrder, b) })
+	var out []FlavorResult
+	for _, phase := range phases {
+		r := FlavorResult{Flavor: f.Name, Cluster: f.Cluster, Phase: phase}
+		writes := map[string][]Write{}
+		for _, name := range []string{SideCAPZ, SideOurs} {
+			sf, ok := sides[name]
+			if !ok {
+				r.Problems = append(r.Problems, fmt.Sprintf("the %s side has no result for the flavor", name))
+				continue
+			}
+			requests, settled, state, ran := sf.Requests, sf.Settled, sf.State, true
+			if phase != PhaseCreate {
+				i := slices.IndexFunc(sf.Lifecycle, func(p SidePhase) bool { return p.Name == phase })
+				ran = i >= 0
+				if ran {
+					requests, settled, state = sf.Lifecycle[i].Requests, sf.Lifecycle[i].Settled, sf.Lifecycle[i].State
+				}
+			}
+			switch {
+			case !ran:
+				r.Problems = append(r.Problems, fmt.Sprintf("the %s side did not run the phase", name))
+				continue
+			case !settled:
+				r.Problems = append(r.Problems, fmt.Sprintf("the %s side did not settle in %s: %s", name, timeout, state))
+			}
+			n := Normalizer{Names: sf.Names, KeepGUIDs: keepGUIDs(f)}
+			w, err := n.Writes(requests)
+			if err != nil {
+				r.Problems = append(r.Problems, fmt.Sprintf("the %s side: %v", name, err))
+			}
+			writes[name] = w
+		}
+		r.Diffs = Compare(writes[SideCAPZ], writes[SideOurs])
+		out = append(out, r)
+	}
+	return out
 }
 
 // runSideProcess runs one side in a process of its own and reads its result. It closes running once the side runs
@@ -316,7 +359,10 @@ func RunSide(ctx context.Context, o Options, kind, name, resultFile string) erro
 		s.rec.steady(ctx, o.Steady)
 		s.rec.endPhase(PhaseSteady, steadyStart)
 	}
-	if o.Delete {
+	switch {
+	case o.Lifecycle:
+		s.runLifecycle(ctx, o, &result)
+	case o.Delete:
 		o.Logf("%s: deleting every Cluster", name)
 		if err := s.rec.deleteAll(ctx, o.Timeout); err != nil {
 			o.Logf("%s: %v", name, err)

@@ -19,6 +19,7 @@ package parity
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	. "github.com/onsi/gomega"
 )
@@ -120,4 +121,68 @@ func TestFlavors_CustomVNet(t *testing.T) {
 	}
 	g.Expect(fmt.Sprint(bodies)).NotTo(ContainSubstring("{subscription}"))
 	g.Expect(fmt.Sprint(bodies)).To(ContainSubstring(prefix + "pcvnet-vnetrg/providers/Microsoft.Network/networkSecurityGroups/node-nsg"))
+}
+
+// TestCompareFlavor: each phase of the lifecycle is compared on its own, in the order the sides ran them, after
+// creation; a machine a later phase made compares by its group; a write only one side made in a phase is reported
+// in that phase; a phase one side did not run or did not settle in is a problem of that phase.
+func TestCompareFlavor(t *testing.T) {
+	g := NewWithT(t)
+	def, _ := FlavorNamed("default")
+	vm := func(name string) string {
+		return fmt.Sprintf("/subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachines/%s", def.Subscription, def.Cluster, name)
+	}
+	put := func(name string) Request {
+		return Request{Method: "PUT", Path: vm(name), APIVersion: "2024-07-01", Status: 201, Body: []byte(`{"location":"eastus"}`)}
+	}
+	del := func(name string) Request {
+		return Request{Method: "DELETE", Path: vm(name), APIVersion: "2024-07-01", Status: 202}
+	}
+	md := def.Cluster + "-md-0"
+	capz := SideFlavor{
+		Requests: []Request{put(md + "-aaaaa")}, Settled: true,
+		Names: map[string]string{md + "-aaaaa": ClusterPlaceholder + "-md-0-*", md + "-bbbbb": ClusterPlaceholder + "-md-0-*"},
+		Lifecycle: []SidePhase{
+			{Name: PhaseDelete, Requests: []Request{del(md + "-aaaaa"), del(md + "-bbbbb")}, Settled: true},
+			{Name: PhaseScaleOut, Requests: []Request{put(md + "-bbbbb")}, Settled: true},
+		},
+	}
+	ours := SideFlavor{
+		Requests: []Request{put(md + "-ccccc")}, Settled: true,
+		Names: map[string]string{md + "-ccccc": ClusterPlaceholder + "-md-0-*", md + "-ddddd": ClusterPlaceholder + "-md-0-*"},
+		Lifecycle: []SidePhase{
+			{Name: PhaseScaleOut, Requests: []Request{put(md + "-ddddd")}, Settled: true},
+			{Name: PhaseUpgrade, Settled: false, State: "rolling out"},
+			{Name: PhaseDelete, Requests: []Request{del(md + "-ccccc")}, Settled: true},
+		},
+	}
+	results := compareFlavor(def, map[string]SideFlavor{def.Name: capz}, map[string]SideFlavor{def.Name: ours}, time.Minute)
+	phases := make([]string, len(results))
+	for i, r := range results {
+		phases[i] = r.Phase
+	}
+	g.Expect(phases).To(Equal([]string{PhaseCreate, PhaseScaleOut, PhaseUpgrade, PhaseDelete}))
+	statuses := func(r FlavorResult) []string {
+		var out []string
+		for _, d := range r.Diffs {
+			out = append(out, fmt.Sprintf("%s %s %s", d.Status, d.Resource.Method, d.Resource.Name()))
+		}
+		return out
+	}
+	g.Expect(statuses(results[0])).To(ConsistOf(fmt.Sprintf("%s PUT %s", StatusEqual, ClusterPlaceholder+"-md-0-*")), "creation: the machines compare by group")
+	g.Expect(results[0].Problems).To(BeEmpty())
+	g.Expect(statuses(results[1])).To(ConsistOf(fmt.Sprintf("%s PUT %s", StatusEqual, ClusterPlaceholder+"-md-0-*")), "scale out: the new machine by its group")
+	g.Expect(results[2].Problems).To(ConsistOf(
+		ContainSubstring("the CAPZ side did not run the phase"),
+		ContainSubstring("the ours side did not settle in 1m0s: rolling out"),
+	))
+	g.Expect(results[3].Problems).To(BeEmpty())
+	g.Expect(statuses(results[3])).To(ConsistOf(fmt.Sprintf("%s DELETE %s", StatusEqual, ClusterPlaceholder+"-md-0-*")), "deletion: both sides delete the group's VMs")
+
+	// Without the flavor on a side, every phase of the other side is a problem.
+	results = compareFlavor(def, map[string]SideFlavor{}, map[string]SideFlavor{def.Name: ours}, time.Minute)
+	g.Expect(results).To(HaveLen(4))
+	for _, r := range results {
+		g.Expect(r.Problems).To(ContainElement(ContainSubstring("the CAPZ side has no result for the flavor")))
+	}
 }

@@ -76,6 +76,7 @@ func run() int {
 	clusters := flag.Int("clusters", 0, "Scale variant: this many copies of each flavor (named <flavor>-<n>), each with a cluster and subscription of its own; 0: each flavor once. Each self-managed copy starts an API server of its own on each side.")
 	workers := flag.Int("workers", 0, "Scale variant: each cluster's worker machines (the templates' WORKER_MACHINE_COUNT); 0: 1.")
 	flag.BoolVar(&o.Delete, "delete", false, "After steady state, delete every flavor's Cluster at once on each side and report the deletion's figures.")
+	flag.BoolVar(&o.Lifecycle, "lifecycle", true, "After creation (and steady state), scale every MachineDeployment and MachinePool out and back in, upgrade Kubernetes to "+parity.UpgradeVersion+" and delete every Cluster, on both sides, and compare each phase's ARM writes as creation's; false: creation only.")
 	flag.DurationVar(&o.Steady, "steady", 0, "How long each side runs on in steady state after settling, its ARM requests and API writes per minute reported (metrics.json); 0: none.")
 	var side, sideName, sideResult string
 	flag.StringVar(&side, "side", "", "Run one side only ("+parity.SideCAPZ+" or "+parity.SideOurs+") and write its result to --side-result; the comparison runs each side so.")
@@ -168,7 +169,7 @@ func run() int {
 			flavors = append(flavors, base[f.Name])
 		}
 		return exec.CommandContext(ctx, self, "--capz-src="+o.CAPZ.Src, "--capz-manager="+o.CAPZ.Manager, "--flavors="+strings.Join(flavors, ","),
-			"--docs="+o.Docs, "--log-dir="+logDir, "--timeout="+o.Timeout.String(), "--quiet="+o.Quiet.String(), "--steady="+o.Steady.String(), "--delete="+strconv.FormatBool(o.Delete),
+			"--docs="+o.Docs, "--log-dir="+logDir, "--timeout="+o.Timeout.String(), "--quiet="+o.Quiet.String(), "--steady="+o.Steady.String(), "--delete="+strconv.FormatBool(o.Delete), "--lifecycle="+strconv.FormatBool(o.Lifecycle),
 			"--clusters="+strconv.Itoa(*clusters), "--workers="+strconv.Itoa(*workers),
 			"--side="+p.Side, "--side-name="+p.Name, "--capz-feature-gates="+p.CAPZFeatureGates, "--side-result="+resultFile)
 	}
