@@ -28,6 +28,7 @@ import (
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -63,7 +64,7 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	key := objectKey{r.gvk.Kind, req.Namespace, req.Name}
-	policy := obj.GetAnnotations()[asoannotations.ReconcilePolicy]
+	policy := r.reconcilePolicy(ctx, obj)
 
 	if !obj.GetDeletionTimestamp().IsZero() {
 		return r.reconcileDelete(ctx, obj, policy)
@@ -177,6 +178,25 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			message: fmt.Sprintf("%s does not exist in Azure (reconcile-policy skip)", id)}, 0)
 	}
 	return r.writeStatus(ctx, obj, id, ready{status: metav1.ConditionTrue, reason: "Succeeded"}, 0)
+}
+
+// reconcilePolicy is the object's reconcile-policy, or, when it has none, its namespace's, as ASO merges them
+// (internal/reconcilers/generic/generic_reconciler.go, mergeReconcilePolicy): "" (manage) when neither has one, or the
+// namespace cannot be read. ASO takes an unknown value for its default (manage) too.
+func (r *reconciler) reconcilePolicy(ctx context.Context, obj client.Object) string {
+	policy := obj.GetAnnotations()[asoannotations.ReconcilePolicy]
+	if policy == "" {
+		ns := &corev1.Namespace{}
+		if err := r.sim.client.Get(ctx, client.ObjectKey{Name: obj.GetNamespace()}, ns); err != nil {
+			return "" // as ASO: the default policy when the namespace cannot be read
+		}
+		policy = ns.GetAnnotations()[asoannotations.ReconcilePolicy]
+	}
+	switch asoannotations.ReconcilePolicyValue(policy) {
+	case asoannotations.ReconcilePolicySkip, asoannotations.ReconcilePolicyDetachOnDelete:
+		return policy
+	}
+	return ""
 }
 
 // reconcileDelete deletes the resource in Azure (unless skipped or detached) and, after the delay, releases the

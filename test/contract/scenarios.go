@@ -295,6 +295,31 @@ var Scenarios = []Scenario{
 			s.t.Errorf("%s is still in Azure after its ResourceGroup was deleted", s.GroupID())
 		}
 	}},
+	{Name: "reconcile-policy skip of the namespace", Run: func(s *Session) {
+		// An object without a reconcile-policy of its own takes its namespace's: read only, and not deleted in Azure.
+		s.setNamespacePolicy(asoannotations.ReconcilePolicySkip)
+		s.g.Expect(s.Azure().Seed("ResourceGroup", s.GroupID(), map[string]any{"location": location})).To(Succeed())
+		rg := s.resourceGroup()
+		s.Create(rg)
+		s.Expect(rg, ready(s.GroupID()))
+		s.g.Expect(s.Azure().Writes(s.GroupID())).To(BeZero(), "nothing is PUT under the namespace's reconcile-policy skip")
+		s.Delete(rg)
+		if !s.Azure().Exists(s.GroupID()) {
+			s.t.Errorf("%s was deleted in Azure though its namespace has reconcile-policy skip", s.GroupID())
+		}
+	}},
+	{Name: "the object's reconcile-policy over the namespace's", Run: func(s *Session) {
+		s.setNamespacePolicy(asoannotations.ReconcilePolicySkip)
+		rg := s.resourceGroup()
+		rg.Annotations = map[string]string{asoannotations.ReconcilePolicy: string(asoannotations.ReconcilePolicyManage)}
+		s.Create(rg)
+		s.Expect(rg, ready(s.GroupID()))
+		s.g.Expect(s.Azure().Writes(s.GroupID())).To(BeNumerically(">", 0), "the object's manage creates the resource group")
+		s.Delete(rg)
+		if s.Azure().Exists(s.GroupID()) {
+			s.t.Errorf("%s is still in Azure after its ResourceGroup (reconcile-policy manage) was deleted", s.GroupID())
+		}
+	}},
 	{Name: "delete with reconcile-policy skip", Run: func(s *Session) {
 		s.g.Expect(s.Azure().Seed("ResourceGroup", s.GroupID(), map[string]any{"location": location})).To(Succeed())
 		rg := s.resourceGroup()
@@ -361,6 +386,22 @@ func (s *Session) createNamespaceCredential() {
 		asoconfig.AzureClientID:       namespaceClientID,
 		asoconfig.AzureClientSecret:   "not-a-secret",
 	}})
+	time.Sleep(time.Second)
+}
+
+// setNamespacePolicy annotates the scenario's namespace with a reconcile-policy, which ASO applies to the objects
+// in it that have none of their own.
+func (s *Session) setNamespacePolicy(policy asoannotations.ReconcilePolicyValue) {
+	s.t.Helper()
+	s.Update(s.namespace, func() {
+		annotations := s.namespace.GetAnnotations()
+		if annotations == nil {
+			annotations = map[string]string{}
+		}
+		annotations[asoannotations.ReconcilePolicy] = string(policy)
+		s.namespace.SetAnnotations(annotations)
+	})
+	// ASO reads the namespace through its cache.
 	time.Sleep(time.Second)
 }
 
