@@ -201,6 +201,27 @@ func capzAppliedPause(obj client.Object) bool {
 		})
 }
 
+// unownedByCAPZPause reports whether a live object that nothing controls was applied by CAPZ's capzApplyManager: a
+// resource of an AzureASOManaged kind that CAPZ paused. CAPZ v1.26.0's pause applies the owner's spec.resources
+// without the controller reference its reconcile sets (controllers/resource_reconciler.go, Pause and reconcile), so
+// the apply drops the reference; the owner whose spec.resources names the object takes it, as CAPZ's next reconcile
+// would. It reads the managed fields from the API server when the object has none (one read from the cache).
+func (e *Engine) unownedByCAPZPause(ctx context.Context, live client.Object) (bool, error) {
+	if metav1.GetControllerOf(live) != nil {
+		return false, nil
+	}
+	if len(live.GetManagedFields()) == 0 {
+		fresh, err := e.getLive(ctx, live.GetObjectKind().GroupVersionKind(), client.ObjectKeyFromObject(live))
+		if err != nil || fresh == nil {
+			return false, err
+		}
+		live = fresh
+	}
+	return slices.ContainsFunc(live.GetManagedFields(), func(m metav1.ManagedFieldsEntry) bool {
+		return m.Manager == capzApplyManager && m.Operation == metav1.ManagedFieldsOperationApply && m.Subresource == ""
+	}), nil
+}
+
 // formerOwner reports whether a field manager is CAPZ's: a controller the provider replaces, not a user.
 func formerOwner(manager string) bool {
 	return manager == capzUpdateManager || manager == capzApplyManager

@@ -75,7 +75,7 @@ func TestReconcile_AdoptableResources(t *testing.T) {
 			if tt.wantSkip {
 				g.Expect(live.Annotations).To(HaveKeyWithValue(asoannotations.ReconcilePolicy, "skip"))
 			} else {
-				g.Expect(live.Annotations).NotTo(HaveKey(asoannotations.ReconcilePolicy))
+				g.Expect(live.Annotations).To(HaveKeyWithValue(asoannotations.ReconcilePolicy, "manage"))
 			}
 			g.Expect(aso.TakenOver(live)).To(Equal(tt.wantTakenOver))
 
@@ -462,7 +462,7 @@ func TestReconcile_LiftsCAPZPauseAfterTheWayBack(t *testing.T) {
 		g.Expect(err).NotTo(HaveOccurred())
 		g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
 		g.Expect(live.Annotations).NotTo(HaveKey(aso.CAPZPrePauseAnnotation))
-		g.Expect(live.Annotations).NotTo(HaveKey(reconcilePolicy), "ASO manages the resource group again")
+		g.Expect(live.Annotations).To(HaveKeyWithValue(reconcilePolicy, "manage"), "ASO manages the resource group again")
 	}, timeout).Should(Succeed())
 	g.Expect(aso.IsManaged(live, owner)).To(BeTrue())
 
@@ -503,9 +503,10 @@ func TestReconcile_LiftsCAPZAppliedPause(t *testing.T) {
 			ctx, owner := setup(t, g)
 			e := newEngine(t)
 			desired := func() []aso.Resource {
+				// A resource of an AzureASOManaged kind's spec.resources, written whole by the user.
 				rg := resourceGroup("rg")
+				rg.Raw = true
 				if tt.desiredSkip {
-					rg.Raw = true
 					rg.Object.SetAnnotations(map[string]string{reconcilePolicy: "skip"})
 				}
 				return []aso.Resource{rg}
@@ -515,21 +516,41 @@ func TestReconcile_LiftsCAPZAppliedPause(t *testing.T) {
 			}
 
 			key := client.ObjectKey{Namespace: owner.Namespace, Name: "rg"}
-			paused := &unstructured.Unstructured{}
-			paused.SetGroupVersionKind(rgGVK)
-			paused.SetNamespace(key.Namespace)
-			paused.SetName(key.Name)
-			paused.SetAnnotations(map[string]string{reconcilePolicy: "skip"})
-			if tt.pauser == capzApplyManager {
-				// CAPZ's pause: spec.resources[i] whole, with skip, owned by the AzureASOManaged owner.
-				paused.SetOwnerReferences([]metav1.OwnerReference{{
-					APIVersion: infrav1.GroupVersion.String(), Kind: "AzureCluster", Name: owner.Name, UID: owner.UID, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
-				}})
-				g.Expect(unstructured.SetNestedMap(paused.Object, map[string]any{
+			resource := func() *unstructured.Unstructured {
+				u := &unstructured.Unstructured{}
+				u.SetGroupVersionKind(rgGVK)
+				u.SetNamespace(key.Namespace)
+				u.SetName(key.Name)
+				g.Expect(unstructured.SetNestedMap(u.Object, map[string]any{
 					"azureName": "rg", "location": "eastus", "tags": map[string]any{"a": "b"},
 				}, "spec")).To(Succeed())
+				return u
 			}
-			g.Expect(env.Env.Apply(ctx, client.ApplyConfigurationFromUnstructured(paused), client.FieldOwner(tt.pauser), client.ForceOwnership)).To(Succeed())
+			if tt.pauser == capzApplyManager {
+				// CAPZ's reconcile applies spec.resources[i] with its owner's controller reference; its pause applies
+				// it again with skip and without the reference, which the apply drops.
+				reconciled := resource()
+				reconciled.SetOwnerReferences([]metav1.OwnerReference{{
+					APIVersion: infrav1.GroupVersion.String(), Kind: "AzureCluster", Name: owner.Name, UID: owner.UID, Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+				}})
+				g.Expect(env.Env.Apply(ctx, client.ApplyConfigurationFromUnstructured(reconciled), client.FieldOwner(capzApplyManager), client.ForceOwnership)).To(Succeed())
+				paused := resource()
+				paused.SetAnnotations(map[string]string{reconcilePolicy: "skip"})
+				g.Expect(env.Env.Apply(ctx, client.ApplyConfigurationFromUnstructured(paused), client.FieldOwner(capzApplyManager))).To(Succeed())
+				if !tt.providerFirst {
+					// The provider's apply owns the reference too when it made the object; on CAPZ's own object
+					// nothing else does.
+					g.Expect(env.Env.GetAPIReader().Get(ctx, key, paused)).To(Succeed())
+					g.Expect(paused.GetOwnerReferences()).To(BeEmpty(), "CAPZ's pause dropped the controller reference")
+				}
+			} else {
+				paused := &unstructured.Unstructured{}
+				paused.SetGroupVersionKind(rgGVK)
+				paused.SetNamespace(key.Namespace)
+				paused.SetName(key.Name)
+				paused.SetAnnotations(map[string]string{reconcilePolicy: "skip"})
+				g.Expect(env.Env.Apply(ctx, client.ApplyConfigurationFromUnstructured(paused), client.FieldOwner(tt.pauser))).To(Succeed())
+			}
 			live := &asoresources.ResourceGroup{}
 			if tt.providerFirst {
 				// The cache holds the objects the provider labelled: it must see the pause before the pass does.
@@ -544,6 +565,7 @@ func TestReconcile_LiftsCAPZAppliedPause(t *testing.T) {
 				g.Expect(err).NotTo(HaveOccurred())
 				g.Expect(env.Env.GetAPIReader().Get(ctx, key, live)).To(Succeed())
 				g.Expect(live.Labels).To(HaveKey(infrav1.OwnedByLabel))
+				g.Expect(metav1.IsControlledBy(live, owner)).To(BeTrue(), "the owner took its object back")
 			}, timeout).Should(Succeed())
 			// The cache sees the pass's writes before the next pass.
 			g.Eventually(func(g Gomega) {

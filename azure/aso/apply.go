@@ -51,7 +51,7 @@ var engineAnnotations = []string{HashAnnotation, PrePauseAnnotation, AdoptionAnn
 
 // render builds the object to apply: the translator's object with the user's patches, the provider's labels,
 // annotations and owner reference, and the hash of all of it.
-func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKind, r Resource, opts Options, adoption string) (*unstructured.Unstructured, error) {
+func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKind, r Resource, opts Options, adoption, policy string) (*unstructured.Unstructured, error) {
 	u, err := toUnstructured(r.Object)
 	if err != nil {
 		return nil, err
@@ -98,8 +98,8 @@ func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKi
 	default:
 		delete(annotations, asoannotations.PerResourceSecret)
 	}
-	if r.Referenced {
-		annotations[asoannotations.ReconcilePolicy] = string(asoannotations.ReconcilePolicySkip)
+	if policy != "" {
+		annotations[asoannotations.ReconcilePolicy] = policy
 	}
 	if adoption != "" {
 		annotations[AdoptionAnnotation] = adoption
@@ -123,6 +123,45 @@ func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKi
 		BlockOwnerDeletion: ptr.To(true),
 	}})
 	return u, nil
+}
+
+// desiredPolicy is the reconcile-policy the engine states on an object: skip on a referenced one; manage on one it
+// manages, as CAPZ does, because ASO gives an object without a policy its namespace's, and an administrator's skip or
+// detach-on-delete there would keep the resource from being made, or leave it in Azure when its owner goes. None on
+// a raw object (the user wrote it whole), nor where the object had another policy before any pause: a user's
+// detach-on-delete, or a skip of its own (see takeOver: a resource CAPZ only referenced), which stays, unless it is
+// the engine's probe or ASO found the resource missing from Azure, which the engine then makes.
+func desiredPolicy(r Resource, live client.Object) string {
+	switch {
+	case r.Referenced:
+		return string(asoannotations.ReconcilePolicySkip)
+	case r.Raw:
+		return ""
+	case live == nil:
+		return string(asoannotations.ReconcilePolicyManage)
+	}
+	switch asoannotations.ReconcilePolicyValue(policyBeforePause(live)) {
+	case "", asoannotations.ReconcilePolicyManage:
+		return string(asoannotations.ReconcilePolicyManage)
+	case asoannotations.ReconcilePolicySkip:
+		if live.GetAnnotations()[AdoptionAnnotation] == adoptionProbing || missingInAzure(live) {
+			return string(asoannotations.ReconcilePolicyManage)
+		}
+	}
+	return ""
+}
+
+// policyBeforePause is an object's reconcile-policy from before a pause, the engine's (PrePauseAnnotation) or CAPZ's
+// (CAPZPrePauseAnnotation), or its policy when it is not paused.
+func policyBeforePause(obj client.Object) string {
+	annotations := obj.GetAnnotations()
+	if previous, paused := annotations[PrePauseAnnotation]; paused {
+		return previous
+	}
+	if previous, paused := annotations[CAPZPrePauseAnnotation]; paused {
+		return previous
+	}
+	return reconcilePolicy(obj)
 }
 
 // applyPatch applies one user patch to an object.

@@ -291,7 +291,7 @@ func (e *Engine) settleProbe(ctx context.Context, obj client.Object, clusterName
 	if adoption != adoptionTakenOver {
 		return "", nil
 	}
-	annotations := map[string]any{AdoptionAnnotation: adoption, asoannotations.ReconcilePolicy: nil}
+	annotations := map[string]any{AdoptionAnnotation: adoption, asoannotations.ReconcilePolicy: string(asoannotations.ReconcilePolicyManage)}
 	data, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": annotations}})
 	if err != nil {
 		return "", err

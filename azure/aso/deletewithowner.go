@@ -63,7 +63,7 @@ func (e *Engine) settleDeleteWithOwner(ctx context.Context, obj client.Object) (
 		}
 		return fmt.Sprintf("%s %s is not deleted yet: it goes from Azure with its owner once ASO has found it there (%s)", kind, obj.GetName(), why), nil
 	}
-	data, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{asoannotations.ReconcilePolicy: nil}}})
+	data, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{asoannotations.ReconcilePolicy: string(asoannotations.ReconcilePolicyManage)}}})
 	if err != nil {
 		return "", err
 	}

@@ -217,9 +217,17 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 	}
 	state.live = live
 	if live != nil && !isControlledBy(live, owner) && !handedOver(live) {
-		state.management = infrav1.ResourceExternallyManaged
-		state.readFrom(ctx, live, e.checks(), e.APIReader)
-		return state, nil
+		pausedByCAPZ := false
+		if r.Raw {
+			if pausedByCAPZ, err = e.unownedByCAPZPause(ctx, live); err != nil {
+				return state, err
+			}
+		}
+		if !pausedByCAPZ {
+			state.management = infrav1.ResourceExternallyManaged
+			state.readFrom(ctx, live, e.checks(), e.APIReader)
+			return state, nil
+		}
 	}
 	adoption := ""
 	if r.Adoptable {
@@ -246,7 +254,7 @@ func (e *Engine) reconcileOne(ctx context.Context, owner client.Object, ownerGVK
 		state.management = infrav1.ResourceReferenced
 	}
 
-	desired, err := e.render(owner, ownerGVK, gvk, r, opts, adoption)
+	desired, err := e.render(owner, ownerGVK, gvk, r, opts, adoption, desiredPolicy(r, live))
 	if err != nil {
 		var pe *patchError
 		if errors.As(err, &pe) {

@@ -27,6 +27,7 @@ import (
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -414,7 +415,7 @@ func TestPause_SkipsEveryOwnedObjectAndRestores(t *testing.T) {
 		g.Expect(err).NotTo(HaveOccurred())
 		rg := &asoresources.ResourceGroup{}
 		g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.Namespace, Name: "rg"}, rg)).To(Succeed())
-		g.Expect(rg.Annotations).NotTo(HaveKey(asoannotations.ReconcilePolicy))
+		g.Expect(rg.Annotations).To(HaveKeyWithValue(asoannotations.ReconcilePolicy, "manage"))
 		g.Expect(rg.Annotations).NotTo(HaveKey(aso.PrePauseAnnotation))
 		g.Expect(env.Env.GetAPIReader().Get(ctx, nsgKey, nsg)).To(Succeed())
 		g.Expect(nsg.Annotations).To(HaveKeyWithValue(asoannotations.ReconcilePolicy, "detach-on-delete"))
@@ -555,5 +556,32 @@ func TestReconcile_TakesOverFieldsOthersWrote(t *testing.T) {
 	g.Expect(live.Annotations).To(HaveKey("serviceoperator.azure.com/resource-id"), "a manager that wrote no spec field keeps its fields")
 	for _, m := range live.ManagedFields {
 		g.Expect(m.Manager).NotTo(Equal("manager"), "CAPZ's manager owns nothing any more")
+	}
+}
+
+// TestReconcile_NamespacePolicyDecidesNothing: ASO gives an object without a reconcile-policy of its own its
+// namespace's. An administrator's skip or detach-on-delete on the cluster's namespace must neither keep the
+// resources the provider manages from being made nor leave them in Azure once their owner goes: the engine states
+// manage on every object it manages, as CAPZ does.
+func TestReconcile_NamespacePolicyDecidesNothing(t *testing.T) {
+	for _, policy := range []asoannotations.ReconcilePolicyValue{asoannotations.ReconcilePolicySkip, asoannotations.ReconcilePolicyDetachOnDelete} {
+		t.Run(string(policy), func(t *testing.T) {
+			g := NewWithT(t)
+			ctx, owner := setup(t, g)
+			ns := &corev1.Namespace{}
+			g.Expect(env.Env.Get(ctx, client.ObjectKey{Name: owner.Namespace}, ns)).To(Succeed())
+			ns.Annotations = map[string]string{asoannotations.ReconcilePolicy: string(policy)}
+			g.Expect(env.Env.Update(ctx, ns)).To(Succeed())
+
+			e := newEngine(t)
+			name := "namespace-" + string(policy)
+			desired := func() []aso.Resource { return []aso.Resource{resourceGroup(name)} }
+			reconcileUntilReady(ctx, g, e, owner, desired, options("nspolicy"))
+			id := fmt.Sprintf("/subscriptions/%s/resourceGroups/%s", sim.SubscriptionID(), name)
+			g.Expect(sim.ExistsInAzure(id)).To(BeTrue(), "made in Azure")
+
+			deleteAll(ctx, g, e, owner, aso.DeleteOptions{ClusterName: "nspolicy", Kinds: allKinds, Order: [][]schema.GroupKind{{rgGVK.GroupKind()}}})
+			g.Eventually(func() bool { return sim.ExistsInAzure(id) }, timeout).Should(BeFalse(), "deleted from Azure with its owner")
+		})
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 	asonetwork "github.com/Azure/azure-service-operator/v2/api/network/v1api20240301"
 	asoresources "github.com/Azure/azure-service-operator/v2/api/resources/v1api20200601"
+	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -86,7 +87,8 @@ func FuzzRender(f *testing.F) {
 			opts := Options{ClusterName: "fuzz", CredentialSecret: "fuzz-aso-secret", Patches: []Patch{
 				{Kind: gvk.Kind, Source: "spec.asoPatches[0]", Format: format, Text: text},
 			}}
-			u, err := (&Engine{}).render(owner, ownerGVK, gvk, Resource{Object: obj, Family: "F"}, opts, "")
+			r := Resource{Object: obj, Family: "F"}
+			u, err := (&Engine{}).render(owner, ownerGVK, gvk, r, opts, "", desiredPolicy(r, nil))
 			if err != nil {
 				var pe *patchError
 				if !errors.As(err, &pe) || pe.source != "spec.asoPatches[0]" {
@@ -118,6 +120,9 @@ func checkRendered(t *testing.T, text, kind string, before, u *unstructured.Unst
 	}
 	if u.GetAnnotations()[HashAnnotation] == "" {
 		t.Fatalf("patch %q: %s has no hash", text, kind)
+	}
+	if policy := u.GetAnnotations()[asoannotations.ReconcilePolicy]; policy != string(asoannotations.ReconcilePolicyManage) {
+		t.Fatalf("patch %q: %s has reconcile-policy %q, not the engine's manage", text, kind, policy)
 	}
 	refs := u.GetOwnerReferences()
 	if len(refs) != 1 || refs[0].UID != "uid" || !ptr.Deref(refs[0].Controller, false) {

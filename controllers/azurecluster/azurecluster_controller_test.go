@@ -321,7 +321,7 @@ func TestReconcile_PauseAndResume(t *testing.T) {
 		nsgs := &asonetwork.NetworkSecurityGroupList{}
 		g.Expect(env.Env.List(ctx, nsgs, client.InNamespace(ac.Namespace))).To(Succeed())
 		for _, nsg := range nsgs.Items {
-			g.Expect(nsg.Annotations).NotTo(HaveKey(asoannotations.ReconcilePolicy))
+			g.Expect(nsg.Annotations).To(HaveKeyWithValue(asoannotations.ReconcilePolicy, "manage"))
 		}
 	}, timeout).Should(Succeed())
 }

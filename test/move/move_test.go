@@ -116,7 +116,7 @@ func TestMove_ProvisionedCluster(t *testing.T) {
 		HaveKey("NetworkInterface"), HaveKey("VirtualMachine")))
 	for key, obj := range before {
 		g.Expect(obj.ready).To(BeTrue(), "%s is not Ready on the source", key)
-		g.Expect(obj.annotations).NotTo(HaveKey(asoannotations.ReconcilePolicy), "%s is skipped before the move", key)
+		g.Expect(obj.annotations).To(HaveKeyWithValue(asoannotations.ReconcilePolicy, "manage"), "%s is managed before the move", key)
 	}
 	history := watchSource(ctx, t, source.env, ns.Name)
 	eventsBefore := len(source.sim.Events())
@@ -168,7 +168,7 @@ func TestMove_ProvisionedCluster(t *testing.T) {
 	// The controllers on the target lift the skip they set on the source, and change nothing else.
 	g.Eventually(func(g Gomega) {
 		for key, obj := range asoObjects(ctx, g, target.env.GetAPIReader(), ns.Name) {
-			g.Expect(obj.annotations).NotTo(HaveKey(asoannotations.ReconcilePolicy), key)
+			g.Expect(obj.annotations).To(HaveKeyWithValue(asoannotations.ReconcilePolicy, "manage"), key)
 			g.Expect(obj.annotations).NotTo(HaveKey(aso.PrePauseAnnotation), key)
 			g.Expect(obj.ready).To(BeTrue(), key)
 		}
