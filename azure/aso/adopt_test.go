@@ -218,6 +218,7 @@ func TestReconcile_SupportingSecrets(t *testing.T) {
 	g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: owner.Namespace, Name: "settings"}, live)).To(Succeed())
 	g.Expect(live.Data).To(HaveKeyWithValue("key", []byte("value")))
 	g.Expect(metav1.IsControlledBy(live, owner)).To(BeTrue())
+	g.Expect(live.Annotations).NotTo(HaveKey(reconcilePolicy), "ASO's annotations are for ASO's objects")
 }
 
 // A switch from CAPZ: CAPZ owns a brought network by its ResourceGroup object of the network's resource group, the

@@ -128,14 +128,14 @@ func (e *Engine) render(owner client.Object, ownerGVK, gvk schema.GroupVersionKi
 // desiredPolicy is the reconcile-policy the engine states on an object: skip on a referenced one; manage on one it
 // manages, as CAPZ does, because ASO gives an object without a policy its namespace's, and an administrator's skip or
 // detach-on-delete there would keep the resource from being made, or leave it in Azure when its owner goes. None on
-// a raw object (the user wrote it whole), nor where the object had another policy before any pause: a user's
+// a raw object (the user wrote it whole) or a supporting one (a Secret), nor where the object had another policy before any pause: a user's
 // detach-on-delete, or a skip of its own (see takeOver: a resource CAPZ only referenced), which stays, unless it is
 // the engine's probe or ASO found the resource missing from Azure, which the engine then makes.
 func desiredPolicy(r Resource, live client.Object) string {
 	switch {
 	case r.Referenced:
 		return string(asoannotations.ReconcilePolicySkip)
-	case r.Raw:
+	case r.Raw, !isASOObject(r.Object):
 		return ""
 	case live == nil:
 		return string(asoannotations.ReconcilePolicyManage)
