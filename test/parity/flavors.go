@@ -48,6 +48,9 @@ type Flavor struct {
 	// after rendering, as a user's kustomize patch would.
 	Template string
 	Edits    []Edit
+	// Class is the flavor whose template holds the ClusterClass the flavor's Cluster names (CLUSTER_CLASS_NAME), rendered
+	// with the same variables and applied before it, as CAPZ's docs apply the clusterclass flavor before topology.
+	Class string
 	// Brought are Azure resources the user made before the cluster and gave it (a resource group, a network), in
 	// the order they are made: make parity-switch makes them in the fake ARM before the flavor, and they must
 	// survive the cluster's deletion.
@@ -101,8 +104,11 @@ var Flavors = []Flavor{
 
 // MoreFlavors are CAPZ's other flavors, compared on request (--flavors): make parity runs them, but the differences
 // they show are not all in docs/capz-parity.md yet, so they are not in the default set. A flavor moves to Flavors
-// once a run of it shows no undocumented difference. Every flavor has moved so far.
-var MoreFlavors []Flavor
+// once a run of it shows no undocumented difference.
+var MoreFlavors = []Flavor{
+	// A Cluster of CAPZ's ClusterClass (the clusterclass flavor), whose objects Cluster API's topology controller makes.
+	{Name: "topology", Cluster: "ptopo", SelfManaged: true, Class: "clusterclass"},
+}
 
 // SwitchFlavors are the flavors only make parity-switch builds, beside Flavors: the provider makes them
 // differently from CAPZ on purpose (docs/capz-parity.md), so a side-by-side comparison says nothing new, but a
@@ -271,6 +277,7 @@ func (f Flavor) Variables() map[string]string {
 		"AZURE_SSH_PUBLIC_KEY":                    sshPublicKey,
 		"AZURE_SSH_PUBLIC_KEY_B64":                base64.StdEncoding.EncodeToString([]byte(sshPublicKey)),
 		"ASO_CREDENTIAL_SECRET_NAME":              asoCredentialSecret,
+		"CLUSTER_CLASS_NAME":                      f.Cluster + "-class",
 	}
 	for k, v := range f.Vars {
 		vars[k] = v
@@ -292,6 +299,11 @@ func (f Flavor) templateFile(dir string) string {
 	if f.Template != "" {
 		name = f.Template
 	}
+	return templateOf(dir, name)
+}
+
+// templateOf is the template of a flavor of CAPZ's in a templates directory.
+func templateOf(dir, name string) string {
 	if name == "default" {
 		return filepath.Join(dir, "cluster-template.yaml")
 	}
@@ -303,24 +315,31 @@ func (f Flavor) templateFile(dir string) string {
 // --target-namespace). The AzureClusterIdentity gets the Secret of its service principal (ServicePrincipal needs
 // one; the templates leave it out).
 func (f Flavor) Render(templatesDir string) ([]*unstructured.Unstructured, error) {
-	path := f.templateFile(templatesDir)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read flavor %s: %w", f.Name, err)
+	paths := []string{f.templateFile(templatesDir)}
+	if f.Class != "" {
+		paths = append([]string{templateOf(templatesDir, f.Class)}, paths...)
 	}
 	vars := f.Variables()
-	processed, err := yamlprocessor.NewSimpleProcessor().Process(raw, func(name string) (string, error) {
-		if v, ok := vars[name]; ok {
-			return v, nil
+	var objs []*unstructured.Unstructured
+	for _, path := range paths {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("failed to read flavor %s: %w", f.Name, err)
 		}
-		return "", fmt.Errorf("variable %s is not set", name)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("failed to render flavor %s from %s: %w", f.Name, path, err)
-	}
-	objs, err := decodeObjects(processed, path)
-	if err != nil {
-		return nil, err
+		processed, err := yamlprocessor.NewSimpleProcessor().Process(raw, func(name string) (string, error) {
+			if v, ok := vars[name]; ok {
+				return v, nil
+			}
+			return "", fmt.Errorf("variable %s is not set", name)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("failed to render flavor %s from %s: %w", f.Name, path, err)
+		}
+		decoded, err := decodeObjects(processed, path)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, decoded...)
 	}
 	for _, o := range objs {
 		o.SetNamespace(f.Namespace())

@@ -51,39 +51,93 @@ var versioned = []struct {
 	{"infrastructure.cluster.x-k8s.io/v1beta1", "AzureASOManagedControlPlane", []string{"spec", "version"}},
 }
 
-// scale changes the replicas of every MachineDeployment and MachinePool of a flavor by delta.
+// scale changes the replicas of every MachineDeployment and MachinePool of a flavor by delta: those of a Cluster's
+// topology there, where the topology controller reads them.
 func (s *side) scale(ctx context.Context, f Flavor, delta int64) error {
-	return s.editAll(ctx, f, func(o *unstructured.Unstructured) (bool, error) {
+	return s.editAll(ctx, f, scaleEdit(delta))
+}
+
+// scaleEdit is scale's change of one object.
+func scaleEdit(delta int64) func(*unstructured.Unstructured) (bool, error) {
+	return func(o *unstructured.Unstructured) (bool, error) {
+		if o.GetKind() == "Cluster" {
+			changed := false
+			for _, pools := range []string{"machineDeployments", "machinePools"} {
+				list, _, err := unstructured.NestedSlice(o.Object, "spec", "topology", "workers", pools)
+				if err != nil {
+					return false, err
+				}
+				for i := range list {
+					item, ok := list[i].(map[string]any)
+					if !ok {
+						continue
+					}
+					if err := addReplicas(item, delta); err != nil {
+						return false, err
+					}
+					changed = true
+				}
+				if len(list) > 0 {
+					if err := unstructured.SetNestedSlice(o.Object, list, "spec", "topology", "workers", pools); err != nil {
+						return false, err
+					}
+				}
+			}
+			return changed, nil
+		}
 		if _, ok := scalable[o.GetKind()]; !ok {
 			return false, nil
 		}
-		replicas, found, err := unstructured.NestedInt64(o.Object, "spec", "replicas")
-		if err != nil {
-			return false, err
+		spec, ok := o.Object["spec"].(map[string]any)
+		if !ok {
+			return false, fmt.Errorf("%s %s has no spec", o.GetKind(), o.GetName())
 		}
-		if !found {
-			replicas = 1
-		}
-		return true, unstructured.SetNestedField(o.Object, replicas+delta, "spec", "replicas")
-	})
+		return true, addReplicas(spec, delta)
+	}
 }
 
-// upgrade sets the Kubernetes version of a flavor's control plane and machines to version.
+// addReplicas changes the replicas of an object's spec (or of a topology's item) by delta; unset is one.
+func addReplicas(spec map[string]any, delta int64) error {
+	replicas, found, err := unstructured.NestedInt64(spec, "replicas")
+	if err != nil {
+		return err
+	}
+	if !found {
+		replicas = 1
+	}
+	return unstructured.SetNestedField(spec, replicas+delta, "replicas")
+}
+
+// upgrade sets the Kubernetes version of a flavor's control plane and machines to version: a Cluster's topology's
+// when it has one.
 func (s *side) upgrade(ctx context.Context, f Flavor, version string) error {
-	return s.editAll(ctx, f, func(o *unstructured.Unstructured) (bool, error) {
+	return s.editAll(ctx, f, upgradeEdit(version))
+}
+
+// upgradeEdit is upgrade's change of one object.
+func upgradeEdit(version string) func(*unstructured.Unstructured) (bool, error) {
+	return func(o *unstructured.Unstructured) (bool, error) {
+		if o.GetKind() == "Cluster" {
+			if _, topology, _ := unstructured.NestedMap(o.Object, "spec", "topology"); !topology {
+				return false, nil
+			}
+			return true, unstructured.SetNestedField(o.Object, version, "spec", "topology", "version")
+		}
 		for _, v := range versioned {
 			if v.kind == o.GetKind() {
 				return true, unstructured.SetNestedField(o.Object, version, v.path...)
 			}
 		}
 		return false, nil
-	})
+	}
 }
 
-// editAll edits the objects of the scalable and versioned kinds in a flavor's namespace, each with a merge patch
-// of what edit changed (edit returns whether it changes the object).
+// editAll edits the Clusters and the objects of the scalable and versioned kinds in a flavor's namespace, each with
+// a merge patch of what edit changed (edit returns whether it changes the object). The objects the topology
+// controller made (ClusterTopologyOwnedLabel, which it puts on the Cluster too) are left to it: it makes them as their
+// Cluster's topology says.
 func (s *side) editAll(ctx context.Context, f Flavor, edit func(*unstructured.Unstructured) (bool, error)) error {
-	kinds := map[string]string{}
+	kinds := map[string]string{"Cluster": clusterv1.GroupVersion.String()}
 	for k, v := range scalable {
 		kinds[k] = v
 	}
@@ -99,6 +153,9 @@ func (s *side) editAll(ctx context.Context, f Flavor, edit func(*unstructured.Un
 		}
 		for i := range list.Items {
 			o := &list.Items[i]
+			if _, topology := o.GetLabels()[clusterv1.ClusterTopologyOwnedLabel]; topology && kind != "Cluster" {
+				continue
+			}
 			before := o.DeepCopy()
 			changed, err := edit(o)
 			if err != nil || !changed {

@@ -216,7 +216,7 @@ func (s *side) startManager(ctx context.Context, logger logr.Logger) error {
 	}
 	mgrCtx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
-	if s.clusterCache, err = capiplane.Setup(mgrCtx, mgr, capiplane.Options{KubeadmControlPlane: true, MachineHealthChecks: true}); err != nil {
+	if s.clusterCache, err = capiplane.Setup(mgrCtx, mgr, capiplane.Options{KubeadmControlPlane: true, MachineHealthChecks: true, Topology: true}); err != nil {
 		return err
 	}
 	if err := capiplane.Webhooks(mgr, s.clusterCache); err != nil {

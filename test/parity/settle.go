@@ -133,18 +133,31 @@ func (s *side) names(ctx context.Context, f Flavor) (map[string]string, error) {
 	}
 	groups := map[string]string{}
 	for _, m := range machines.Items {
-		group := "machine"
-		for _, label := range []string{clusterv1.MachineControlPlaneNameLabel, clusterv1.MachineDeploymentNameLabel, clusterv1.MachinePoolNameLabel} {
-			if v := m.Labels[label]; v != "" {
-				group = v
-				break
-			}
-		}
-		groups[m.Name] = group
+		groups[m.Name] = machineGroup(m.Labels, f.Cluster)
 	}
 	out := machineNames(groups, s.requests(f.Subscription), f.Cluster)
 	out[f.Cluster] = ClusterPlaceholder
 	return out, nil
+}
+
+// machineGroup is the group a Machine belongs to, by its labels: its cluster's control plane
+// (<cluster>-control-plane, whatever the KubeadmControlPlane's name), or its deployment or pool. The topology
+// controller names a Cluster's control plane and deployments at random (<cluster>-<random>,
+// <cluster>-md-0-<random>); a deployment's machines are grouped by its name in the topology instead:
+// <cluster>-<name>, as those of a Cluster written whole.
+func machineGroup(labels map[string]string, cluster string) string {
+	if _, controlPlane := labels[clusterv1.MachineControlPlaneLabel]; controlPlane {
+		return cluster + "-control-plane"
+	}
+	if name := labels[clusterv1.ClusterTopologyMachineDeploymentNameLabel]; name != "" {
+		return cluster + "-" + name
+	}
+	for _, label := range []string{clusterv1.MachineDeploymentNameLabel, clusterv1.MachinePoolNameLabel} {
+		if v := labels[label]; v != "" {
+			return v
+		}
+	}
+	return "machine"
 }
 
 // machineNames gives each machine the placeholder of its group, <its control plane, deployment or pool>-*: the
