@@ -106,8 +106,11 @@ var Flavors = []Flavor{
 // they show are not all in docs/capz-parity.md yet, so they are not in the default set. A flavor moves to Flavors
 // once a run of it shows no undocumented difference.
 var MoreFlavors = []Flavor{
-	// A Cluster of CAPZ's ClusterClass (the clusterclass flavor), whose objects Cluster API's topology controller makes.
+	// Clusters of CAPZ's ClusterClasses (the clusterclass flavors), whose objects Cluster API's topology controller
+	// makes.
 	{Name: "topology", Cluster: "ptopo", SelfManaged: true, Class: "clusterclass"},
+	{Name: "aks-topology", Cluster: "paktp", Class: "aks-clusterclass"},
+	{Name: "aks-aso-topology", Cluster: "pakat", Class: "aks-aso-clusterclass"},
 }
 
 // SwitchFlavors are the flavors only make parity-switch builds, beside Flavors: the provider makes them
