@@ -64,7 +64,9 @@ func (s *side) runLifecycle(ctx context.Context, o Options, result *SideResult) 
 				failed[f.Name] = err
 			}
 		}
-		progress := waitSettled(ctx, o, s, notBefore(start, o.Quiet, s.rolledOut))
+		// CAPZ's side gets no instances of its self-managed pools' scale sets (rolledOut).
+		ours := s.capz == nil
+		progress := waitSettled(ctx, o, s, notBefore(start, o.Quiet, func(ctx context.Context, f Flavor) string { return s.rolledOut(ctx, f, ours) }))
 		s.rec.endPhase(step.phase, start)
 		s.addNames(ctx, o, result)
 		record(step.phase, marks, func(f Flavor) (bool, string) {

@@ -175,8 +175,10 @@ func (s *side) editAll(ctx context.Context, f Flavor, edit func(*unstructured.Un
 // rolledOut tells what a flavor's control plane, MachineDeployments and MachinePools still wait for after a
 // change: each has observed its spec and has as many replicas as it asks for, and the control plane and
 // MachineDeployments have them all up to date (Cluster API counts no up-to-date replica of a pool without
-// Machines); "" once none waits.
-func (s *side) rolledOut(ctx context.Context, f Flavor) string {
+// Machines); "" once none waits. Without poolInstances, a self-managed flavor's MachinePools are only awaited to observe
+// their spec: the fake ARM makes no instances of the scale sets CAPZ makes for them (a Uniform one's, or a Flexible
+// one's, which Azure would fill), so under CAPZ they never have replicas.
+func (s *side) rolledOut(ctx context.Context, f Flavor, poolInstances bool) string {
 	var waiting []string
 	kinds := []struct{ apiVersion, kind string }{
 		{"controlplane.cluster.x-k8s.io/v1beta2", "KubeadmControlPlane"},
@@ -198,7 +200,8 @@ func (s *side) rolledOut(ctx context.Context, f Flavor) string {
 			observed, _, _ := unstructured.NestedInt64(o.Object, "status", "observedGeneration")
 			have, _, _ := unstructured.NestedInt64(o.Object, "status", "replicas")
 			upToDate, _, _ := unstructured.NestedInt64(o.Object, "status", "upToDateReplicas")
-			if observed < o.GetGeneration() || have != want || (k.kind != "MachinePool" && upToDate != want) {
+			counted := poolInstances || k.kind != "MachinePool" || !f.SelfManaged
+			if observed < o.GetGeneration() || (counted && have != want) || (k.kind != "MachinePool" && upToDate != want) {
 				waiting = append(waiting, fmt.Sprintf("%s %s: %d of %d replicas (%d up to date)", k.kind, o.GetName(), have, want, upToDate))
 			}
 		}

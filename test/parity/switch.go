@@ -221,7 +221,7 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 		if state := s.notAdopted(ctx, f); state != "" {
 			return state
 		}
-		return s.rolledOut(ctx, f)
+		return s.rolledOut(ctx, f, true)
 	}
 	for _, step := range []struct {
 		name string
@@ -245,7 +245,7 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 		if state := s.notCAPZs(ctx, f); state != "" {
 			return state
 		}
-		return s.rolledOut(ctx, f)
+		return s.rolledOut(ctx, f, false)
 	}
 	back := waitSettled(ctx, o, s, notBefore(time.Now(), o.Quiet, underCAPZ))
 	for i, f := range o.Flavors {
