@@ -724,7 +724,7 @@ func TestFlexible_FailingInstanceAndPause(t *testing.T) {
 		g.Expect(conditions.IsTrue(m, clusterv1.PausedCondition)).To(BeTrue())
 	}, timeout, interval).Should(Succeed())
 	setPaused(false)
-	g.Eventually(policies, timeout, interval).Should(Equal([]string{"", ""}))
+	g.Eventually(policies, timeout, interval).Should(Equal([]string{"manage", "manage"}))
 	f.waitPoolReady(g, amp, 1)
 }
 
