@@ -510,7 +510,7 @@ func TestReconcile_TakesOverCAPZMachine(t *testing.T) {
 	vm := &asocompute.VirtualMachine{}
 	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "capz-0"}, vm)).To(Succeed())
 	g.Expect(vm.Annotations).To(HaveKeyWithValue(aso.AdoptionAnnotation, "taken-over"))
-	g.Expect(vm.Annotations).NotTo(HaveKey("serviceoperator.azure.com/reconcile-policy"), "taken over, the VM is managed")
+	g.Expect(vm.Annotations).To(HaveKeyWithValue("serviceoperator.azure.com/reconcile-policy", "manage"), "taken over, the VM is managed")
 	g.Expect(vm.Spec.StorageProfile.OsDisk.DeleteOption).To(BeNil(), "CAPZ's delete option is kept")
 	g.Expect(vm.Spec.OsProfile.CustomData).To(BeNil(), "custom data is never sent to an existing VM")
 	nic := &asonetwork.NetworkInterface{}

@@ -154,7 +154,7 @@ func reservedPatches(brought string) map[string]infrav1.ASOPatch {
 		"serviceoperator.azure.com/operator-namespace": {Target: infrav1.ASOPatchTarget{Kind: "ResourceGroup"},
 			Patch: `{"metadata":{"annotations":{"serviceoperator.azure.com/operator-namespace":"elsewhere"}}}`},
 		"serviceoperator.azure.com/reconcile-policy": {Target: infrav1.ASOPatchTarget{Kind: "VirtualNetwork"}, Type: infrav1.JSONPatchType,
-			Patch: `[{"op":"replace","path":"/metadata/annotations","value":{"serviceoperator.azure.com/reconcile-policy":"manage"}}]`},
+			Patch: `[{"op":"replace","path":"/metadata/annotations","value":{"serviceoperator.azure.com/reconcile-policy":"detach-on-delete"}}]`},
 		"serviceoperator.azure.com/anything": {Target: infrav1.ASOPatchTarget{Kind: "ResourceGroup"},
 			Patch: `{"metadata":{"labels":{"serviceoperator.azure.com/anything":"x"}}}`},
 	}
@@ -203,7 +203,7 @@ func attackWithPatches(ctx context.Context, g *WithT, tn *tenant.Tenant, running
 		g.Expect(strings.ToLower(annotations["serviceoperator.azure.com/resource-id"])).NotTo(HavePrefix(strings.ToLower(p.ResourceGroupID(brought))), "%s", o)
 		g.Expect(annotations).NotTo(HaveKey("serviceoperator.azure.com/child-resource-id-override"), "%s", o)
 		g.Expect(annotations).NotTo(HaveKeyWithValue("serviceoperator.azure.com/operator-namespace", "elsewhere"), "%s", o)
-		g.Expect(annotations).NotTo(HaveKey("serviceoperator.azure.com/reconcile-policy"), "%s", o)
+		g.Expect(annotations).NotTo(HaveKeyWithValue("serviceoperator.azure.com/reconcile-policy", "detach-on-delete"), "%s", o)
 		g.Expect(o.Object.GetLabels()).NotTo(HaveKey("serviceoperator.azure.com/anything"), "%s", o)
 	}
 	g.Expect(objs).To(BeNumerically(">", 0), "the running cluster has ASO objects")

@@ -985,7 +985,7 @@ func TestUniform_TakesOverCAPZScaleSet(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "capz-pool"}, vmss)).To(Succeed())
 		g.Expect(vmss.Annotations).To(HaveKeyWithValue("infrastructure.cluster.x-k8s.io/adoption", "taken-over"))
-		g.Expect(vmss.Annotations).NotTo(HaveKey("serviceoperator.azure.com/reconcile-policy"))
+		g.Expect(vmss.Annotations).To(HaveKeyWithValue("serviceoperator.azure.com/reconcile-policy", "manage"))
 	}, timeout, interval).Should(Succeed())
 	g.Expect(vmss.Spec.ScaleInPolicy).To(BeNil(), "CAPZ's scale-in policy is kept")
 	g.Eventually(func(g Gomega) {
@@ -1031,7 +1031,7 @@ func TestFlexible_TakesOverCAPZScaleSet(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "capz-flex"}, vmss)).To(Succeed())
 		g.Expect(vmss.Annotations).To(HaveKeyWithValue("infrastructure.cluster.x-k8s.io/adoption", "taken-over"))
-		g.Expect(vmss.Annotations).NotTo(HaveKey("serviceoperator.azure.com/reconcile-policy"))
+		g.Expect(vmss.Annotations).To(HaveKeyWithValue("serviceoperator.azure.com/reconcile-policy", "manage"))
 		g.Expect(env.Env.Get(f.ctx, client.ObjectKeyFromObject(amp), live)).To(Succeed())
 		g.Expect(live.Spec.ProviderIDList).To(Equal([]string{instance}), "the instance Azure made is the pool's")
 	}, timeout, interval).Should(Succeed())
