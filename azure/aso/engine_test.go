@@ -384,7 +384,7 @@ func TestPause_SkipsEveryOwnedObjectAndRestores(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		cached := &asonetwork.NetworkSecurityGroup{}
 		g.Expect(env.Env.Manager.GetCache().Get(ctx, nsgKey, cached)).To(Succeed())
-		g.Expect(cached.Annotations).To(HaveKey(asoannotations.ReconcilePolicy))
+		g.Expect(cached.Annotations).To(HaveKeyWithValue(asoannotations.ReconcilePolicy, string(asoannotations.ReconcilePolicyDetachOnDelete)))
 	}, timeout).Should(Succeed(), "pause reads the policy from the cache")
 
 	g.Eventually(func(g Gomega) {
