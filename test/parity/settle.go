@@ -35,6 +35,10 @@ import (
 // same for every flavor.
 const ClusterPlaceholder = "${CLUSTER_NAME}"
 
+// InfrastructurePlaceholder replaces the name of a Cluster's infrastructure object (its AzureCluster) where it is not
+// the Cluster's: the topology controller names it at random.
+const InfrastructurePlaceholder = "${CLUSTER_NAME}-<infrastructure>"
+
 // progress is how far a flavor got on a side.
 type progress struct {
 	// settled: every machine has its provider ID (self-managed), and Azure received no write for the quiet period.
@@ -137,6 +141,15 @@ func (s *side) names(ctx context.Context, f Flavor) (map[string]string, error) {
 	}
 	out := machineNames(groups, s.requests(f.Subscription), f.Cluster)
 	out[f.Cluster] = ClusterPlaceholder
+	// The topology controller names a Cluster's AzureCluster at random (<cluster>-<random>), and both providers name
+	// the cluster's resources after it.
+	cluster := &clusterv1.Cluster{}
+	if err := s.reader.Get(ctx, client.ObjectKey{Namespace: f.Namespace(), Name: f.Cluster}, cluster); client.IgnoreNotFound(err) != nil {
+		return nil, fmt.Errorf("failed to read the Cluster of %s on the %s side: %w", f.Name, s.name, err)
+	}
+	if infra := cluster.Spec.InfrastructureRef.Name; infra != "" && infra != f.Cluster {
+		out[infra] = InfrastructurePlaceholder
+	}
 	return out, nil
 }
 
