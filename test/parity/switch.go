@@ -223,15 +223,8 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 		}
 		return s.rolledOut(ctx, f, true)
 	}
-	for _, step := range []struct {
-		name string
-		do   func(Flavor) error
-	}{
-		{"scale out", func(f Flavor) error { return s.scale(ctx, f, 1) }},
-		{"scale in", func(f Flavor) error { return s.scale(ctx, f, -1) }},
-		{"upgrade to " + UpgradeVersion, func(f Flavor) error { return s.upgrade(ctx, f, UpgradeVersion) }},
-	} {
-		s.runStep(ctx, o, &result, step.name, step.do, underOurs)
+	for _, step := range lifecycleSteps {
+		s.runStep(ctx, o, &result, step.phase, func(f Flavor) error { return step.do(ctx, s, f) }, underOurs)
 	}
 
 	// The way back to CAPZ, and forward again.
