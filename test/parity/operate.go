@@ -30,7 +30,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// UpgradeVersion is the Kubernetes version the switch upgrades the flavors to once the provider runs them.
+// UpgradeVersion is the Kubernetes version the lifecycle (make parity, and the switch once the provider runs the
+// flavors) upgrades the flavors to.
 const UpgradeVersion = "v1.34.2"
 
 // scalable are the kinds a user scales, with their API versions.
