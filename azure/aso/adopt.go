@@ -210,16 +210,22 @@ func (e *Engine) unownedByCAPZPause(ctx context.Context, live client.Object) (bo
 	if metav1.GetControllerOf(live) != nil {
 		return false, nil
 	}
-	if len(live.GetManagedFields()) == 0 {
-		fresh, err := e.getLive(ctx, live.GetObjectKind().GroupVersionKind(), client.ObjectKeyFromObject(live))
-		if err != nil || fresh == nil {
-			return false, err
-		}
-		live = fresh
+	live, err := e.withManagedFields(ctx, live)
+	if err != nil || live == nil {
+		return false, err
 	}
 	return slices.ContainsFunc(live.GetManagedFields(), func(m metav1.ManagedFieldsEntry) bool {
 		return m.Manager == capzApplyManager && m.Operation == metav1.ManagedFieldsOperationApply && m.Subresource == ""
 	}), nil
+}
+
+// withManagedFields returns a live object with its managed fields: read again from the API server when it has none
+// (the cache strips them); nil when it is gone.
+func (e *Engine) withManagedFields(ctx context.Context, live client.Object) (client.Object, error) {
+	if len(live.GetManagedFields()) > 0 {
+		return live, nil
+	}
+	return e.getLive(ctx, live.GetObjectKind().GroupVersionKind(), client.ObjectKeyFromObject(live))
 }
 
 // formerOwner reports whether a field manager is CAPZ's: a controller the provider replaces, not a user.
@@ -248,12 +254,9 @@ func formerOwner(manager string) bool {
 //
 // The cache holds no managed fields: an object read from it is read again from the API server.
 func (e *Engine) takeOver(ctx context.Context, live client.Object) error {
-	if len(live.GetManagedFields()) == 0 {
-		fresh, err := e.getLive(ctx, live.GetObjectKind().GroupVersionKind(), client.ObjectKeyFromObject(live))
-		if err != nil || fresh == nil {
-			return err
-		}
-		live = fresh
+	live, err := e.withManagedFields(ctx, live)
+	if err != nil || live == nil {
+		return err
 	}
 	_, ours := live.GetLabels()[infrav1.OwnedByLabel]
 	updaters, appliers := sets.New[string](), sets.New[string]()
@@ -475,12 +478,9 @@ func (e *Engine) pausedByCAPZ(ctx context.Context, live client.Object, desired *
 		desired.GetAnnotations()[asoannotations.ReconcilePolicy] == string(asoannotations.ReconcilePolicySkip) {
 		return false, nil
 	}
-	if len(live.GetManagedFields()) == 0 {
-		fresh, err := e.getLive(ctx, live.GetObjectKind().GroupVersionKind(), client.ObjectKeyFromObject(live))
-		if err != nil || fresh == nil {
-			return false, err
-		}
-		live = fresh
+	live, err := e.withManagedFields(ctx, live)
+	if err != nil || live == nil {
+		return false, err
 	}
 	return capzAppliedPause(live), nil
 }

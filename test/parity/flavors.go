@@ -49,7 +49,8 @@ type Flavor struct {
 	Template string
 	Edits    []Edit
 	// Class is the flavor whose template holds the ClusterClass the flavor's Cluster names (CLUSTER_CLASS_NAME), rendered
-	// with the same variables and applied before it, as CAPZ's docs apply the clusterclass flavor before topology.
+	// with the same variables and applied before it: CAPZ's docs (docs/book/src/topics/clusterclass.md, v1.26.0) have
+	// users create the ClusterClass first.
 	Class string
 	// Brought are Azure resources the user made before the cluster and gave it (a resource group, a network), in
 	// the order they are made: make parity-switch makes them in the fake ARM before the flavor, and they must
