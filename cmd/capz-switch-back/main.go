@@ -1,0 +1,80 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Command capz-switch-back is the step between `clusterctl delete --infrastructure azure` and `clusterctl init
+// --infrastructure azure:v1.26.0` on the way back to CAPZ (docs/migrating-from-capz.md, "The way back"): it removes
+// the AzureClusters' failure domains, which CAPZ cannot decode, and the provider's field managers from the ASO
+// objects, so that CAPZ alone owns what it applies again (internal/switchback). Run it once the provider is stopped.
+// It exits 0 when it is done, 2 when it could not.
+//
+//	go run ./cmd/capz-switch-back --kubeconfig ~/.kube/config [--context name] [--namespace ns]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
+	"github.com/capzaso/cluster-api-provider-azure/internal/switchback"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("capz-switch-back", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	kubeconfig := fs.String("kubeconfig", "", "the management cluster's kubeconfig (default: $KUBECONFIG, else ~/.kube/config)")
+	kubeContext := fs.String("context", "", "the kubeconfig context to use (default: its current context)")
+	namespace := fs.String("namespace", "", "change only this namespace's objects (default: every namespace)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = *kubeconfig
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: *kubeContext}).ClientConfig()
+	if err != nil {
+		_, _ = fmt.Fprintf(stderr, "capz-switch-back: failed to load the kubeconfig: %v\n", err)
+		return 2
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme.New()})
+	if err != nil {
+		_, _ = fmt.Fprintf(stderr, "capz-switch-back: failed to create a client: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	report, err := switchback.Prepare(ctx, c, switchback.Options{Namespace: *namespace})
+	_, _ = fmt.Fprintf(stdout, "failure domains removed from %d AzureCluster(s); the provider's fields released from %d ASO object(s)\n", report.FailureDomainsCleared, report.FieldsReleased)
+	if err != nil {
+		_, _ = fmt.Fprintf(stderr, "capz-switch-back: %v (run it again once the cause is fixed)\n", err)
+		return 2
+	}
+	return 0
+}
