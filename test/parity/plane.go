@@ -411,8 +411,9 @@ func (s *side) switchToOurs(ctx context.Context, logger logr.Logger) error {
 }
 
 // switchToCAPZ is the way back (docs/migrating-from-capz.md): the provider's webhook configurations go and its
-// manager stops; the AzureClusters' failure domains, in a form CAPZ cannot read, are removed from their status;
-// CAPZ's CRDs replace the provider's and CAPZ's manager starts again.
+// manager stops; the step between (cmd/capz-switch-back) removes the AzureClusters' failure domains, in a form CAPZ
+// cannot read, and releases the provider's ownership of the ASO objects' spec; CAPZ's CRDs replace the provider's
+// and CAPZ's manager starts again.
 func (s *side) switchToCAPZ(ctx context.Context, capz *CAPZ) error {
 	if s.providerWebhooks == nil {
 		return errors.New("the provider does not run on the side")
@@ -423,7 +424,7 @@ func (s *side) switchToCAPZ(ctx context.Context, capz *CAPZ) error {
 	if err := s.stopProvider(); err != nil {
 		return err
 	}
-	if err := s.clearFailureDomains(ctx); err != nil {
+	if err := s.switchBack(ctx); err != nil {
 		return err
 	}
 	crdDir, err := os.MkdirTemp("", "parity-capz-crds-")

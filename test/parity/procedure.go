@@ -29,6 +29,9 @@ import (
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
+	"github.com/capzaso/cluster-api-provider-azure/internal/switchback"
 )
 
 // The steps of docs/migrating-from-capz.md that keep Cluster API from deleting or adding a machine across a switch
@@ -168,26 +171,15 @@ func (s *side) resumeRemediation(ctx context.Context, flavors []Flavor) error {
 	return s.setHealthChecksPaused(ctx, flavors, false)
 }
 
-// clearFailureDomains removes status.failureDomains from every AzureCluster, as the way back tells a user to once
-// the provider is stopped: the provider writes them as Cluster API's v1beta2 contract reads them, a list, where
-// CAPZ v1.26.0 (on the v1beta1 contract) reads a map and cannot decode the list, so that its manager never starts.
-// CAPZ writes its own again.
-func (s *side) clearFailureDomains(ctx context.Context) error {
-	list := &unstructured.UnstructuredList{}
-	list.SetAPIVersion("infrastructure.cluster.x-k8s.io/v1beta1")
-	list.SetKind("AzureClusterList")
-	if err := s.reader.List(ctx, list); err != nil {
-		return fmt.Errorf("failed to list the AzureClusters: %w", err)
+// switchBack is the way back's step between, once the provider is stopped: what cmd/capz-switch-back does
+// (internal/switchback), through a client of its own that reads the API server, as the command's does.
+func (s *side) switchBack(ctx context.Context) error {
+	c, err := client.New(s.management.Config, client.Options{Scheme: scheme.New()})
+	if err != nil {
+		return err
 	}
-	for i := range list.Items {
-		ac := &list.Items[i]
-		if _, found, _ := unstructured.NestedFieldNoCopy(ac.Object, "status", "failureDomains"); !found {
-			continue
-		}
-		patch := client.RawPatch(client.Merge.Type(), []byte(`{"status":{"failureDomains":null}}`))
-		if err := s.client.Status().Patch(ctx, ac, patch); err != nil {
-			return fmt.Errorf("failed to remove the failure domains of AzureCluster %s/%s: %w", ac.GetNamespace(), ac.GetName(), err)
-		}
+	if _, err := switchback.Prepare(ctx, c, switchback.Options{}); err != nil {
+		return fmt.Errorf("the way back's step between failed: %w", err)
 	}
 	return nil
 }
