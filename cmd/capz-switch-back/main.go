@@ -14,13 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Command capz-switch-back is the step between `clusterctl delete --infrastructure azure` and `clusterctl init
-// --infrastructure azure:v1.26.0` on the way back to CAPZ (docs/migrating-from-capz.md, "The way back"): it removes
-// the AzureClusters' failure domains, which CAPZ cannot decode, and the provider's field managers from the ASO
-// objects, so that CAPZ alone owns what it applies again (internal/switchback). Run it once the provider is stopped.
-// It exits 0 when it is done, 2 when it could not.
+// Command capz-switch-back is the step of the way back to CAPZ (docs/migrating-from-capz.md, "The way back"), in two
+// parts (internal/switchback): `before-init`, between `clusterctl delete --infrastructure azure` and `clusterctl init
+// --infrastructure azure:v1.26.0`, records the AzureClusters' failure domains in the form CAPZ decodes and removes
+// the provider's field managers from the ASO objects' spec, so that CAPZ alone owns what it applies again;
+// `after-init` writes the recorded failure domains into the AzureClusters' status, so that CAPZ's manager can start.
+// It exits 0 when it is done, 2 when it could not (run it again once the cause is fixed: it changes nothing twice).
 //
-//	go run ./cmd/capz-switch-back --kubeconfig ~/.kube/config [--context name] [--namespace ns]
+//	go run ./cmd/capz-switch-back before-init|after-init --kubeconfig ~/.kube/config [--context name] [--namespace ns]
 package main
 
 import (
@@ -44,12 +45,21 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("capz-switch-back", flag.ContinueOnError)
+	parts := map[string]func(context.Context, client.Client, switchback.Options) (switchback.Report, error){
+		"before-init": switchback.BeforeInit,
+		"after-init":  switchback.AfterInit,
+	}
+	if len(args) == 0 || parts[args[0]] == nil {
+		_, _ = fmt.Fprintln(stderr, "usage: capz-switch-back before-init|after-init [--kubeconfig file] [--context name] [--namespace ns]")
+		return 2
+	}
+	part := parts[args[0]]
+	fs := flag.NewFlagSet("capz-switch-back "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	kubeconfig := fs.String("kubeconfig", "", "the management cluster's kubeconfig (default: $KUBECONFIG, else ~/.kube/config)")
 	kubeContext := fs.String("context", "", "the kubeconfig context to use (default: its current context)")
 	namespace := fs.String("namespace", "", "change only this namespace's objects (default: every namespace)")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -70,8 +80,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	report, err := switchback.Prepare(ctx, c, switchback.Options{Namespace: *namespace})
-	_, _ = fmt.Fprintf(stdout, "failure domains removed from %d AzureCluster(s); the provider's fields released from %d ASO object(s)\n", report.FailureDomainsCleared, report.FieldsReleased)
+	report, err := part(ctx, c, switchback.Options{Namespace: *namespace})
+	if args[0] == "before-init" {
+		_, _ = fmt.Fprintf(stdout, "failure domains recorded for %d AzureCluster(s); the provider's fields released from %d ASO object(s)\n", report.FailureDomainsKept, report.FieldsReleased)
+	} else {
+		_, _ = fmt.Fprintf(stdout, "failure domains written in CAPZ's form for %d AzureCluster(s)\n", report.FailureDomainsRestored)
+		if report.FailureDomainsDropped > 0 {
+			_, _ = fmt.Fprintf(stdout, "warning: %d AzureCluster(s) had failure domains that before-init did not record: removed; CAPZ writes them again\n", report.FailureDomainsDropped)
+		}
+	}
 	if err != nil {
 		_, _ = fmt.Fprintf(stderr, "capz-switch-back: %v (run it again once the cause is fixed)\n", err)
 		return 2

@@ -28,8 +28,9 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
-// TestRun_ExitCodes runs the command against a real API server through a kubeconfig file: with nothing to change it
-// says so and exits 0; a kubeconfig that does not exist exits 2. internal/switchback's tests cover what it changes.
+// TestRun_ExitCodes runs the command against a real API server through a kubeconfig file: with nothing to change each
+// part says so and exits 0; no part, or a kubeconfig that does not exist, exits 2. internal/switchback's tests cover
+// what it changes.
 func TestRun_ExitCodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts an API server")
@@ -42,10 +43,17 @@ func TestRun_ExitCodes(t *testing.T) {
 	g.Expect(os.WriteFile(kubeconfig, cp.KubeConfig, 0o600)).To(Succeed())
 
 	var out, errOut bytes.Buffer
-	g.Expect(run([]string{"--kubeconfig", kubeconfig}, &out, &errOut)).To(Equal(0), errOut.String())
-	g.Expect(out.String()).To(Equal("failure domains removed from 0 AzureCluster(s); the provider's fields released from 0 ASO object(s)\n"))
+	g.Expect(run([]string{"before-init", "--kubeconfig", kubeconfig}, &out, &errOut)).To(Equal(0), errOut.String())
+	g.Expect(out.String()).To(Equal("failure domains recorded for 0 AzureCluster(s); the provider's fields released from 0 ASO object(s)\n"))
+	out.Reset()
+	g.Expect(run([]string{"after-init", "--kubeconfig", kubeconfig}, &out, &errOut)).To(Equal(0), errOut.String())
+	g.Expect(out.String()).To(Equal("failure domains written in CAPZ's form for 0 AzureCluster(s)\n"))
 
 	errOut.Reset()
-	g.Expect(run([]string{"--kubeconfig", filepath.Join(t.TempDir(), "missing")}, &out, &errOut)).To(Equal(2))
+	g.Expect(run([]string{"--kubeconfig", kubeconfig}, &out, &errOut)).To(Equal(2), "the part is required")
+	g.Expect(errOut.String()).To(ContainSubstring("usage: capz-switch-back before-init|after-init"))
+
+	errOut.Reset()
+	g.Expect(run([]string{"before-init", "--kubeconfig", filepath.Join(t.TempDir(), "missing")}, &out, &errOut)).To(Equal(2))
 	g.Expect(errOut.String()).To(ContainSubstring("capz-switch-back:"))
 }

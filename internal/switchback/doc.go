@@ -14,19 +14,23 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Package switchback is the step between `clusterctl delete --infrastructure azure` and `clusterctl init
-// --infrastructure azure:v1.26.0` on the way back to CAPZ (docs/migrating-from-capz.md, "The way back"). With the
-// provider stopped, it leaves the management cluster as CAPZ v1.26.0 can take it again:
+// Package switchback is the step of the way back to CAPZ (docs/migrating-from-capz.md, "The way back"), in two parts
+// around `clusterctl init --infrastructure azure:v1.26.0`. With the provider stopped, it leaves the management
+// cluster as CAPZ v1.26.0 can take it again:
 //
-//   - it removes each AzureCluster's status.failureDomains, which the provider writes as Cluster API's v1beta2
-//     contract reads them (a list) and CAPZ, on the v1beta1 contract, cannot decode (a map), so that CAPZ's manager
-//     would not start;
-//   - it releases the provider's ownership of every ASO object's spec, so that the spec CAPZ applies again is CAPZ's
+//   - BeforeInit records each AzureCluster's status.failureDomains, which the provider writes as Cluster API's v1beta2
+//     contract reads them (a list), in CAPZ's form (a map, v1beta1) in an annotation, and AfterInit, once CAPZ's CRDs
+//     are installed, writes that map into the status. CAPZ cannot decode the list, so that its manager would not
+//     start; it cannot be converted in one step, since the provider's CRDs refuse the map and CAPZ's prune the list's
+//     items on read; and removing the failure domains is not enough: CAPZ gives a MachineDeployment's machine an
+//     availability set when its AzureCluster has none (MachineScope.AvailabilitySet), and its machines may be
+//     reconciled before their AzureCluster writes its map again;
+//   - BeforeInit also releases the provider's ownership of every ASO object's spec, so that the spec CAPZ applies again is CAPZ's
 //     alone, as before the first switch. Otherwise a field the provider applied with the value CAPZ applies
 //     stays shared, and when CAPZ's pause drops it (CAPZ applies spec.resources again, without what it added at
 //     reconcile) the field stays without the rest of its object: an AKS ManagedCluster keeps
 //     operatorSpec.secrets.adminCredentials.key without its name, which the API server refuses, so CAPZ can never
 //     pause the cluster for the next switch. The values stay; only their ownership goes.
 //
-// cmd/capz-switch-back runs it.
+// cmd/capz-switch-back runs both.
 package switchback

@@ -148,11 +148,11 @@ spec:
 `
 )
 
-// TestPrepare_LetsCAPZPauseAfterTheWayBack plays an aks-aso cluster's way back: the provider applied its
+// TestBeforeInit_LetsCAPZPauseAfterTheWayBack plays an aks-aso cluster's way back: the provider applied its
 // ManagedCluster (and paused it), CAPZ applies it again and, before the next switch, pauses it. Without the step
 // between, the key the provider applied with CAPZ's value stays shared, CAPZ's pause drops only the name, and the
 // API server refuses the pause; with it, CAPZ alone owns what it applies and its pause goes through.
-func TestPrepare_LetsCAPZPauseAfterTheWayBack(t *testing.T) {
+func TestBeforeInit_LetsCAPZPauseAfterTheWayBack(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts an API server")
 	}
@@ -179,13 +179,13 @@ func TestPrepare_LetsCAPZPauseAfterTheWayBack(t *testing.T) {
 			g.Expect(specOwners(ctx, mc)).To(ContainElement(aso.FieldManager))
 
 			if tc.prepare {
-				report, err := switchback.Prepare(ctx, k8s, switchback.Options{Namespace: ns})
+				report, err := switchback.BeforeInit(ctx, k8s, switchback.Options{Namespace: ns})
 				g.Expect(err).NotTo(HaveOccurred())
 				g.Expect(report).To(Equal(switchback.Report{FieldsReleased: 1}))
 				g.Expect(specOwners(ctx, mc)).To(BeEmpty())
 				g.Expect(mc.GetAnnotations()).To(HaveKeyWithValue(aso.PrePauseAnnotation, "manage"), "the values stay")
 				g.Expect(mc.Object).To(HaveKeyWithValue("spec", HaveKeyWithValue("operatorSpec", HaveKey("secrets"))), "the values stay")
-				again, err := switchback.Prepare(ctx, k8s, switchback.Options{Namespace: ns})
+				again, err := switchback.BeforeInit(ctx, k8s, switchback.Options{Namespace: ns})
 				g.Expect(err).NotTo(HaveOccurred())
 				g.Expect(again).To(Equal(switchback.Report{}), "a second run changes nothing")
 			}
@@ -205,10 +205,13 @@ func TestPrepare_LetsCAPZPauseAfterTheWayBack(t *testing.T) {
 	}
 }
 
-// TestPrepare_ClearsFailureDomainsAndReleasesOnlyTheProvider: the provider's list of failure domains goes from the
-// AzureCluster's status; an object whose only field manager was the provider keeps its values with no owner; another
-// manager's entry stays; another namespace is left alone.
-func TestPrepare_ClearsFailureDomainsAndReleasesOnlyTheProvider(t *testing.T) {
+// TestSwitchBack_KeepsFailureDomainsAndReleasesOnlyTheProvider plays both parts of the step. Before clusterctl init,
+// the provider's list of failure domains is recorded in CAPZ's form, and the provider's spec fields released: an
+// object whose only field manager was the provider keeps its values with no owner; another manager's entry stays.
+// After it, under CAPZ's schema, the record becomes the AzureCluster's status, every failure domain kept, and a list
+// with no record goes. Each part refuses to run on the other side of clusterctl init and then changes nothing;
+// another namespace is left alone.
+func TestSwitchBack_KeepsFailureDomainsAndReleasesOnlyTheProvider(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts an API server")
 	}
@@ -227,7 +230,7 @@ spec: {location: westeurope}
 		ac.SetKind("AzureCluster")
 		ac.SetNamespace(n)
 		ac.SetName("workload")
-		g.Expect(k8s.Status().Patch(ctx, ac, client.RawPatch(types.MergePatchType, []byte(`{"status":{"failureDomains":[{"name":"1","controlPlane":true}]}}`)))).To(Succeed())
+		g.Expect(k8s.Status().Patch(ctx, ac, client.RawPatch(types.MergePatchType, []byte(`{"status":{"failureDomains":[{"name":"1","controlPlane":true,"attributes":{"zone":"1"}},{"name":"2"}]}}`)))).To(Succeed())
 		g.Expect(apply(ctx, n, aso.FieldManager, `
 apiVersion: resources.azure.com/v1api20200601
 kind: ResourceGroup
@@ -247,18 +250,61 @@ metadata: {name: shared, labels: {team: b}}
 `)).To(Succeed())
 	}
 
-	report, err := switchback.Prepare(ctx, k8s, switchback.Options{Namespace: ns})
-	g.Expect(err).NotTo(HaveOccurred())
-	g.Expect(report).To(Equal(switchback.Report{FailureDomainsCleared: 1, FieldsReleased: 2}))
-
-	for n, cleared := range map[string]bool{ns: true, other: false} {
+	providerList := []any{
+		map[string]any{"name": "1", "controlPlane": true, "attributes": map[string]any{"zone": "1"}},
+		map[string]any{"name": "2"},
+	}
+	capzMap := map[string]any{
+		"1": map[string]any{"controlPlane": true, "attributes": map[string]any{"zone": "1"}},
+		"2": map[string]any{},
+	}
+	azureCluster := func(n string) *unstructured.Unstructured {
 		ac := &unstructured.Unstructured{}
 		ac.SetAPIVersion("infrastructure.cluster.x-k8s.io/v1beta1")
 		ac.SetKind("AzureCluster")
 		g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: n, Name: "workload"}, ac)).To(Succeed())
-		_, found, _ := unstructured.NestedFieldNoCopy(ac.Object, "status", "failureDomains")
-		g.Expect(found).To(Equal(!cleared), n)
+		return ac
+	}
+	failureDomains := func(n string) any {
+		field, _, _ := unstructured.NestedFieldCopy(azureCluster(n).Object, "status", "failureDomains")
+		return field
+	}
 
+	report, err := switchback.BeforeInit(ctx, k8s, switchback.Options{Namespace: ns})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(report).To(Equal(switchback.Report{FailureDomainsKept: 1, FieldsReleased: 2}))
+	g.Expect(azureCluster(ns).GetAnnotations()).To(HaveKeyWithValue(switchback.FailureDomainsAnnotation, MatchJSON(`{"1":{"controlPlane":true,"attributes":{"zone":"1"}},"2":{}}`)))
+	g.Expect(azureCluster(other).GetAnnotations()).NotTo(HaveKey(switchback.FailureDomainsAnnotation))
+	again, err := switchback.BeforeInit(ctx, k8s, switchback.Options{Namespace: ns})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(again).To(Equal(switchback.Report{}), "a second run changes nothing")
+
+	_, err = switchback.AfterInit(ctx, k8s, switchback.Options{Namespace: ns})
+	g.Expect(err).To(MatchError(ContainSubstring("are CAPZ's CRDs installed?")), "the provider's CRDs take no map")
+	g.Expect(failureDomains(ns)).To(Equal(providerList), "nothing is lost when it refuses")
+
+	useCAPZFailureDomainsSchema(t)
+	g.Eventually(func() any { return failureDomains(other) }).Should(Equal([]any{map[string]any{}, map[string]any{}}),
+		"CAPZ's schema prunes the list's items on read")
+	_, err = switchback.BeforeInit(ctx, k8s, switchback.Options{Namespace: other})
+	g.Expect(err).To(MatchError(ContainSubstring("this part runs before clusterctl init")))
+	g.Expect(azureCluster(other).GetAnnotations()).NotTo(HaveKey(switchback.FailureDomainsAnnotation))
+	report, err = switchback.AfterInit(ctx, k8s, switchback.Options{Namespace: ns})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(report).To(Equal(switchback.Report{FailureDomainsRestored: 1}))
+	g.Expect(failureDomains(ns)).To(Equal(capzMap))
+	g.Expect(azureCluster(ns).GetAnnotations()).NotTo(HaveKey(switchback.FailureDomainsAnnotation), "the record goes")
+	again, err = switchback.AfterInit(ctx, k8s, switchback.Options{Namespace: ns})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(again).To(Equal(switchback.Report{}), "a second run changes nothing")
+	g.Expect(failureDomains(other)).To(HaveLen(2), "another namespace is left alone")
+
+	report, err = switchback.AfterInit(ctx, k8s, switchback.Options{Namespace: other})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(report).To(Equal(switchback.Report{FailureDomainsDropped: 1}), "a list with no record goes, so that CAPZ can start")
+	g.Expect(failureDomains(other)).To(BeNil())
+
+	for n, cleared := range map[string]bool{ns: true, other: false} {
 		rg := &unstructured.Unstructured{}
 		rg.SetAPIVersion("resources.azure.com/v1api20200601")
 		rg.SetKind("ResourceGroup")
@@ -278,4 +324,46 @@ metadata: {name: shared, labels: {team: b}}
 		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(rg), rg)).To(Succeed())
 		g.Expect(rg.GetManagedFields()).To(ContainElement(HaveField("Manager", "someone-else")), n)
 	}
+}
+
+// useCAPZFailureDomainsSchema gives the AzureCluster CRD's status.failureDomains the schema of CAPZ v1.26.0's CRD (a
+// map of failure domains by name), as `clusterctl init --infrastructure azure:v1.26.0` does, until the test ends.
+func useCAPZFailureDomainsSchema(t *testing.T) {
+	t.Helper()
+	g := NewWithT(t)
+	crd := &unstructured.Unstructured{}
+	crd.SetAPIVersion("apiextensions.k8s.io/v1")
+	crd.SetKind("CustomResourceDefinition")
+	g.Expect(k8s.Get(t.Context(), client.ObjectKey{Name: "azureclusters.infrastructure.cluster.x-k8s.io"}, crd)).To(Succeed())
+	original := crd.DeepCopy()
+	capzSchema := map[string]any{
+		"type": "object",
+		"additionalProperties": map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"controlPlane": map[string]any{"type": "boolean"},
+				"attributes":   map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}},
+			},
+		},
+	}
+	versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+	g.Expect(versions).NotTo(BeEmpty())
+	for _, v := range versions {
+		path := []string{"schema", "openAPIV3Schema", "properties", "status", "properties", "failureDomains"}
+		g.Expect(unstructured.SetNestedField(v.(map[string]any), capzSchema, path...)).To(Succeed())
+	}
+	g.Expect(unstructured.SetNestedSlice(crd.Object, versions, "spec", "versions")).To(Succeed())
+	g.Expect(k8s.Update(t.Context(), crd)).To(Succeed())
+	t.Cleanup(func() {
+		restored := &unstructured.Unstructured{}
+		restored.SetGroupVersionKind(original.GroupVersionKind())
+		if err := k8s.Get(context.Background(), client.ObjectKeyFromObject(original), restored); err != nil {
+			t.Errorf("failed to read the AzureCluster CRD: %v", err)
+			return
+		}
+		original.SetResourceVersion(restored.GetResourceVersion())
+		if err := k8s.Update(context.Background(), original); err != nil {
+			t.Errorf("failed to restore the AzureCluster CRD: %v", err)
+		}
+	})
 }
