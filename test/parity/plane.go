@@ -42,6 +42,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	"github.com/capzaso/cluster-api-provider-azure/internal/switchback"
 	"github.com/capzaso/cluster-api-provider-azure/test/capiplane"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
@@ -411,9 +412,10 @@ func (s *side) switchToOurs(ctx context.Context, logger logr.Logger) error {
 }
 
 // switchToCAPZ is the way back (docs/migrating-from-capz.md): the provider's webhook configurations go and its
-// manager stops; the step between (cmd/capz-switch-back) removes the AzureClusters' failure domains, in a form CAPZ
-// cannot read, and releases the provider's ownership of the ASO objects' spec; CAPZ's CRDs replace the provider's
-// and CAPZ's manager starts again.
+// manager stops; the step's first part (cmd/capz-switch-back before-init) records the AzureClusters' failure domains
+// in CAPZ's form and releases the provider's ownership of the ASO objects' spec; CAPZ's CRDs replace the provider's;
+// the step's second part (after-init) writes the failure domains into the AzureClusters' status, and CAPZ's manager
+// starts again (clusterctl init would start it before; it cannot start until then).
 func (s *side) switchToCAPZ(ctx context.Context, capz *CAPZ) error {
 	if s.providerWebhooks == nil {
 		return errors.New("the provider does not run on the side")
@@ -424,7 +426,7 @@ func (s *side) switchToCAPZ(ctx context.Context, capz *CAPZ) error {
 	if err := s.stopProvider(); err != nil {
 		return err
 	}
-	if err := s.switchBack(ctx); err != nil {
+	if err := s.switchBack(ctx, switchback.BeforeInit); err != nil {
 		return err
 	}
 	crdDir, err := os.MkdirTemp("", "parity-capz-crds-")
@@ -438,6 +440,9 @@ func (s *side) switchToCAPZ(ctx context.Context, capz *CAPZ) error {
 	}
 	if err := s.management.InstallProviderCRDs(crdDir); err != nil {
 		return fmt.Errorf("failed to replace the provider's CRDs with CAPZ's: %w", err)
+	}
+	if err := s.switchBack(ctx, switchback.AfterInit); err != nil {
+		return err
 	}
 	s.capz, err = capz.startManager(ctx, s.management.Config, s.management.KubeConfig, s.arm, filepath.Join(s.logDir, s.name+"-manager-back.log"))
 	return err

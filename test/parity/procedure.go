@@ -18,6 +18,7 @@ package parity
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -171,15 +172,21 @@ func (s *side) resumeRemediation(ctx context.Context, flavors []Flavor) error {
 	return s.setHealthChecksPaused(ctx, flavors, false)
 }
 
-// switchBack is the way back's step between, once the provider is stopped: what cmd/capz-switch-back does
-// (internal/switchback), through a client of its own that reads the API server, as the command's does.
-func (s *side) switchBack(ctx context.Context) error {
+// switchBack runs a part of the way back's step (what cmd/capz-switch-back does, internal/switchback) through a client
+// of its own that reads the API server, as the command's does. The API server may go on validating with the
+// provider's schema for a moment after CAPZ's CRDs replaced it, so a failed part is tried again for 30 s.
+func (s *side) switchBack(ctx context.Context, part func(context.Context, client.Client, switchback.Options) (switchback.Report, error)) error {
 	c, err := client.New(s.management.Config, client.Options{Scheme: scheme.New()})
 	if err != nil {
 		return err
 	}
-	if _, err := switchback.Prepare(ctx, c, switchback.Options{}); err != nil {
-		return fmt.Errorf("the way back's step between failed: %w", err)
+	var last error
+	err = wait.PollUntilContextTimeout(ctx, time.Second, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		_, last = part(ctx, c, switchback.Options{})
+		return last == nil, nil
+	})
+	if err != nil {
+		return fmt.Errorf("the way back's step failed: %w", errors.Join(err, last))
 	}
 	return nil
 }
