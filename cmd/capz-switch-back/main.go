@@ -33,10 +33,9 @@ import (
 	"os"
 	"os/signal"
 
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
+	"github.com/capzaso/cluster-api-provider-azure/internal/kubeflags"
 	"github.com/capzaso/cluster-api-provider-azure/internal/switchback"
 )
 
@@ -56,9 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	part := parts[args[0]]
 	fs := flag.NewFlagSet("capz-switch-back "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	kubeconfig := fs.String("kubeconfig", "", "the management cluster's kubeconfig (default: $KUBECONFIG, else ~/.kube/config)")
-	kubeContext := fs.String("context", "", "the kubeconfig context to use (default: its current context)")
-	namespace := fs.String("namespace", "", "change only this namespace's objects (default: every namespace)")
+	flags := kubeflags.Register(fs, "change only this namespace's objects (default: every namespace)")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -66,21 +63,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = *kubeconfig
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: *kubeContext}).ClientConfig()
+	c, err := flags.Client()
 	if err != nil {
-		_, _ = fmt.Fprintf(stderr, "capz-switch-back: failed to load the kubeconfig: %v\n", err)
-		return 2
-	}
-	c, err := client.New(cfg, client.Options{Scheme: scheme.New()})
-	if err != nil {
-		_, _ = fmt.Fprintf(stderr, "capz-switch-back: failed to create a client: %v\n", err)
+		_, _ = fmt.Fprintf(stderr, "capz-switch-back: %v\n", err)
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	report, err := part(ctx, c, switchback.Options{Namespace: *namespace})
+	report, err := part(ctx, c, switchback.Options{Namespace: flags.Namespace})
 	if args[0] == "before-init" {
 		_, _ = fmt.Fprintf(stdout, "failure domains recorded for %d AzureCluster(s); the provider's fields released from %d ASO object(s)\n", report.FailureDomainsKept, report.FieldsReleased)
 	} else {

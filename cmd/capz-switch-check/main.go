@@ -34,10 +34,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"k8s.io/client-go/tools/clientcmd"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
+	"github.com/capzaso/cluster-api-provider-azure/internal/kubeflags"
 	"github.com/capzaso/cluster-api-provider-azure/internal/switchcheck"
 )
 
@@ -48,9 +45,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("capz-switch-check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	kubeconfig := fs.String("kubeconfig", "", "the management cluster's kubeconfig (default: $KUBECONFIG, else ~/.kube/config)")
-	kubeContext := fs.String("context", "", "the kubeconfig context to use (default: its current context)")
-	namespace := fs.String("namespace", "", "read only this namespace's objects (default: every namespace; CRDs are always read)")
+	flags := kubeflags.Register(fs, "read only this namespace's objects (default: every namespace; CRDs are always read)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -58,21 +53,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = *kubeconfig
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: *kubeContext}).ClientConfig()
+	c, err := flags.Client()
 	if err != nil {
-		_, _ = fmt.Fprintf(stderr, "capz-switch-check: failed to load the kubeconfig: %v\n", err)
-		return 2
-	}
-	c, err := client.New(cfg, client.Options{Scheme: scheme.New()})
-	if err != nil {
-		_, _ = fmt.Fprintf(stderr, "capz-switch-check: failed to create a client: %v\n", err)
+		_, _ = fmt.Fprintf(stderr, "capz-switch-check: %v\n", err)
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	findings, err := switchcheck.Run(ctx, c, switchcheck.Options{Namespace: *namespace})
+	findings, err := switchcheck.Run(ctx, c, switchcheck.Options{Namespace: flags.Namespace})
 	if err != nil {
 		_, _ = fmt.Fprintf(stderr, "capz-switch-check: %v\n", err)
 		return 2
