@@ -119,3 +119,24 @@ func (s *Server) nodeGroupPools(subscription, group string) []nodeGroupPool {
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
+
+// lastSystemPool plays AKS's rule that a managed cluster keeps at least one System pool: deleting its last agent
+// pool of mode System on its own is refused (the pool goes when the cluster is deleted). nil for any other
+// resource. The lock is held.
+func (s *Server) lastSystemPool(pool *resource) *armError {
+	if !strings.EqualFold(pool.id.fullType(), "Microsoft.ContainerService/managedClusters/agentPools") || !isSystemPool(pool) {
+		return nil
+	}
+	for _, other := range s.resources {
+		if other != pool && other.state != stateDeleting && strings.EqualFold(other.id.parent, pool.id.parent) &&
+			strings.EqualFold(other.id.lastType(), "agentPools") && isSystemPool(other) {
+			return nil
+		}
+	}
+	return &armError{http.StatusBadRequest, "OperationNotAllowed",
+		fmt.Sprintf("Agent pool %s is the last System pool of its cluster and cannot be deleted: a managed cluster needs at least one System pool.", pool.id.name)}
+}
+
+func isSystemPool(pool *resource) bool {
+	return strings.EqualFold(str(lookupMap(pool.body, "properties"), "mode"), "System")
+}

@@ -284,6 +284,9 @@ func (s *Server) delete(id armID, apiVersion, base string) answer {
 		}
 		return answer{status: http.StatusNoContent}
 	}
+	if e := s.lastSystemPool(r); e != nil {
+		return errorAnswer(e)
+	}
 	if s.synchronous(r.id, true) {
 		s.endOperation(r)
 		s.remove(r.id.key())

@@ -458,3 +458,29 @@ func TestARM_AgentPoolScaleSets(t *testing.T) {
 	status, _ = c.get(nodes)
 	g.Expect(status).To(Equal(http.StatusNotFound), "the group goes with the cluster")
 }
+
+// TestARM_LastSystemPool: as AKS, a managed cluster keeps a System pool; its last one goes only with the cluster.
+func TestARM_LastSystemPool(t *testing.T) {
+	g := NewWithT(t)
+	_, c := startInGroup(t, Options{Polls: 1})
+	cluster := testRG + "/providers/Microsoft.ContainerService/managedClusters/aks"
+	c.create(cluster, map[string]any{"location": "eastus", "properties": map[string]any{"dnsPrefix": "aks", "kubernetesVersion": "1.33.1",
+		"agentPoolProfiles": []any{map[string]any{"name": "pool0", "count": 1, "vmSize": "Standard_D2s_v3", "mode": "System"}}}})
+	c.create(cluster+"/agentPools/pool1", map[string]any{"properties": map[string]any{"count": 1, "vmSize": "Standard_D4s_v3", "mode": "User"}})
+
+	resp := c.do(http.MethodDelete, cluster+"/agentPools/pool0", nil, apiVersion)
+	g.Expect(resp.StatusCode).To(Equal(http.StatusBadRequest), "the cluster's only System pool")
+	g.Expect(object(t, resp)).To(HaveKeyWithValue("error", HaveKeyWithValue("code", "OperationNotAllowed")))
+
+	c.create(cluster+"/agentPools/pool2", map[string]any{"properties": map[string]any{"count": 1, "vmSize": "Standard_D4s_v3", "mode": "System"}})
+	c.remove(cluster + "/agentPools/pool0")
+	c.remove(cluster + "/agentPools/pool1")
+	resp = c.do(http.MethodDelete, cluster+"/agentPools/pool2", nil, apiVersion)
+	g.Expect(resp.StatusCode).To(Equal(http.StatusBadRequest), "pool2 is now the last System pool")
+
+	c.remove(cluster)
+	status, _ := c.get(cluster + "/agentPools/pool2")
+	g.Expect(status).To(Equal(http.StatusNotFound), "the last System pool goes with its cluster")
+	resp = c.do(http.MethodDelete, cluster+"/agentPools/pool2", nil, apiVersion)
+	g.Expect(resp.StatusCode).To(Equal(http.StatusNoContent), "deleting it then finds nothing")
+}
