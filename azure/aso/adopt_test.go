@@ -296,6 +296,12 @@ func TestDelete_CAPZLeftoversGoAsCAPZWouldDeleteThem(t *testing.T) {
 				Spec: asoresources.ResourceGroup_Spec{AzureName: name, Location: ptr.To("eastus")},
 			}
 			g.Expect(client.WithFieldOwner(env.Env, "manager").Create(ctx, theirs)).To(Succeed())
+			// As CAPZ's objects are after a switch, ASO has long claimed it: an object ASO never claimed goes at once.
+			g.Eventually(func(g Gomega) {
+				live := &asoresources.ResourceGroup{}
+				g.Expect(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(theirs), live)).To(Succeed())
+				g.Expect(genruntime.GetResourceIDOrDefault(live)).NotTo(BeEmpty())
+			}, timeout).Should(Succeed())
 
 			g.Expect(deleteAll(ctx, g, e, owner, aso.DeleteOptions{ClusterName: cluster, Kinds: allKinds})).To(BeTrue())
 			g.Eventually(func(g Gomega) {
