@@ -43,6 +43,13 @@ func AgentPoolKinds() []azure.Object {
 	return []azure.Object{&asocontainerservice.ManagedClustersAgentPool{}}
 }
 
+// GoWithManagedCluster are the kinds Azure deletes with their managed cluster, its agent pools: while the whole
+// Cluster is deleted, its pools are left to go with it (lifecycle.Kind.GoWithCluster), as CAPZ leaves them. AKS
+// refuses to delete a cluster's last System pool on its own.
+func GoWithManagedCluster() []schema.GroupKind {
+	return []schema.GroupKind{asocontainerservice.GroupVersion.WithKind("ManagedClustersAgentPool").GroupKind()}
+}
+
 // ControlPlaneDeleteOrder deletes the AKS cluster before the network it runs in, deepest first; or, when the
 // cluster owns its resource group, the AKS cluster (and with it the node resource group AKS made), then the resource
 // group as a whole.

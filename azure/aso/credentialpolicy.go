@@ -28,7 +28,6 @@ import (
 	asoconfig "github.com/Azure/azure-service-operator/v2/pkg/common/config"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
@@ -149,8 +148,7 @@ func snapshotName(owner client.Object, ownerKind, name string) string {
 // provider's group. The optional admission policy (config/policies/credential-secrets) keeps everyone else from
 // writing such Secrets, so ASO reads them as they were written; any other Secret its user may rewrite at any time.
 func providerSecret(secret *corev1.Secret) bool {
-	ref := metav1.GetControllerOf(secret)
-	return ref != nil && strings.HasPrefix(ref.APIVersion, infrav1.GroupVersion.Group+"/")
+	return controlledByProvider(secret)
 }
 
 // snapshotCredential writes the owner's snapshot of a vetted credential Secret the provider does not control, with

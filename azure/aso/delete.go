@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
@@ -46,6 +47,12 @@ type DeleteOptions struct {
 	// subnets): no object of a later group is deleted while one of an earlier group remains. Kinds not listed
 	// are deleted last, together.
 	Order [][]schema.GroupKind
+	// GoWithParent are kinds whose objects Azure deletes with their parent resource when the parent is being
+	// deleted too (AKS deletes a managed cluster's agent pools with it, and refuses to delete its last System pool
+	// on its own): such an object is left to go with its parent's object rather than deleted, when that parent is
+	// the provider's and ASO deletes it in Azure (see leaveToParent). Set only when the parent goes too, e.g. while
+	// the whole Cluster is deleted.
+	GoWithParent []schema.GroupKind
 	// Credentials are the owner's credentials as the deletion pass resolved them (EnsureCredentials,
 	// ClusterCredentials); nil when the owner has none of its own (its raw objects name theirs).
 	Credentials *Credentials
@@ -100,6 +107,17 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 			if held != "" {
 				state.notReady(CredentialNotAllowedReason, held, false)
 				break
+			}
+			if slices.Contains(opts.GoWithParent, gvk.GroupKind()) {
+				left, err := e.leaveToParent(ctx, owner, obj, opts.ClusterName)
+				if err != nil {
+					return false, result, err
+				}
+				if left != "" {
+					result.Writes++
+					state.notReady(infrav1.DeletingReason, left, false)
+					break
+				}
 			}
 			if held, err := e.settleProbe(ctx, obj, opts.ClusterName); err != nil || held != "" {
 				if err != nil {

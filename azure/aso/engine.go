@@ -466,6 +466,12 @@ func isControlledBy(obj, owner client.Object) bool {
 	return false
 }
 
+// controlledByProvider reports whether an object's controller is an object of the provider's group.
+func controlledByProvider(obj metav1.Object) bool {
+	ref := metav1.GetControllerOf(obj)
+	return ref != nil && strings.HasPrefix(ref.APIVersion, infrav1.GroupVersion.Group+"/")
+}
+
 // handedOver reports whether the user hands an existing ASO object to whichever owner desires it: it has no
 // controller and carries HandOverAnnotation (see controllers/asomanagedadoption).
 func handedOver(obj client.Object) bool {

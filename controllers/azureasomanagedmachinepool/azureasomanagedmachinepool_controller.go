@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/asomanaged"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
@@ -82,7 +83,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		},
 		Phases:  []lifecycle.Phase[*scope]{r.reconcileResources, r.reconcileNodes},
 		Deletes: "the pool's Azure resources",
-		Status:  updateStatus,
+		// A deleted Cluster's agent pool goes with its managed cluster, when the control plane deletes it.
+		GoWithCluster: aks.GoWithManagedCluster(),
+		Status:        updateStatus,
 	}
 	if r.ClusterCache != nil {
 		k.Watches = append(k.Watches, lifecycle.Watch{Source: r.ClusterCache.GetClusterSource(name, clusterToPools)})

@@ -104,7 +104,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		},
 		Phases:  []lifecycle.Phase[*scope]{r.reconcileAgentPool, r.reconcileNodes},
 		Deletes: "the agent pool",
-		Status:  updateStatus,
+		// A deleted Cluster's agent pool goes with its managed cluster, which the control plane deletes.
+		GoWithCluster: aks.GoWithManagedCluster(),
+		Status:        updateStatus,
 	}
 	if r.ClusterCache != nil {
 		k.Watches = append(k.Watches, lifecycle.Watch{Source: r.ClusterCache.GetClusterSource(name, clusterToPools)})

@@ -112,6 +112,10 @@ type Kind[T Object, S Scope] struct {
 	// chooses it in the pass (e.g. by whether the object owns its resource group).
 	DeleteOrder       [][]schema.GroupKind
 	ChooseDeleteOrder func(ctx context.Context, s S) ([][]schema.GroupKind, error)
+	// GoWithCluster are ASO kinds whose objects Azure deletes with their parent resource: while the whole Cluster
+	// is deleted they are left to go with it (aso.DeleteOptions.GoWithParent), as AKS deletes a managed cluster's
+	// agent pools with the cluster, and refuses to delete its last System pool on its own.
+	GoWithCluster []schema.GroupKind
 	// Status, when set, sets the object's status and conditions (SetConditions) from the scope and the pass's
 	// error (nil on success). With Paused, the conditions are every condition of the object: the lifecycle is their only
 	// writer, and its status patch carries the whole list.
@@ -223,7 +227,7 @@ func (k *Kind[T, S]) Reconcile(ctx context.Context, req ctrl.Request) (_ ctrl.Re
 		return ctrl.Result{RequeueAfter: st.RequeueAfter}, pause(ctx, k.Engine, obj, owners.Cluster.Name, k.pauseKinds(obj))
 	}
 	if !obj.GetDeletionTimestamp().IsZero() {
-		done, err := k.delete(ctx, s, obj, owners.Cluster.Name)
+		done, err := k.delete(ctx, s, obj, owners.Cluster)
 		if err != nil || !done {
 			return ctrl.Result{}, err
 		}
@@ -258,7 +262,7 @@ func (k *Kind[T, S]) pauseKinds(obj client.Object) []schema.GroupVersionKind {
 }
 
 // delete deletes the object's ASO objects, after BeforeDelete, in their order; done once ASO has deleted them all.
-func (k *Kind[T, S]) delete(ctx context.Context, s S, obj T, clusterName string) (bool, error) {
+func (k *Kind[T, S]) delete(ctx context.Context, s S, obj T, cluster *clusterv1.Cluster) (bool, error) {
 	st := s.state()
 	st.Deleting = k.Deletes
 	if k.BeforeDelete != nil {
@@ -276,7 +280,11 @@ func (k *Kind[T, S]) delete(ctx context.Context, s S, obj T, clusterName string)
 	if err := k.credentialsBeforeDelete(ctx, obj, s); err != nil {
 		return false, err
 	}
-	done, result, err := k.Engine.Delete(ctx, obj, aso.DeleteOptions{ClusterName: clusterName, Kinds: st.Kinds, Order: order, Credentials: st.Credentials})
+	opts := aso.DeleteOptions{ClusterName: cluster.Name, Kinds: st.Kinds, Order: order, Credentials: st.Credentials}
+	if !cluster.DeletionTimestamp.IsZero() {
+		opts.GoWithParent = k.GoWithCluster
+	}
+	done, result, err := k.Engine.Delete(ctx, obj, opts)
 	st.Result = result
 	return done, err
 }

@@ -95,6 +95,7 @@ func TestE2E_AKSCluster(t *testing.T) {
 		g.Expect(plane.ListASOObjects(ctx, g, f.Namespace)).To(BeEmpty())
 	}, plane.Timeout, plane.Interval).Should(Succeed())
 	g.Expect(p.Sim.Deleted()).To(ContainElement(mcID), "the AKS cluster is deleted")
+	expectPoolsWentWithTheirCluster(g, f.ClusterName)
 	g.Expect(p.Sim.Deleted()).NotTo(ContainElement(rgID), "the user's resource group is not")
 	g.Expect(p.Sim.ExistsInAzure(rgID)).To(BeTrue())
 }
@@ -130,6 +131,16 @@ func TestE2E_ASOManagedCluster(t *testing.T) {
 		g.Expect(plane.ListASOObjects(ctx, g, f.Namespace)).To(BeEmpty())
 	}, plane.Timeout, plane.Interval).Should(Succeed())
 	g.Expect(p.Sim.Deleted()).To(ContainElement(rgID), "the cluster's own resource group is deleted")
+	expectPoolsWentWithTheirCluster(g, f.ClusterName)
+}
+
+// expectPoolsWentWithTheirCluster: deleting a Cluster, no agent pool is deleted on its own (AKS refuses to delete a
+// cluster's last System pool): the pools go with their managed cluster, as with CAPZ.
+func expectPoolsWentWithTheirCluster(g *WithT, managedCluster string) {
+	pools := strings.ToLower("/managedClusters/" + managedCluster + "/agentPools/")
+	for _, id := range p.Sim.Deleted() {
+		g.Expect(strings.ToLower(id)).NotTo(ContainSubstring(pools), "an agent pool deleted on its own")
+	}
 }
 
 // expectUpdateRefused reads obj fresh from the API server, changes it and expects admission to refuse the update
