@@ -121,6 +121,9 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if !claimed {
 		controllerutil.AddFinalizer(obj, finalizer)
 		genruntime.SetResourceID(obj, id)
+		if err := r.referToOwner(ctx, obj); err != nil {
+			return ctrl.Result{}, err
+		}
 		if err := s.client.Update(ctx, obj); err != nil {
 			return retryLater(err)
 		}
@@ -307,6 +310,32 @@ func (r *reconciler) armID(ctx context.Context, obj genruntime.ARMMetaObject, su
 		return fmt.Sprintf("%s/providers/%s/%s", ownerID, typ, azureName(obj)), "", nil
 	}
 	return fmt.Sprintf("%s/%s/%s", ownerID, typ[strings.LastIndex(typ, "/")+1:], azureName(obj)), "", nil
+}
+
+// referToOwner gives the object an owner reference to its owner's object, when its owner is one, as ASO does when
+// it claims a resource (internal/reconcilers/common.go, ApplyOwnership): not a controller, so that Kubernetes'
+// garbage collector deletes the object once its owner's is gone, and only then.
+func (r *reconciler) referToOwner(ctx context.Context, obj genruntime.ARMMetaObject) error {
+	owner := obj.Owner()
+	if owner == nil || owner.ARMID != "" || owner.Name == "" {
+		return nil
+	}
+	ownerObj, err := r.ownerObject(ctx, obj.GetNamespace(), owner)
+	if err != nil || ownerObj == nil {
+		return err
+	}
+	gvk, err := r.sim.client.GroupVersionKindFor(ownerObj)
+	if err != nil {
+		return err
+	}
+	refs := obj.GetOwnerReferences()
+	for _, ref := range refs {
+		if ref.UID == ownerObj.GetUID() {
+			return nil
+		}
+	}
+	obj.SetOwnerReferences(append(refs, metav1.OwnerReference{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Name: ownerObj.GetName(), UID: ownerObj.GetUID()}))
+	return nil
 }
 
 func (r *reconciler) ownerObject(ctx context.Context, namespace string, owner *genruntime.ResourceReference) (genruntime.ARMMetaObject, error) {

@@ -18,6 +18,7 @@ package contract
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	asoauthorization "github.com/Azure/azure-service-operator/v2/api/authorization/v1api20220401"
@@ -287,6 +288,19 @@ var Scenarios = []Scenario{
 		}}
 		s.Create(rg)
 		s.Expect(rg, failing(s.GroupID(), fatal, conditions.ReasonAdditionalKubernetesObjWriteFailure.Name))
+	}},
+	{Name: "a claimed object refers to its owner's object", Run: func(s *Session) {
+		// Not as its controller: Kubernetes' garbage collector deletes the object once its owner's is gone.
+		rg := s.readyResourceGroup()
+		vnet := virtualNetwork("vnet")
+		s.Create(vnet)
+		s.Expect(vnet, ready(s.GroupID()+"/providers/Microsoft.Network/virtualNetworks/vnet"))
+		// The version is the one ASO read the owner at: not part of the contract.
+		refs := vnet.GetOwnerReferences()
+		if len(refs) != 1 || !strings.HasPrefix(refs[0].APIVersion, "resources.azure.com/") || refs[0].Kind != "ResourceGroup" ||
+			refs[0].Name != rg.Name || refs[0].UID != rg.UID || refs[0].Controller != nil {
+			s.t.Errorf("VirtualNetwork vnet has owner references %+v, want only one to ResourceGroup %s (UID %s), not as controller", refs, rg.Name, rg.UID)
+		}
 	}},
 	{Name: "delete", Run: func(s *Session) {
 		rg := s.readyResourceGroup()
