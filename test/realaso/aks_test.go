@@ -18,6 +18,7 @@ package realaso
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -89,6 +90,20 @@ func TestRealASO_AKSCluster(t *testing.T) {
 	for _, id := range p.ARM.Resources() {
 		g.Expect(strings.ToLower(id)).NotTo(HavePrefix(rg), "nothing of the deleted cluster stays in Azure")
 	}
+	// The agent pools went with their managed cluster: AKS refuses to delete its last System pool on its own (as
+	// the fake ARM does), and ASO sends no DELETE of a pool already gone.
+	pools := strings.ToLower("/managedClusters/" + f.ClusterName + "/agentPools/")
+	puts := 0
+	for _, r := range p.ARM.Requests() {
+		switch {
+		case !strings.Contains(strings.ToLower(r.Path), pools):
+		case r.Method == http.MethodPut:
+			puts++
+		case r.Method == http.MethodDelete:
+			g.Fail("an agent pool deleted on its own: DELETE " + r.Path)
+		}
+	}
+	g.Expect(puts).To(BeNumerically(">", 0), "the pools' PUTs were seen under %s", pools)
 }
 
 // expectPoolNodes waits until a MachinePool has replicas nodes: the infrastructure pool lists their provider IDs
