@@ -27,6 +27,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -43,11 +44,10 @@ import (
 // must be the object's owner in ASO's terms (spec.owner), hold the reference ASO sets to it, be the provider's
 // object of the same cluster, and have reconcile-policy manage as ASO reads it, so that ASO deletes it in Azure.
 func (e *Engine) leaveToParent(ctx context.Context, owner, obj client.Object, clusterName string) (string, error) {
-	owned, ok := obj.(genruntime.ARMOwnedMetaObject)
-	if !ok || owned.Owner() == nil || owned.Owner().Name == "" {
+	parentName := specOwnerName(obj)
+	if parentName == "" {
 		return "", nil
 	}
-	want := owned.Owner()
 	var keep []metav1.OwnerReference
 	var parentRef *metav1.OwnerReference
 	for _, ref := range obj.GetOwnerReferences() {
@@ -55,8 +55,9 @@ func (e *Engine) leaveToParent(ctx context.Context, owner, obj client.Object, cl
 			continue
 		}
 		keep = append(keep, ref)
+		// ASO's reference to the object's owner: not a controller, of an ASO group, named as spec.owner.
 		gv, err := schema.ParseGroupVersion(ref.APIVersion)
-		if err == nil && gv.Group == want.Group && ref.Kind == want.Kind && ref.Name == want.Name {
+		if err == nil && ref.Controller == nil && strings.HasSuffix(gv.Group, ".azure.com") && ref.Name == parentName {
 			parentRef = &ref
 		}
 	}
@@ -113,4 +114,17 @@ func (e *Engine) reconcilePolicyOf(ctx context.Context, obj client.Object) (asoa
 		return v, nil
 	}
 	return asoannotations.ReconcilePolicyManage, nil
+}
+
+// specOwnerName is the name of an ASO object's owner (spec.owner.name), "" when it has none or an ARM ID: typed, or
+// unstructured when the object's version is not in the scheme (a raw resource at another version).
+func specOwnerName(obj client.Object) string {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		name, _, _ := unstructured.NestedString(u.Object, "spec", "owner", "name")
+		return name
+	}
+	if owned, ok := obj.(genruntime.ARMOwnedMetaObject); ok && owned.Owner() != nil {
+		return owned.Owner().Name
+	}
+	return ""
 }

@@ -281,12 +281,33 @@ func (k *Kind[T, S]) delete(ctx context.Context, s S, obj T, cluster *clusterv1.
 		return false, err
 	}
 	opts := aso.DeleteOptions{ClusterName: cluster.Name, Kinds: st.Kinds, Order: order, Credentials: st.Credentials}
-	if !cluster.DeletionTimestamp.IsZero() {
-		opts.GoWithParent = k.GoWithCluster
+	if len(k.GoWithCluster) > 0 {
+		deleting, err := k.clusterDeleting(ctx, cluster)
+		if err != nil {
+			return false, err
+		}
+		if deleting {
+			opts.GoWithParent = k.GoWithCluster
+		}
 	}
 	done, result, err := k.Engine.Delete(ctx, obj, opts)
 	st.Result = result
 	return done, err
+}
+
+// clusterDeleting reports whether the Cluster is being deleted. The cache may not have seen the Cluster's deletion
+// yet when Cluster API's deletion of its descendants reaches the object (each kind has its own informer), so a
+// Cluster the cache shows live is read again from the API server: Cluster API deletes descendants only after the
+// Cluster's deletion is stored.
+func (k *Kind[T, S]) clusterDeleting(ctx context.Context, cluster *clusterv1.Cluster) (bool, error) {
+	if !cluster.DeletionTimestamp.IsZero() {
+		return true, nil
+	}
+	live := &clusterv1.Cluster{}
+	if err := k.Engine.APIReader.Get(ctx, client.ObjectKeyFromObject(cluster), live); err != nil {
+		return false, client.IgnoreNotFound(err)
+	}
+	return !live.DeletionTimestamp.IsZero(), nil
 }
 
 // pausedCondition is the Paused condition of Cluster API's contract: true while the Cluster or the object is
