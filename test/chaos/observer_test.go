@@ -82,7 +82,9 @@ type observer struct {
 // deletion is an ASO object that was deleted, and its controlling owner then.
 type deletion struct {
 	object string
-	owner  *metav1.OwnerReference
+	// owners are what its deletion may follow from: its controller, or, without one, every owner the garbage
+	// collector waits for (an AKS agent pool left to go with its managed cluster keeps only ASO's reference).
+	owners []metav1.OwnerReference
 	// recreated tells that a new object took its name (seen as a new UID).
 	recreated bool
 }
@@ -154,13 +156,13 @@ func (o *observer) updated(before, after any) {
 		// Deleted and created again while the informer was not watching: it relisted and found a new object.
 		o.unindex(b)
 		if b.GetDeletionTimestamp().IsZero() {
-			o.deletions = append(o.deletions, deletion{object: describe(b), owner: metav1.GetControllerOf(b), recreated: true})
+			o.deletions = append(o.deletions, deletion{object: describe(b), owners: deletedWith(b), recreated: true})
 		}
 		o.index(a)
 		return
 	}
 	if b.GetDeletionTimestamp().IsZero() && !a.GetDeletionTimestamp().IsZero() {
-		o.deletions = append(o.deletions, deletion{object: describe(a), owner: metav1.GetControllerOf(a)})
+		o.deletions = append(o.deletions, deletion{object: describe(a), owners: deletedWith(a)})
 	}
 	if lostSkip(b, a) {
 		o.unskipped = append(o.unskipped, describe(a))
@@ -184,7 +186,7 @@ func (o *observer) removed(obj any) {
 	o.unindex(gone)
 	if gone.GetDeletionTimestamp().IsZero() {
 		// Its deletion was recorded when it got its timestamp, unless the informer missed that.
-		o.deletions = append(o.deletions, deletion{object: describe(gone), owner: metav1.GetControllerOf(gone)})
+		o.deletions = append(o.deletions, deletion{object: describe(gone), owners: deletedWith(gone)})
 	}
 }
 
@@ -329,14 +331,14 @@ func (o *observer) violations(ctx context.Context) []string {
 	}
 	o.mu.Unlock()
 	for _, d := range deletions {
-		if ownerGoing(ctx, d.object, d.owner) {
+		if ownersGoing(ctx, d.object, d.owners) {
 			continue
 		}
 		how := "was deleted"
 		if d.recreated {
 			how = "was deleted and created again"
 		}
-		out = append(out, fmt.Sprintf("%s %s while its owner %s lives", d.object, how, ownerName(d.owner)))
+		out = append(out, fmt.Sprintf("%s %s while its owner %s lives", d.object, how, ownerNames(d.owners)))
 	}
 	for _, name := range unskipped {
 		out = append(out, name+" lost reconcile-policy skip")
@@ -365,10 +367,25 @@ func (o *observer) expectNoViolations(ctx context.Context, g Gomega, when string
 }
 
 // ownerGoing reports whether an owner is deleted or being deleted. object is "Kind namespace/name".
-func ownerGoing(ctx context.Context, object string, ref *metav1.OwnerReference) bool {
-	if ref == nil {
-		return false
+// deletedWith are the owners an object's deletion may follow from: its controller, or every owner without one.
+func deletedWith(obj client.Object) []metav1.OwnerReference {
+	if controller := metav1.GetControllerOf(obj); controller != nil {
+		return []metav1.OwnerReference{*controller}
 	}
+	return obj.GetOwnerReferences()
+}
+
+// ownersGoing reports whether every owner is gone or being deleted; false without owners.
+func ownersGoing(ctx context.Context, object string, refs []metav1.OwnerReference) bool {
+	for i := range refs {
+		if !ownerGoing(ctx, object, &refs[i]) {
+			return false
+		}
+	}
+	return len(refs) > 0
+}
+
+func ownerGoing(ctx context.Context, object string, ref *metav1.OwnerReference) bool {
 	namespace, _, _ := strings.Cut(strings.SplitN(object, " ", 2)[1], "/")
 	owner := &unstructured.Unstructured{}
 	owner.SetAPIVersion(ref.APIVersion)
@@ -380,9 +397,13 @@ func ownerGoing(ctx context.Context, object string, ref *metav1.OwnerReference) 
 	return err == nil && (owner.GetUID() != ref.UID || !owner.GetDeletionTimestamp().IsZero())
 }
 
-func ownerName(ref *metav1.OwnerReference) string {
-	if ref == nil {
+func ownerNames(refs []metav1.OwnerReference) string {
+	if len(refs) == 0 {
 		return "(none)"
 	}
-	return ref.Kind + " " + ref.Name
+	names := make([]string, 0, len(refs))
+	for _, ref := range refs {
+		names = append(names, ref.Kind+" "+ref.Name)
+	}
+	return strings.Join(names, ", ")
 }
