@@ -18,7 +18,6 @@ package aso
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -29,7 +28,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -75,20 +73,16 @@ func (e *Engine) leaveToParent(ctx context.Context, owner, obj client.Object, cl
 	if policy, err := e.reconcilePolicyOf(ctx, parent); err != nil || policy != asoannotations.ReconcilePolicyManage {
 		return "", err
 	}
-	detach := map[string]any{"op": "add", "path": "/metadata/annotations", "value": map[string]string{asoannotations.ReconcilePolicy: string(asoannotations.ReconcilePolicyDetachOnDelete)}}
-	if obj.GetAnnotations() != nil {
-		detach = map[string]any{"op": "add", "path": "/metadata/annotations/" + strings.ReplaceAll(asoannotations.ReconcilePolicy, "/", "~1"), "value": string(asoannotations.ReconcilePolicyDetachOnDelete)}
+	before := obj.DeepCopyObject().(client.Object)
+	obj.SetOwnerReferences(keep)
+	annotations := obj.GetAnnotations()
+	if annotations == nil {
+		annotations = map[string]string{}
 	}
-	patch, err := json.Marshal([]map[string]any{
-		{"op": "test", "path": "/metadata/resourceVersion", "value": obj.GetResourceVersion()},
-		{"op": "replace", "path": "/metadata/ownerReferences", "value": keep},
-		detach,
-	})
-	if err != nil {
-		return "", err
-	}
+	annotations[asoannotations.ReconcilePolicy] = string(asoannotations.ReconcilePolicyDetachOnDelete)
+	obj.SetAnnotations(annotations)
 	kind := obj.GetObjectKind().GroupVersionKind().Kind
-	if err := e.Client.Patch(ctx, obj, client.RawPatch(types.JSONPatchType, patch)); err != nil {
+	if err := e.Client.Patch(ctx, obj, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
 		if apierrors.IsNotFound(err) {
 			return "", nil
 		}
