@@ -46,25 +46,21 @@ func AgentPoolKinds() []azure.Object {
 // GoWithManagedCluster are the kinds Azure deletes with their managed cluster, its agent pools: while the whole
 // Cluster is deleted, its pools are left to go with it (lifecycle.Kind.GoWithCluster), as CAPZ leaves them. AKS
 // refuses to delete a cluster's last System pool on its own.
-func GoWithManagedCluster() []schema.GroupKind {
-	return []schema.GroupKind{asocontainerservice.GroupVersion.WithKind("ManagedClustersAgentPool").GroupKind()}
+func GoWithManagedCluster(kind schema.GroupKind) (schema.GroupKind, bool) {
+	if kind == asocontainerservice.GroupVersion.WithKind("ManagedClustersAgentPool").GroupKind() {
+		return asocontainerservice.GroupVersion.WithKind("ManagedCluster").GroupKind(), true
+	}
+	return schema.GroupKind{}, false
 }
 
-// ControlPlaneDeleteOrder deletes the AKS cluster before the network it runs in, deepest first; or, when the
-// cluster owns its resource group, the AKS cluster (and with it the node resource group AKS made), then the resource
-// group as a whole.
-func ControlPlaneDeleteOrder(ownedGroup bool) [][]schema.GroupKind {
-	managedCluster := asocontainerservice.GroupVersion.WithKind("ManagedCluster").GroupKind()
-	resourceGroup := asoresources.GroupVersion.WithKind("ResourceGroup").GroupKind()
-	if ownedGroup {
-		return [][]schema.GroupKind{{managedCluster}, {resourceGroup}}
-	}
-	return [][]schema.GroupKind{
-		{managedCluster, asonetwork.GroupVersion.WithKind("PrivateEndpoint").GroupKind()},
-		{asonetwork.GroupVersion.WithKind("VirtualNetworksSubnet").GroupKind()},
-		{asonetwork.GroupVersion.WithKind("VirtualNetwork").GroupKind()},
-		{resourceGroup},
-	}
+// ControlPlaneDeleteOrder deletes the AKS cluster before the network it runs in, deepest first, then the resource
+// group when the cluster owns it: one by one, as CAPZ deletes them (a resource group deleted as a whole first
+// would leave the network's DELETEs nothing to find).
+var ControlPlaneDeleteOrder = [][]schema.GroupKind{
+	{asocontainerservice.GroupVersion.WithKind("ManagedCluster").GroupKind(), asonetwork.GroupVersion.WithKind("PrivateEndpoint").GroupKind()},
+	{asonetwork.GroupVersion.WithKind("VirtualNetworksSubnet").GroupKind()},
+	{asonetwork.GroupVersion.WithKind("VirtualNetwork").GroupKind()},
+	{asoresources.GroupVersion.WithKind("ResourceGroup").GroupKind()},
 }
 
 // ManagedClusterRef names a ManagedCluster object, for the engine to read; it is also an object of the kind, to

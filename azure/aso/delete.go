@@ -20,7 +20,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
@@ -47,15 +46,23 @@ type DeleteOptions struct {
 	// subnets): no object of a later group is deleted while one of an earlier group remains. Kinds not listed
 	// are deleted last, together.
 	Order [][]schema.GroupKind
-	// GoWithParent are kinds whose objects Azure deletes with their parent resource when the parent is being
-	// deleted too (AKS deletes a managed cluster's agent pools with it, and refuses to delete its last System pool
-	// on its own): such an object is left to go with its parent's object rather than deleted, when that parent is
-	// the provider's and ASO deletes it in Azure (see leaveToParent). Set only when the parent goes too, e.g. while
-	// the whole Cluster is deleted.
-	GoWithParent []schema.GroupKind
+	// GoesWith, when set, says of a kind whether Azure deletes its resources with an ancestor resource, and the
+	// ancestor's kind, when that ancestor is deleted too: a resource group with everything in it (CAPZ deletes only
+	// the group of a deleted cluster), a managed cluster with its agent pools (AKS refuses to delete the last System
+	// pool on its own). Such an object is left to go with its nearest ancestor of the kind rather than deleted, when
+	// that ancestor is the provider's and ASO deletes it in Azure (see leaveToAncestor). Set only when the ancestor
+	// goes too, e.g. while the whole Cluster is deleted.
+	GoesWith func(kind schema.GroupKind) (ancestor schema.GroupKind, ok bool)
 	// Credentials are the owner's credentials as the deletion pass resolved them (EnsureCredentials,
 	// ClusterCredentials); nil when the owner has none of its own (its raw objects name theirs).
 	Credentials *Credentials
+}
+
+func (o DeleteOptions) goesWith(kind schema.GroupKind) (schema.GroupKind, bool) {
+	if o.GoesWith == nil {
+		return schema.GroupKind{}, false
+	}
+	return o.GoesWith(kind)
 }
 
 // Delete deletes the owner's objects, one group at a time. It returns done once no owned object remains, that
@@ -108,8 +115,8 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 				state.notReady(CredentialNotAllowedReason, held, false)
 				break
 			}
-			if slices.Contains(opts.GoWithParent, gvk.GroupKind()) {
-				left, err := e.leaveToParent(ctx, owner, obj, opts.ClusterName)
+			if ancestorKind, ok := opts.goesWith(gvk.GroupKind()); ok {
+				left, err := e.leaveToAncestor(ctx, owner, obj, opts.ClusterName, ancestorKind)
 				if err != nil {
 					return false, result, err
 				}

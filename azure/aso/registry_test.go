@@ -386,12 +386,10 @@ func TestRegistry_DeleteOrders(t *testing.T) {
 		kinds []azure.Object
 		order [][]schema.GroupKind
 	}{
-		{name: "cluster, owned group", kinds: network.ClusterKinds(), order: network.ClusterDeleteOrder(true)},
-		{name: "cluster", kinds: network.ClusterKinds(), order: network.ClusterDeleteOrder(false)},
+		{name: "cluster", kinds: network.ClusterKinds(), order: network.ClusterDeleteOrder},
 		{name: "machine", kinds: compute.MachineKinds(), order: compute.MachineDeleteOrder},
 		{name: "scale set", kinds: compute.ScaleSetKinds(), order: compute.ScaleSetDeleteOrder},
-		{name: "AKS control plane, owned group", kinds: aks.ControlPlaneKinds(), order: aks.ControlPlaneDeleteOrder(true)},
-		{name: "AKS control plane", kinds: aks.ControlPlaneKinds(), order: aks.ControlPlaneDeleteOrder(false)},
+		{name: "AKS control plane", kinds: aks.ControlPlaneKinds(), order: aks.ControlPlaneDeleteOrder},
 		// Raw objects may be of any registry kind.
 		{name: "AzureASOManagedControlPlane", kinds: rawKinds, order: asomanaged.ManagedClusterDeleteOrder},
 	}

@@ -31,6 +31,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/capzaso/cluster-api-provider-azure/azure"
+	"github.com/capzaso/cluster-api-provider-azure/azure/resources"
 )
 
 // ClusterKinds are the ASO kinds an AzureCluster may own, at the versions ClusterResources (and the availability
@@ -47,28 +48,28 @@ func ClusterKinds() []azure.Object {
 	}
 }
 
-// ClusterDeleteOrder orders the deletion of a cluster's resources. A resource group the cluster owns goes first,
-// as a whole: Azure deletes everything in it (peerings live in the remote network too, so they go before it).
-// Otherwise the resources go deepest first, where ASO cannot order them itself (a subnet with a load balancer
-// frontend in it cannot be deleted, for instance).
-func ClusterDeleteOrder(ownedGroup bool) [][]schema.GroupKind {
-	rg := gk(asoresources.GroupVersion, "ResourceGroup")
-	if ownedGroup {
-		return [][]schema.GroupKind{{gk(asonetwork.GroupVersion, "VirtualNetworksVirtualNetworkPeering")}, {rg}}
-	}
-	return [][]schema.GroupKind{
-		{gk(asonetworkdns.GroupVersion, "PrivateDnsZonesARecord"), gk(asonetworkdns.GroupVersion, "PrivateDnsZonesVirtualNetworkLink"),
-			gk(asonetwork.GroupVersion, "VirtualNetworksVirtualNetworkPeering"), gk(asonetwork.GroupVersion, "PrivateEndpoint"),
-			gk(asonetwork.GroupVersion, "BastionHost"), gk(asonetwork.GroupVersion, "LoadBalancer"),
-			gk(asocomputeavset.GroupVersion, "AvailabilitySet")},
-		{gk(asonetworkdns.GroupVersion, "PrivateDnsZone"), gk(asonetwork.GroupVersion, "VirtualNetworksSubnet"),
-			gk(asonetwork.GroupVersion, "NetworkSecurityGroupsSecurityRule")},
-		{gk(asonetwork.GroupVersion, "NatGateway"), gk(asonetwork.GroupVersion, "PublicIPAddress"),
-			gk(asonetwork.GroupVersion, "RouteTable"), gk(asonetwork.GroupVersion, "NetworkSecurityGroup")},
-		{gk(asonetwork.GroupVersion, "VirtualNetwork")},
-		{rg},
-	}
+// ClusterDeleteOrder orders the deletion of a cluster's resources: deepest first, where ASO cannot order them
+// itself (a subnet with a load balancer frontend in it cannot be deleted, for instance), the resource group last.
+// While the whole Cluster is deleted, what is in a group the cluster owns goes with the group instead
+// (ClusterGoesWithGroup).
+var ClusterDeleteOrder = [][]schema.GroupKind{
+	{gk(asonetworkdns.GroupVersion, "PrivateDnsZonesARecord"), gk(asonetworkdns.GroupVersion, "PrivateDnsZonesVirtualNetworkLink"),
+		peering, gk(asonetwork.GroupVersion, "PrivateEndpoint"),
+		gk(asonetwork.GroupVersion, "BastionHost"), gk(asonetwork.GroupVersion, "LoadBalancer"),
+		gk(asocomputeavset.GroupVersion, "AvailabilitySet")},
+	{gk(asonetworkdns.GroupVersion, "PrivateDnsZone"), gk(asonetwork.GroupVersion, "VirtualNetworksSubnet"),
+		gk(asonetwork.GroupVersion, "NetworkSecurityGroupsSecurityRule")},
+	{gk(asonetwork.GroupVersion, "NatGateway"), gk(asonetwork.GroupVersion, "PublicIPAddress"),
+		gk(asonetwork.GroupVersion, "RouteTable"), gk(asonetwork.GroupVersion, "NetworkSecurityGroup")},
+	{gk(asonetwork.GroupVersion, "VirtualNetwork")},
+	{gk(asoresources.GroupVersion, "ResourceGroup")},
 }
+
+// ClusterGoesWithGroup says which of a cluster's resources go with its resource group while the whole Cluster is
+// deleted: all but the peerings, which live in the remote network too (CAPZ deletes them, then the group).
+var ClusterGoesWithGroup = resources.GoWithGroup(peering)
+
+var peering = gk(asonetwork.GroupVersion, "VirtualNetworksVirtualNetworkPeering")
 
 func gk(gv schema.GroupVersion, kind string) schema.GroupKind { return gv.WithKind(kind).GroupKind() }
 

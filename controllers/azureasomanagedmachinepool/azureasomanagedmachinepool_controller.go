@@ -84,7 +84,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Phases:  []lifecycle.Phase[*scope]{r.reconcileResources, r.reconcileNodes},
 		Deletes: "the pool's Azure resources",
 		// A deleted Cluster's agent pool goes with its managed cluster, when the control plane deletes it.
-		GoWithCluster: aks.GoWithManagedCluster(),
+		GoWithCluster: aks.GoWithManagedCluster,
 		Status:        updateStatus,
 	}
 	if r.ClusterCache != nil {

@@ -80,10 +80,11 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Identity: func(ac *infrav1.AzureCluster, s *scope) aso.CredentialsInput {
 			return aso.CredentialsInput{ClusterName: s.cluster.Name, SubscriptionID: ac.Spec.SubscriptionID, IdentityRef: ac.Spec.IdentityRef, Cloud: ac.Spec.AzureEnvironment}
 		},
-		Phases:            []lifecycle.Phase[*scope]{r.reconcileResources, r.reconcileEndpoint, r.reconcileFailureDomains},
-		Deletes:           "the cluster's Azure resources",
-		ChooseDeleteOrder: r.deleteOrder,
-		Status:            updateStatus,
+		Phases:        []lifecycle.Phase[*scope]{r.reconcileResources, r.reconcileEndpoint, r.reconcileFailureDomains},
+		Deletes:       "the cluster's Azure resources",
+		DeleteOrder:   network.ClusterDeleteOrder,
+		GoWithCluster: network.ClusterGoesWithGroup,
+		Status:        updateStatus,
 	}).Setup(ctx, mgr, options)
 	return err
 }

@@ -20,7 +20,6 @@ import (
 	"context"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
@@ -31,7 +30,6 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
 	"github.com/capzaso/cluster-api-provider-azure/azure/network"
-	"github.com/capzaso/cluster-api-provider-azure/azure/resources"
 )
 
 // reconcileResources translates the AzureCluster and hands the objects to the engine.
@@ -218,16 +216,4 @@ func privateDNSZoneName(ac *infrav1.AzureCluster) string {
 func (r *Reconciler) reconcileFailureDomains(_ context.Context, s *scope) error {
 	s.azureCluster.Status.FailureDomains = azure.FailureDomains(s.azureCluster.Spec.Location, s.azureCluster.Spec.FailureDomains, s.azureCluster.Spec.ExtendedLocation)
 	return nil
-}
-
-// deleteOrder orders the deletion of the cluster's ASO objects: a resource group the cluster owns is deleted as a
-// whole; otherwise the resources are deleted deepest first. Objects the cluster does not own (a brought resource
-// group or network, someone else's ASO objects) stay.
-func (r *Reconciler) deleteOrder(ctx context.Context, s *scope) ([][]schema.GroupKind, error) {
-	ac := s.azureCluster
-	rg, err := r.Engine.Read(ctx, ac.Namespace, resources.ResourceGroupRef(ac.Spec.ResourceGroup))
-	if err != nil {
-		return nil, err
-	}
-	return network.ClusterDeleteOrder(aso.IsManaged(rg, ac)), nil
 }

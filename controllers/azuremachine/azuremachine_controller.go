@@ -30,6 +30,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
+	"github.com/capzaso/cluster-api-provider-azure/azure/resources"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
@@ -82,7 +83,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Deletes:      "the machine's Azure resources",
 		BeforeDelete: r.takeOverBeforeDelete,
 		DeleteOrder:  compute.MachineDeleteOrder,
-		Status:       updateStatus,
+		// As CAPZ's, a deleted Cluster's machines go with its resource group, when the cluster owns it.
+		GoWithCluster: resources.GoWithGroup(),
+		Status:        updateStatus,
 	}).Setup(ctx, mgr, options)
 	return err
 }

@@ -73,10 +73,10 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Identity: func(cp *infrav1.AzureManagedControlPlane, s *scope) aso.CredentialsInput {
 			return aso.CredentialsInput{ClusterName: s.cluster.Name, SubscriptionID: cp.Spec.SubscriptionID, IdentityRef: cp.Spec.IdentityRef, Cloud: cp.Spec.AzureEnvironment}
 		},
-		Phases:            []lifecycle.Phase[*scope]{r.reconcileResources, r.reconcileManagedClusterStatus},
-		Deletes:           "the control plane's Azure resources",
-		ChooseDeleteOrder: r.deleteOrder,
-		Status:            updateStatus,
+		Phases:      []lifecycle.Phase[*scope]{r.reconcileResources, r.reconcileManagedClusterStatus},
+		Deletes:     "the control plane's Azure resources",
+		DeleteOrder: aks.ControlPlaneDeleteOrder,
+		Status:      updateStatus,
 	}).Setup(ctx, mgr, options)
 	return err
 }

@@ -22,7 +22,6 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
@@ -33,7 +32,6 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
-	"github.com/capzaso/cluster-api-provider-azure/azure/resources"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
 )
@@ -208,16 +206,4 @@ func autoUpgradeVersion(cp *infrav1.AzureManagedControlPlane, current string) st
 		return current
 	}
 	return ""
-}
-
-// deleteOrder orders the deletion of the control plane's ASO objects: a resource group the cluster owns is
-// deleted as a whole after the AKS cluster; objects the cluster does not own (a brought resource group or network)
-// stay.
-func (r *Reconciler) deleteOrder(ctx context.Context, s *scope) ([][]schema.GroupKind, error) {
-	cp := s.controlPlane
-	rg, err := r.Engine.Read(ctx, cp.Namespace, resources.ResourceGroupRef(cp.Spec.ResourceGroupName))
-	if err != nil {
-		return nil, err
-	}
-	return aks.ControlPlaneDeleteOrder(aso.IsManaged(rg, cp)), nil
 }

@@ -105,7 +105,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Phases:  []lifecycle.Phase[*scope]{r.reconcileAgentPool, r.reconcileNodes},
 		Deletes: "the agent pool",
 		// A deleted Cluster's agent pool goes with its managed cluster, which the control plane deletes.
-		GoWithCluster: aks.GoWithManagedCluster(),
+		GoWithCluster: aks.GoWithManagedCluster,
 		Status:        updateStatus,
 	}
 	if r.ClusterCache != nil {

@@ -112,10 +112,11 @@ type Kind[T Object, S Scope] struct {
 	// chooses it in the pass (e.g. by whether the object owns its resource group).
 	DeleteOrder       [][]schema.GroupKind
 	ChooseDeleteOrder func(ctx context.Context, s S) ([][]schema.GroupKind, error)
-	// GoWithCluster are ASO kinds whose objects Azure deletes with their parent resource: while the whole Cluster
-	// is deleted they are left to go with it (aso.DeleteOptions.GoWithParent), as AKS deletes a managed cluster's
-	// agent pools with the cluster, and refuses to delete its last System pool on its own.
-	GoWithCluster []schema.GroupKind
+	// GoWithCluster, when set, says which ASO kinds Azure deletes with an ancestor resource, and of which kind:
+	// while the whole Cluster is deleted their objects are left to go with it (aso.DeleteOptions.GoesWith), as
+	// CAPZ leaves a machine's resources to its cluster's resource group and AKS deletes a managed cluster's agent
+	// pools with the cluster.
+	GoWithCluster func(kind schema.GroupKind) (ancestor schema.GroupKind, ok bool)
 	// Status, when set, sets the object's status and conditions (SetConditions) from the scope and the pass's
 	// error (nil on success). With Paused, the conditions are every condition of the object: the lifecycle is their only
 	// writer, and its status patch carries the whole list.
@@ -281,13 +282,13 @@ func (k *Kind[T, S]) delete(ctx context.Context, s S, obj T, cluster *clusterv1.
 		return false, err
 	}
 	opts := aso.DeleteOptions{ClusterName: cluster.Name, Kinds: st.Kinds, Order: order, Credentials: st.Credentials}
-	if len(k.GoWithCluster) > 0 {
+	if k.GoWithCluster != nil {
 		deleting, err := k.clusterDeleting(ctx, cluster)
 		if err != nil {
 			return false, err
 		}
 		if deleting {
-			opts.GoWithParent = k.GoWithCluster
+			opts.GoesWith = k.GoWithCluster
 		}
 	}
 	done, result, err := k.Engine.Delete(ctx, obj, opts)

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	asocompute "github.com/Azure/azure-service-operator/v2/api/compute/v1api20220301"
+	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -159,24 +160,33 @@ func TestE2E_DefaultCluster(t *testing.T) {
 	start = time.Now()
 	plane.DeleteCluster(ctx, g, clusterKey)
 	t.Logf("Cluster %s deleted after %s", f.ClusterName, time.Since(start).Round(time.Second))
+	// What went with the group has the group's object as its owner: the garbage collector deletes it after it.
+	g.Eventually(func() []plane.ASOObject { return plane.ListASOObjects(ctx, g, f.Namespace) }, plane.Timeout, plane.Interval).Should(BeEmpty())
 	for _, o := range created {
-		err := env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(o.Object), o.Object)
+		err := env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(o.Object.DeepCopyObject().(client.Object)), o.Object.DeepCopyObject().(client.Object))
 		g.Expect(apierrors.IsNotFound(err)).To(BeTrue(), "%s is deleted", o)
 	}
-	g.Expect(plane.ListASOObjects(ctx, g, f.Namespace)).To(BeEmpty())
 	g.Expect(p.Sim.Deleted()).To(ContainElement(p.ResourceGroupID(f.ClusterName)))
 	g.Expect(p.Sim.ExistsInAzure(p.ResourceGroupID(f.ClusterName))).To(BeFalse())
-	// Cluster API deleted the Machines first: every VM was gone from Azure before the resource group.
-	vmsDeleted, groupDeleted := 0, false
+	// Cluster API deleted the Machines first; as CAPZ's, their resources and the cluster's went with the owned
+	// resource group: its DELETE is the only one Azure received, and everything the cluster had is gone with it.
+	groupID := p.ResourceGroupID(f.ClusterName)
+	var deletedInGroup []string
 	for _, e := range p.Sim.Events() {
-		switch {
-		case e.Op == "Delete" && e.Kind == "VirtualMachine" && strings.HasPrefix(e.ID, p.ResourceGroupID(f.ClusterName)+"/"):
-			vmsDeleted++
-			g.Expect(groupDeleted).To(BeFalse(), "VirtualMachine %s is deleted before the resource group", e.ID)
-		case e.Op == "Delete" && e.ID == p.ResourceGroupID(f.ClusterName):
-			groupDeleted = true
+		if e.Op == "Delete" && strings.HasPrefix(strings.ToLower(e.ID), strings.ToLower(groupID)+"/") {
+			deletedInGroup = append(deletedInGroup, e.Kind+" "+e.ID)
 		}
 	}
-	g.Expect(vmsDeleted).To(Equal(5))
+	g.Expect(deletedInGroup).To(BeEmpty(), "no DELETE of a resource in the group: it goes with the group")
+	vms := 0
+	for _, o := range created {
+		id := o.Object.GetAnnotations()[genruntime.ResourceIDAnnotation]
+		g.Expect(id).NotTo(BeEmpty(), "%s was created in Azure", o)
+		g.Expect(p.Sim.ExistsInAzure(id)).To(BeFalse(), "%s is gone from Azure", o)
+		if o.Kind == "VirtualMachine" {
+			vms++
+		}
+	}
+	g.Expect(vms).To(Equal(5))
 	g.Expect(plane.MachinesOf(context.Background(), g, f.Namespace, f.ClusterName)).To(BeEmpty())
 }

@@ -39,6 +39,7 @@ import (
 	"github.com/capzaso/cluster-api-provider-azure/azure"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
+	"github.com/capzaso/cluster-api-provider-azure/azure/resources"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/azurejson"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
@@ -117,7 +118,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Deletes:      "the scale set",
 		BeforeDelete: r.beforeDelete,
 		DeleteOrder:  compute.ScaleSetDeleteOrder,
-		Status:       updateStatus,
+		// As CAPZ's, a deleted Cluster's scale sets go with its resource group, when the cluster owns it.
+		GoWithCluster: resources.GoWithGroup(),
+		Status:        updateStatus,
 	}
 	if r.ClusterCache != nil {
 		k.Watches = append(k.Watches, lifecycle.Watch{Source: r.ClusterCache.GetClusterSource("azuremachinepool", r.poolsOfCluster)})

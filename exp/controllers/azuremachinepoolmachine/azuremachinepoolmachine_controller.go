@@ -31,6 +31,7 @@ import (
 
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/compute"
+	"github.com/capzaso/cluster-api-provider-azure/azure/resources"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/clusterinfra"
 	"github.com/capzaso/cluster-api-provider-azure/internal/lifecycle"
@@ -95,7 +96,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		},
 		Deletes:     "the instance's Azure resources",
 		DeleteOrder: compute.MachineDeleteOrder,
-		Status:      updateStatus,
+		// As CAPZ's, a deleted Cluster's instances go with its resource group, when the cluster owns it.
+		GoWithCluster: resources.GoWithGroup(),
+		Status:        updateStatus,
 	}).Setup(ctx, mgr, options)
 	return err
 }
