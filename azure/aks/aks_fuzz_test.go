@@ -77,7 +77,7 @@ func FuzzAKSResources(f *testing.F) {
 		}
 		agentPool := poolInput(cp, pool, ptr.To(int32(replicas)))
 		in := controlPlaneInput(cp)
-		in.SystemPools = []AgentPoolInput{agentPool}
+		in.InitialPools = []AgentPoolInput{agentPool}
 		resources := append(ControlPlaneResources(in), MachinePoolResources(agentPool)...)
 		if err := fuzzing.CheckResources(resources); err != nil {
 			t.Fatalf("AzureManagedControlPlane %s with AzureManagedMachinePool %s: %v", controlPlaneData, poolData, err)

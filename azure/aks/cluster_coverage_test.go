@@ -396,7 +396,7 @@ func TestControlPlaneResources_FieldCoverage(t *testing.T) {
 	}
 	in := ControlPlaneInput{
 		Cluster: c, Name: covControlPane, Spec: spec, ClusterName: covCluster, ServiceCIDRs: []string{"10.72.0.0/16"},
-		PodCIDRs: []string{"10.244.0.0/16"}, SystemPools: []AgentPoolInput{pool}, VNetSubnetID: SubnetID(c, spec.VirtualNetwork),
+		PodCIDRs: []string{"10.244.0.0/16"}, InitialPools: []AgentPoolInput{pool}, VNetSubnetID: SubnetID(c, spec.VirtualNetwork),
 	}
 	resources := ControlPlaneResources(in)
 	objects := map[string]map[string]any{}

@@ -109,7 +109,7 @@ func controlPlaneInput(cp *infrav1.AzureManagedControlPlane, systemPools ...*inf
 		ServiceCIDRs: []string{testServiceCIDR}, VNetSubnetID: SubnetID(c, cp.Spec.VirtualNetwork),
 	}
 	for _, p := range systemPools {
-		in.SystemPools = append(in.SystemPools, poolInput(cp, p, ptr.To[int32](3)))
+		in.InitialPools = append(in.InitialPools, poolInput(cp, p, ptr.To[int32](3)))
 	}
 	return in
 }

@@ -80,10 +80,11 @@ type ControlPlaneInput struct {
 	// (spec.clusterNetwork.services). One block sets podCidr/serviceCidr, two (dual-stack) podCidrs/serviceCidrs
 	// and ipFamilies; none leaves the choice to AKS.
 	PodCIDRs, ServiceCIDRs []string
-	// SystemPools are the agent pools AKS creates with the cluster (the machine pools of mode System). AKS needs
-	// them inline only to create the cluster; the controller passes none once the cluster exists, and the agent
-	// pools are their own ManagedClustersAgentPool objects from then on.
-	SystemPools []AgentPoolInput
+	// InitialPools are the agent pools AKS creates with the cluster: every machine pool of the cluster, as CAPZ
+	// inlines them all in its first PUT (at least one of mode System, which AKS needs). AKS needs them inline only
+	// to create the cluster; the controller passes none once the cluster exists, and the agent pools are their own
+	// ManagedClustersAgentPool objects from then on.
+	InitialPools []AgentPoolInput
 	// VNetSubnetID is the ARM ID of the cluster's node subnet (see SubnetID).
 	VNetSubnetID string
 }
@@ -148,7 +149,7 @@ func ManagedCluster(in ControlPlaneInput) *asocontainerservice.ManagedCluster {
 	if p := s.OIDCIssuerProfile; p != nil && p.Enabled != nil {
 		out.Spec.OidcIssuerProfile = &asocontainerservice.ManagedClusterOIDCIssuerProfile{Enabled: clone(p.Enabled)}
 	}
-	for _, pool := range in.SystemPools {
+	for _, pool := range in.InitialPools {
 		if pool.Cluster.Name == "" {
 			pool.Cluster = c
 		}

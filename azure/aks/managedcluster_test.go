@@ -327,18 +327,32 @@ func TestManagedCluster_DoesNotShareInput(t *testing.T) {
 	g.Expect(*in.Spec.AutoScalerProfile.ScanInterval).To(Equal("20s"))
 }
 
-func TestManagedCluster_SystemPoolsTakeTheClustersSubnetAndTheirOwnTags(t *testing.T) {
+func TestManagedCluster_InitialPoolsTakeTheClustersSubnetAndTheirOwnTags(t *testing.T) {
 	g := NewWithT(t)
 	cp := controlPlane(func(cp *infrav1.AzureManagedControlPlane) { cp.Spec.AdditionalTags = infrav1.Tags{"team": "platform"} })
 	in := controlPlaneInput(cp)
 	// A pool input without cluster or subnet, as a controller might build it for the inline profiles only.
 	pool := machinePool("pool0", infrav1.NodePoolModeSystem, func(p *infrav1.AzureManagedMachinePool) { p.Spec.AdditionalTags = infrav1.Tags{"pool": "system"} })
-	in.SystemPools = []AgentPoolInput{{Name: "pool0", Spec: pool.Spec}}
+	in.InitialPools = []AgentPoolInput{{Name: "pool0", Spec: pool.Spec}}
 	profiles := ManagedCluster(in).Spec.AgentPoolProfiles
 	g.Expect(profiles).To(HaveLen(1))
 	g.Expect(profiles[0].VnetSubnetReference.ARMID).To(Equal(in.VNetSubnetID))
 	g.Expect(profiles[0].Tags).To(Equal(map[string]string{"pool": "system"}), "CAPZ tags a pool with its additionalTags only")
 	g.Expect(profiles[0].OrchestratorVersion).To(BeNil())
+}
+
+// TestManagedCluster_InlinesEveryInitialPool: the first PUT carries every pool, User ones too, as CAPZ's does, in
+// the order of their names.
+func TestManagedCluster_InlinesEveryInitialPool(t *testing.T) {
+	g := NewWithT(t)
+	cp := controlPlane(nil)
+	in := controlPlaneInput(cp, machinePool("pool1", infrav1.NodePoolModeUser, nil), machinePool("pool0", infrav1.NodePoolModeSystem, nil))
+	profiles := ManagedCluster(in).Spec.AgentPoolProfiles
+	g.Expect(profiles).To(HaveLen(2))
+	g.Expect(*profiles[0].Name).To(Equal("pool0"))
+	g.Expect(*profiles[0].Mode).To(Equal(asocontainerservice.AgentPoolMode_System))
+	g.Expect(*profiles[1].Name).To(Equal("pool1"))
+	g.Expect(*profiles[1].Mode).To(Equal(asocontainerservice.AgentPoolMode_User))
 }
 
 func TestManagedCluster_DNSPrefixDefaultsToTheName(t *testing.T) {

@@ -169,7 +169,9 @@ func TestDelete_GoesWith(t *testing.T) {
 // no object) goes with the cluster's resource group when the group's object holds it, and gets a reference to that
 // object for the garbage collector; a group the provider only references is not relied on.
 func TestDelete_GoesWithGroupByARMID(t *testing.T) {
-	withGroup := func(kind schema.GroupKind) (schema.GroupKind, bool) { return rgGVK.GroupKind(), kind != rgGVK.GroupKind() }
+	withGroup := func(kind schema.GroupKind) (schema.GroupKind, bool) {
+		return rgGVK.GroupKind(), kind != rgGVK.GroupKind()
+	}
 	for i, referenced := range []bool{false, true} {
 		t.Run(fmt.Sprintf("referenced group %t", referenced), func(t *testing.T) {
 			g := NewWithT(t)

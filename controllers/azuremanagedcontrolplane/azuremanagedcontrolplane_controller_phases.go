@@ -81,16 +81,18 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 		desired, opts.Incomplete = azure.OfFamily(desired, aks.FamilyResourceGroup), true
 		s.Waiting = lifecycle.Wait{Reason: infrav1.ProvisioningReason, Message: "waiting for the resource group's ID, which names the subscription"}
 	case !mc.Created:
-		// AKS creates a cluster with its system pool(s) inline; afterwards the agent pools are their own objects.
-		var withoutMachinePool []string
-		if in.SystemPools, withoutMachinePool, err = r.systemPools(ctx, s.cluster); err != nil {
+		// AKS creates a cluster with its agent pools inline (CAPZ inlines every pool); afterwards the agent pools are
+		// their own objects.
+		pools, err := r.initialPools(ctx, s.cluster)
+		if err != nil {
 			return err
 		}
 		switch {
-		case len(withoutMachinePool) > 0:
+		case len(pools.withoutMachinePool) > 0:
 			// As CAPZ: a pool's version and replicas are its MachinePool's, unknown until Cluster API owns it.
-			s.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for the MachinePool of AzureManagedMachinePool " + strings.Join(withoutMachinePool, ", ")}
-		case len(in.SystemPools) > 0:
+			s.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for the MachinePool of AzureManagedMachinePool " + strings.Join(pools.withoutMachinePool, ", ")}
+		case pools.system:
+			in.InitialPools = pools.inputs
 			desired = aks.ControlPlaneResources(in)
 		default:
 			s.Waiting = lifecycle.Wait{Reason: WaitingForMachinePoolsReason, Message: "waiting for an AzureManagedMachinePool of mode System: AKS creates the cluster with its system pool"}
@@ -139,31 +141,41 @@ func desiredVersion(cp *infrav1.AzureManagedControlPlane) string {
 	return cp.Spec.Version
 }
 
-// systemPools are the cluster's AzureManagedMachinePools of mode System, with their MachinePool's replicas and
-// version, for AKS to create the cluster with, and the names of those whose MachinePool is not known yet.
-func (r *Reconciler) systemPools(ctx context.Context, cluster *clusterv1.Cluster) ([]aks.AgentPoolInput, []string, error) {
+// initialPools are what the cluster's AzureManagedMachinePools tell of the agent pools AKS creates the cluster with.
+type initialPools struct {
+	// inputs are the pools, with their MachinePool's replicas and version.
+	inputs []aks.AgentPoolInput
+	// system is true when one of them is of mode System, which AKS needs.
+	system bool
+	// withoutMachinePool names the pools whose MachinePool is not known yet.
+	withoutMachinePool []string
+}
+
+// initialPools reads the cluster's AzureManagedMachinePools, but those being deleted, for AKS to create the cluster
+// with.
+func (r *Reconciler) initialPools(ctx context.Context, cluster *clusterv1.Cluster) (initialPools, error) {
+	var out initialPools
 	pools := &infrav1.AzureManagedMachinePoolList{}
 	if err := r.Client.List(ctx, pools, client.InNamespace(cluster.Namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: cluster.Name}); err != nil {
-		return nil, nil, err
+		return out, err
 	}
-	var out []aks.AgentPoolInput
-	var withoutMachinePool []string
 	for i := range pools.Items {
 		pool := &pools.Items[i]
-		if pool.Spec.Mode != infrav1.NodePoolModeSystem || !pool.DeletionTimestamp.IsZero() {
+		if !pool.DeletionTimestamp.IsZero() {
 			continue
 		}
 		mp, err := util.GetOwnerMachinePool(ctx, r.Client, pool.ObjectMeta)
 		if err != nil && !apierrors.IsNotFound(err) {
-			return nil, nil, err
+			return out, err
 		}
 		if mp == nil {
-			withoutMachinePool = append(withoutMachinePool, pool.Name)
+			out.withoutMachinePool = append(out.withoutMachinePool, pool.Name)
 			continue
 		}
-		out = append(out, aks.AgentPoolInput{Name: pool.Name, Spec: pool.Spec, Version: mp.Spec.Template.Spec.Version, Replicas: mp.Spec.Replicas})
+		out.system = out.system || pool.Spec.Mode == infrav1.NodePoolModeSystem
+		out.inputs = append(out.inputs, aks.AgentPoolInput{Name: pool.Name, Spec: pool.Spec, Version: mp.Spec.Template.Spec.Version, Replicas: mp.Spec.Replicas})
 	}
-	return out, withoutMachinePool, nil
+	return out, nil
 }
 
 // reconcileManagedClusterStatus reports what AKS says: the API server endpoint, the version (and the version the

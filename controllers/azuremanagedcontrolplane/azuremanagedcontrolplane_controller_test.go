@@ -165,13 +165,23 @@ func TestReconcile_AKSCluster(t *testing.T) {
 	}, timeout).Should(Succeed())
 	g.Expect(apierrors.IsNotFound(env.Env.Get(ctx, client.ObjectKey{Namespace: ns, Name: "aks-cp"}, &asocontainerservice.ManagedCluster{}))).To(BeTrue())
 
-	// While AKS creates the cluster, the system pool is inline.
+	// A User pool alone is not enough.
+	newPool(t, g, c, "pool1", infrav1.NodePoolModeUser, nil)
+	g.Consistently(func(g Gomega) {
+		get(ctx, g, ns, "aks-cp", cp)
+		g.Expect(readyCondition(cp)).To(And(HaveField("Reason", azuremanagedcontrolplane.WaitingForMachinePoolsReason), HaveField("Message", ContainSubstring("mode System"))))
+		g.Expect(apierrors.IsNotFound(env.Env.Get(ctx, client.ObjectKey{Namespace: ns, Name: "aks-cp"}, &asocontainerservice.ManagedCluster{}))).To(BeTrue())
+	}, 2*time.Second, 200*time.Millisecond).Should(Succeed())
+
+	// While AKS creates the cluster, every pool is inline, as CAPZ sends them.
 	sim.StayReconciling("ManagedCluster", ns, "aks-cp")
 	_, pool := newPool(t, g, c, "pool0", infrav1.NodePoolModeSystem, nil)
 	mc := &asocontainerservice.ManagedCluster{}
 	g.Eventually(func(g Gomega) {
 		get(ctx, g, ns, "aks-cp", mc)
-		g.Expect(mc.Spec.AgentPoolProfiles).To(ConsistOf(And(HaveField("Name", HaveValue(Equal("pool0"))), HaveField("Count", HaveValue(Equal(2))))))
+		g.Expect(mc.Spec.AgentPoolProfiles).To(HaveExactElements(
+			And(HaveField("Name", HaveValue(Equal("pool0"))), HaveField("Mode", HaveValue(Equal(asocontainerservice.AgentPoolMode_System))), HaveField("Count", HaveValue(Equal(2)))),
+			And(HaveField("Name", HaveValue(Equal("pool1"))), HaveField("Mode", HaveValue(Equal(asocontainerservice.AgentPoolMode_User))))))
 	}, timeout).Should(Succeed())
 	g.Expect(sim.Heal(ctx, "ManagedCluster", ns, "aks-cp")).To(Succeed())
 
