@@ -23,30 +23,36 @@ import (
 	"strconv"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/sets"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
+	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
+	clusterctlv1 "sigs.k8s.io/cluster-api/cmd/clusterctl/api/v1alpha3"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	"github.com/capzaso/cluster-api-provider-azure/feature"
 )
 
 // +kubebuilder:webhook:verbs=create;update,path=/mutate-infrastructure-cluster-x-k8s-io-v1beta1-azuremanagedmachinepool,mutating=true,failurePolicy=fail,matchPolicy=Equivalent,groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedmachinepools,versions=v1beta1,name=default.azuremanagedmachinepool.infrastructure.cluster.x-k8s.io,sideEffects=None,admissionReviewVersions=v1
-// +kubebuilder:webhook:verbs=create;update,path=/validate-infrastructure-cluster-x-k8s-io-v1beta1-azuremanagedmachinepool,mutating=false,failurePolicy=fail,matchPolicy=Equivalent,groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedmachinepools,versions=v1beta1,name=validation.azuremanagedmachinepool.infrastructure.cluster.x-k8s.io,sideEffects=None,admissionReviewVersions=v1
+// +kubebuilder:webhook:verbs=create;update;delete,path=/validate-infrastructure-cluster-x-k8s-io-v1beta1-azuremanagedmachinepool,mutating=false,failurePolicy=fail,matchPolicy=Equivalent,groups=infrastructure.cluster.x-k8s.io,resources=azuremanagedmachinepools,versions=v1beta1,name=validation.azuremanagedmachinepool.infrastructure.cluster.x-k8s.io,sideEffects=None,admissionReviewVersions=v1
 
 // SetupAzureManagedMachinePoolWebhookWithManager registers the defaulting and validating webhooks of
 // AzureManagedMachinePool.
 func SetupAzureManagedMachinePoolWebhookWithManager(mgr ctrl.Manager) error {
-	w := azureManagedMachinePoolWebhook{}
+	w := azureManagedMachinePoolWebhook{reader: mgr.GetAPIReader()}
 	return ctrl.NewWebhookManagedBy(mgr, &AzureManagedMachinePool{}).WithDefaulter(w).WithValidator(w).Complete()
 }
 
-// azureManagedMachinePoolWebhook validates without reading other objects. CAPZ also refuses to turn the last
-// System agent pool of a cluster into a User pool, or to delete it; that needs a client to list the cluster's
-// pools, so it is left to AKS, which rejects it too.
-type azureManagedMachinePoolWebhook struct{}
+// azureManagedMachinePoolWebhook validates a pool, and, as CAPZ's, refuses to delete the last System pool of a
+// live cluster or to turn it into a User pool, reading the cluster's pools from the API server (reader): AKS
+// needs a System pool, and would refuse the agent pool's DELETE, leaving the pool deleting for ever.
+type azureManagedMachinePoolWebhook struct {
+	reader client.Reader
+}
 
 // Default fills in CAPZ's defaults.
 func (azureManagedMachinePoolWebhook) Default(_ context.Context, p *AzureManagedMachinePool) error {
@@ -64,18 +70,69 @@ func (azureManagedMachinePoolWebhook) ValidateCreate(_ context.Context, p *Azure
 }
 
 // ValidateUpdate validates a changed AzureManagedMachinePool, including what AKS cannot change on an agent pool.
-func (azureManagedMachinePoolWebhook) ValidateUpdate(_ context.Context, old, p *AzureManagedMachinePool) (admission.Warnings, error) {
+func (w azureManagedMachinePoolWebhook) ValidateUpdate(ctx context.Context, old, p *AzureManagedMachinePool) (admission.Warnings, error) {
 	if !p.DeletionTimestamp.IsZero() {
 		return nil, nil
 	}
 	errs := p.validate()
 	errs = append(errs, validateAzureManagedMachinePoolUpdate(old, p)...)
+	if old.Spec.Mode == NodePoolModeSystem && p.Spec.Mode != NodePoolModeSystem {
+		last, err := w.lastSystemPool(ctx, old)
+		if err != nil {
+			return nil, err
+		}
+		if last != "" {
+			errs = append(errs, field.Forbidden(field.NewPath("spec", "mode"), last+": add another System pool first"))
+		}
+	}
 	return nil, Invalid("AzureManagedMachinePool", p.Name, errs)
 }
 
-// ValidateDelete allows every deletion.
-func (azureManagedMachinePoolWebhook) ValidateDelete(context.Context, *AzureManagedMachinePool) (admission.Warnings, error) {
-	return nil, nil
+// ValidateDelete refuses to delete the last System pool of a cluster that is not being deleted.
+func (w azureManagedMachinePoolWebhook) ValidateDelete(ctx context.Context, p *AzureManagedMachinePool) (admission.Warnings, error) {
+	if p.Spec.Mode != NodePoolModeSystem {
+		return nil, nil
+	}
+	last, err := w.lastSystemPool(ctx, p)
+	if err != nil || last == "" {
+		return nil, err
+	}
+	return nil, Invalid("AzureManagedMachinePool", p.Name, field.ErrorList{field.Forbidden(field.NewPath("spec", "mode"),
+		last+": add another System pool before deleting this one (deleting its MachinePool deletes it too), or delete the Cluster")})
+}
+
+// lastSystemPool says why a System pool is the one its cluster cannot lose, "" when it may go: it has no cluster
+// label, its Cluster is gone or being deleted (AKS deletes the pools with the managed cluster), clusterctl move
+// deletes it (DeleteForMoveAnnotation), or another System pool of the cluster stays. An error reading them refuses
+// the change, as CAPZ's does.
+func (w azureManagedMachinePoolWebhook) lastSystemPool(ctx context.Context, p *AzureManagedMachinePool) (string, error) {
+	clusterName := p.Labels[clusterv1.ClusterNameLabel]
+	if clusterName == "" {
+		return "", nil
+	}
+	if _, moved := p.Annotations[clusterctlv1.DeleteForMoveAnnotation]; moved {
+		return "", nil
+	}
+	cluster := &clusterv1.Cluster{}
+	if err := w.reader.Get(ctx, client.ObjectKey{Namespace: p.Namespace, Name: clusterName}, cluster); err != nil {
+		if apierrors.IsNotFound(err) {
+			return "", nil
+		}
+		return "", fmt.Errorf("failed to read Cluster %s to check that it keeps a System pool: %w", clusterName, err)
+	}
+	if !cluster.DeletionTimestamp.IsZero() {
+		return "", nil
+	}
+	pools := &AzureManagedMachinePoolList{}
+	if err := w.reader.List(ctx, pools, client.InNamespace(p.Namespace), client.MatchingLabels{clusterv1.ClusterNameLabel: clusterName}); err != nil {
+		return "", fmt.Errorf("failed to list the AzureManagedMachinePools of Cluster %s to check that it keeps a System pool: %w", clusterName, err)
+	}
+	for _, other := range pools.Items {
+		if other.Name != p.Name && other.Spec.Mode == NodePoolModeSystem && other.DeletionTimestamp.IsZero() {
+			return "", nil
+		}
+	}
+	return fmt.Sprintf("the last System pool of Cluster %s, which AKS needs", clusterName), nil
 }
 
 var (
