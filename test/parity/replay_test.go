@@ -202,7 +202,7 @@ func TestReplayRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range slices.Concat(Flavors, MoreFlavors) {
+	for _, f := range slices.Concat(Flavors, MoreFlavors, SwitchFlavors) {
 		t.Run(f.Name, func(t *testing.T) {
 			if _, ok := ran.Flavors[f.Name]; !ok {
 				t.Skip("not in the run")
