@@ -227,10 +227,12 @@ func selfManagedSteps(f *plane.Fixture) []step {
 			},
 		},
 		{
-			name: "delete: the resource group conflicts, the scale set's deletion unavailable, machines' status unavailable, templates' cache cut",
+			// The whole Cluster goes, with its resource group: the scale set is left to go with the group (a patch of
+			// its object), not deleted on its own.
+			name: "delete: the resource group conflicts, leaving the scale set to the group unavailable, machines' status unavailable, templates' cache cut",
 			faults: append([]fault{
 				{controller: ac, op: opDelete, rule: faults.Rule{Verb: "delete", Resource: resourceGroups, Fault: faults.Conflict}, shows: &infrav1.AzureClusterList{}},
-				{controller: amp, op: opDelete, rule: faults.Rule{Verb: "delete", Resource: scaleSets, Fault: faults.Unavailable}, shows: &infrav1exp.AzureMachinePoolList{}},
+				{controller: amp, op: opDelete, rule: faults.Rule{Verb: "patch", Resource: scaleSets, Fault: faults.Unavailable}, shows: &infrav1exp.AzureMachinePoolList{}},
 				statusWrites(am, opDelete, azureMachines, faults.Unavailable),
 				statusWrites(ampm, opDelete, poolMachines, faults.Unavailable),
 			}, watches(amt, opDelete, azureMachineTemplates, false)...),
