@@ -108,10 +108,8 @@ type Kind[T Object, S Scope] struct {
 	// BeforeDelete, when set, runs first when the object is deleted; until it is done the ASO objects (and the
 	// finalizer) stay.
 	BeforeDelete func(ctx context.Context, s S) (done bool, err error)
-	// DeleteOrder orders the deletion of the ASO objects (aso.DeleteOptions.Order); ChooseDeleteOrder, when set,
-	// chooses it in the pass (e.g. by whether the object owns its resource group).
-	DeleteOrder       [][]schema.GroupKind
-	ChooseDeleteOrder func(ctx context.Context, s S) ([][]schema.GroupKind, error)
+	// DeleteOrder orders the deletion of the ASO objects (aso.DeleteOptions.Order).
+	DeleteOrder [][]schema.GroupKind
 	// GoWithCluster, when set, says which ASO kinds Azure deletes with an ancestor resource, and of which kind:
 	// while the whole Cluster is deleted their objects are left to go with it (aso.DeleteOptions.GoesWith), as
 	// CAPZ leaves a machine's resources to its cluster's resource group and AKS deletes a managed cluster's agent
@@ -271,17 +269,10 @@ func (k *Kind[T, S]) delete(ctx context.Context, s S, obj T, cluster *clusterv1.
 			return false, err
 		}
 	}
-	order := k.DeleteOrder
-	if k.ChooseDeleteOrder != nil {
-		var err error
-		if order, err = k.ChooseDeleteOrder(ctx, s); err != nil {
-			return false, err
-		}
-	}
 	if err := k.credentialsBeforeDelete(ctx, obj, s); err != nil {
 		return false, err
 	}
-	opts := aso.DeleteOptions{ClusterName: cluster.Name, Kinds: st.Kinds, Order: order, Credentials: st.Credentials}
+	opts := aso.DeleteOptions{ClusterName: cluster.Name, Kinds: st.Kinds, Order: k.DeleteOrder, Credentials: st.Credentials}
 	if k.GoWithCluster != nil {
 		deleting, err := k.clusterDeleting(ctx, cluster)
 		if err != nil {
