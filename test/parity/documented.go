@@ -419,6 +419,20 @@ type Matcher struct {
 	rows Deliberates
 	// used are the flavors each row (by index) matched in.
 	used map[int]map[string]bool
+	// methods are the methods of the writes compared in each flavor, when Saw recorded them.
+	methods map[string]map[string]bool
+}
+
+// Saw records that a flavor's comparison held a write of a method (PUT, DELETE, ...): a row of a method no write
+// of the flavor has (a DELETE in a run of creation only) cannot be judged stale in it.
+func (m *Matcher) Saw(flavor, method string) {
+	if m.methods == nil {
+		m.methods = map[string]map[string]bool{}
+	}
+	if m.methods[flavor] == nil {
+		m.methods[flavor] = map[string]bool{}
+	}
+	m.methods[flavor][method] = true
 }
 
 // NewMatcher makes a Matcher of the rows.
@@ -463,7 +477,7 @@ func (s StaleRow) String() string {
 }
 
 // Stale lists, for every flavor that ran, the rows naming it that excused nothing in it; rows that may not occur are
-// never stale.
+// never stale, nor rows of a method the flavor's comparison had no write of (Saw).
 func (m *Matcher) Stale(ran []string) []StaleRow {
 	var out []StaleRow
 	for i, d := range m.rows {
@@ -471,6 +485,9 @@ func (m *Matcher) Stale(ran []string) []StaleRow {
 			continue
 		}
 		for _, f := range d.Flavors {
+			if seen, recorded := m.methods[f]; recorded && !seen[d.Method] {
+				continue
+			}
 			if slices.Contains(ran, f) && !m.used[i][f] {
 				out = append(out, StaleRow{Row: d, Flavor: f})
 			}

@@ -207,6 +207,12 @@ func TestMatcher_Stale(t *testing.T) {
 		"docs line 18 (both PUT Microsoft.Network/virtualNetworks ${CLUSTER_NAME}-vnet (api-version)) excused nothing in flavor default: remove or correct the row",
 	))
 	g.Expect(m.Stale([]string{"aks-aso"})).To(BeEmpty(), "no row names aks-aso")
+
+	// A comparison that had DELETEs only judges no row of PUTs; one that had PUTs judges them again.
+	m.Saw("default", "DELETE")
+	g.Expect(m.Stale([]string{"default"})).To(BeEmpty(), "no PUT of default was compared")
+	m.Saw("default", "PUT")
+	g.Expect(m.Stale([]string{"default"})).To(HaveLen(4))
 }
 
 // TestParseDeliberate_TheDocument: docs/capz-parity.md's own table parses, and every flavor a row names is one make

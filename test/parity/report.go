@@ -79,6 +79,7 @@ func Report(w io.Writer, results []FlavorResult, ds Deliberates) ([]Undocumented
 			return "UNDOCUMENTED"
 		}
 		for _, d := range r.Diffs {
+			m.Saw(r.Flavor, d.Resource.Method)
 			counts[d.Status]++
 			fmt.Fprintf(w, "  %-9s  %s\n", d.Status, d.Resource)
 			switch d.Status {
