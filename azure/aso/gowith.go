@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/cluster-api/util/annotations"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
@@ -63,12 +64,7 @@ func (e *Engine) leaveToAncestor(ctx context.Context, owner, obj client.Object, 
 		keep = append(keep, metav1.OwnerReference{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Name: ancestor.GetName(), UID: ancestor.GetUID()})
 	}
 	obj.SetOwnerReferences(keep)
-	annotations := obj.GetAnnotations()
-	if annotations == nil {
-		annotations = map[string]string{}
-	}
-	annotations[asoannotations.ReconcilePolicy] = string(asoannotations.ReconcilePolicyDetachOnDelete)
-	obj.SetAnnotations(annotations)
+	annotations.AddAnnotations(obj, map[string]string{asoannotations.ReconcilePolicy: string(asoannotations.ReconcilePolicyDetachOnDelete)})
 	kind := obj.GetObjectKind().GroupVersionKind().Kind
 	if err := e.Client.Patch(ctx, obj, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -100,7 +96,7 @@ func (e *Engine) goingAncestor(ctx context.Context, obj client.Object, clusterNa
 				return nil, false, nil
 			}
 			parent = u
-		} else if id := specOwnerARMID(current); id != "" {
+		} else if _, id := specOwner(current); id != "" {
 			if parent, err = e.objectContaining(ctx, obj.GetNamespace(), kind, id, clusterName); parent == nil || err != nil {
 				return nil, false, err
 			}
@@ -157,7 +153,7 @@ func (e *Engine) objectContaining(ctx context.Context, namespace string, kind sc
 // asoParentRef is the reference ASO sets from an object to its owner's object (spec.owner): not a controller, of an
 // ASO group, named as spec.owner; nil when the object has none (no owner, an ARM ID, or ASO has not claimed it).
 func asoParentRef(obj client.Object) *metav1.OwnerReference {
-	parentName := specOwnerName(obj)
+	parentName, _ := specOwner(obj)
 	if parentName == "" {
 		return nil
 	}
@@ -189,27 +185,16 @@ func (e *Engine) reconcilePolicyOf(ctx context.Context, obj client.Object) (asoa
 	return asoannotations.ReconcilePolicyManage, nil
 }
 
-// specOwnerARMID is the ARM ID an ASO object's owner is given by (spec.owner.armId), "" when it has none or a name.
-func specOwnerARMID(obj client.Object) string {
+// specOwner is an ASO object's owner (spec.owner): its name, or the ARM ID it is given by; both "" when it has
+// none. Typed, or unstructured when the object's version is not in the scheme (a raw resource at another version).
+func specOwner(obj client.Object) (name, armID string) {
 	if u, ok := obj.(*unstructured.Unstructured); ok {
-		id, _, _ := unstructured.NestedString(u.Object, "spec", "owner", "armId")
-		return id
+		name, _, _ = unstructured.NestedString(u.Object, "spec", "owner", "name")
+		armID, _, _ = unstructured.NestedString(u.Object, "spec", "owner", "armId")
+		return name, armID
 	}
 	if owned, ok := obj.(genruntime.ARMOwnedMetaObject); ok && owned.Owner() != nil {
-		return owned.Owner().ARMID
+		return owned.Owner().Name, owned.Owner().ARMID
 	}
-	return ""
-}
-
-// specOwnerName is the name of an ASO object's owner (spec.owner.name), "" when it has none or an ARM ID: typed, or
-// unstructured when the object's version is not in the scheme (a raw resource at another version).
-func specOwnerName(obj client.Object) string {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		name, _, _ := unstructured.NestedString(u.Object, "spec", "owner", "name")
-		return name
-	}
-	if owned, ok := obj.(genruntime.ARMOwnedMetaObject); ok && owned.Owner() != nil {
-		return owned.Owner().Name
-	}
-	return ""
+	return "", ""
 }

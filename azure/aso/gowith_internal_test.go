@@ -26,9 +26,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// TestSpecOwnerName: the owner's name of a typed object, and of an unstructured one (a raw resource at a version the
+// TestSpecOwner: the owner's name of a typed object, and of an unstructured one (a raw resource at a version the
 // scheme does not have, as CAPZ's aks-aso flavor writes its agent pools); none for an owner given by ARM ID.
-func TestSpecOwnerName(t *testing.T) {
+func TestSpecOwner(t *testing.T) {
 	rawPool := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "containerservice.azure.com/v1api20240901", "kind": "ManagedClustersAgentPool",
 		"metadata": map[string]any{"name": "pool0"},
@@ -47,7 +47,8 @@ func TestSpecOwnerName(t *testing.T) {
 		{name: "no owner", obj: &asocontainerservice.ManagedClustersAgentPool{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			NewWithT(t).Expect(specOwnerName(tc.obj)).To(Equal(tc.want))
+			name, _ := specOwner(tc.obj)
+			NewWithT(t).Expect(name).To(Equal(tc.want))
 		})
 	}
 }
