@@ -67,6 +67,9 @@ type ResourceDiff struct {
 	Fields []FieldDiff
 	// Writes are how many distinct bodies each side sent.
 	CAPZWrites, OurWrites int
+	// OnlyStatuses are the statuses of the writes of the side that alone wrote the resource (StatusOnlyCAPZ,
+	// StatusOnlyOurs), as FieldStatus gives them: a row of the whole resource may allow only some.
+	OnlyStatuses []string
 }
 
 // FieldDiff is a field whose values differ between the sides.
@@ -116,9 +119,9 @@ func Compare(capz, ours []Write) []ResourceDiff {
 		d := ResourceDiff{Resource: r, CAPZWrites: len(s.capz), OurWrites: len(s.ours)}
 		switch {
 		case len(s.ours) == 0:
-			d.Status = StatusOnlyCAPZ
+			d.Status, d.OnlyStatuses = StatusOnlyCAPZ, statuses(s.capzWrites)
 		case len(s.capz) == 0:
-			d.Status = StatusOnlyOurs
+			d.Status, d.OnlyStatuses = StatusOnlyOurs, statuses(s.ourWrites)
 		default:
 			d.Fields = diffFields(s.capz, s.ours)
 			d.Fields = append(d.Fields, diffWrites(s.capzWrites, s.ourWrites)...)

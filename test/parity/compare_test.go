@@ -29,7 +29,7 @@ func writesOf(t *testing.T, reqs ...string) []Write {
 	t.Helper()
 	var in []Request
 	for i := 0; i < len(reqs); i += 2 {
-		in = append(in, Request{Method: "PUT", Path: reqs[i], Body: []byte(reqs[i+1])})
+		in = append(in, Request{Method: "PUT", Path: reqs[i], Body: []byte(reqs[i+1]), Status: 201})
 	}
 	w, err := Normalizer{}.Writes(in)
 	if err != nil {
@@ -177,7 +177,7 @@ func TestReport(t *testing.T) {
 	writes := func(reqs ...string) []Write {
 		var in []Request
 		for i := 0; i < len(reqs); i += 2 {
-			in = append(in, Request{Method: "PUT", Path: reqs[i], Body: []byte(reqs[i+1])})
+			in = append(in, Request{Method: "PUT", Path: reqs[i], Body: []byte(reqs[i+1]), Status: 201})
 		}
 		w, err := n.Writes(in)
 		g.Expect(err).NotTo(HaveOccurred())
@@ -209,16 +209,16 @@ func TestReport(t *testing.T) {
 	report := out.String()
 	for _, want := range []string{
 		"== flavor default (cluster pdef)",
-		"  only CAPZ  Microsoft.Authorization/roleAssignments <guid-1>\n      UNDOCUMENTED",
+		"  only CAPZ  Microsoft.Authorization/roleAssignments <guid-1>\n      (status) 201  [UNDOCUMENTED]",
 		"  differs    Microsoft.Network/loadBalancers ${CLUSTER_NAME}-public-lb",
 		"      properties.probes[HTTPSProbe].properties.intervalInSeconds: CAPZ 15; ours 5  [documented (docs line 11)]",
 		"      properties.probes[HTTPSProbe].properties.port: CAPZ 6443; ours 443  [UNDOCUMENTED]",
-		"  only CAPZ  Microsoft.Network/networkSecurityGroups nsg\n      UNDOCUMENTED",
+		"  only CAPZ  Microsoft.Network/networkSecurityGroups nsg\n      (status) 201  [UNDOCUMENTED]",
 		"  equal      Microsoft.Network/virtualNetworks vnet",
 		"  PROBLEM: CAPZ did not settle",
 		"  summary: 4 resources: 1 equal, 1 differ, 2 only CAPZ, 0 only ours; 3 undocumented differences",
 		"== flavor machinepool-flex (cluster pdef)",
-		"  only CAPZ  Microsoft.Authorization/roleAssignments <guid-1>\n      documented (docs line 16)",
+		"  only CAPZ  Microsoft.Authorization/roleAssignments <guid-1>\n      (status) 201  [documented (docs line 16)]",
 		"6 undocumented differences",
 		"4 stale rows",
 		"5 problems made the comparison incomplete or the table wrong",

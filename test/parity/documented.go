@@ -242,30 +242,71 @@ func parseRow(cells []string) (Deliberate, error) {
 }
 
 // checkSide checks that the side agrees with the values: the side that alone sends a field (or writes a resource)
-// is the other's "(absent)"; a resource row names one side and allows any body of it.
+// is the other's "(absent)".
 func (d Deliberate) checkSide() error {
-	capzAbsent, oursAbsent := d.CAPZ.onlyAbsent(), d.Ours.onlyAbsent()
-	if d.Field == WholeResource {
-		if strings.Trim(d.Name, "*/") == "" {
-			return fmt.Errorf("name %q: a row of a whole resource names the resources, not every one of the type", d.Name)
-		}
-		if d.Side == SideBoth {
-			return fmt.Errorf("a row of a whole resource names the side that alone writes it (%s or %s)", SideCAPZ, SideOurs)
-		}
-		writer, other := d.Ours, d.CAPZ
-		if d.Side == SideCAPZ {
-			writer, other = d.CAPZ, d.Ours
-		}
-		if !other.onlyAbsent() || !writer.Any {
-			return fmt.Errorf("a resource only %s writes: want `%s` for the other side and any for %s", d.Side, Absent, d.Side)
-		}
-		return nil
+	if d.wholeResource() {
+		return d.checkWholeResource()
 	}
+	capzAbsent, oursAbsent := d.CAPZ.onlyAbsent(), d.Ours.onlyAbsent()
 	switch {
 	case d.Side == SideCAPZ && !oursAbsent, d.Side == SideOurs && !capzAbsent:
 		return fmt.Errorf("side %s: the other side's values must be `%s`", d.Side, Absent)
 	case d.Side == SideBoth && (capzAbsent || oursAbsent):
 		return fmt.Errorf("side %s: a side whose only value is `%s` is the other side's difference", d.Side, Absent)
+	}
+	return nil
+}
+
+// wholeResource reports whether the row excuses a resource only one side writes: any body of it (WholeResource), or
+// only the statuses it names (FieldStatus of one side: both sides' writes of a resource always have a status).
+func (d Deliberate) wholeResource() bool {
+	return d.Field == WholeResource || (d.Field == FieldStatus && d.Side != SideBoth)
+}
+
+// writer is what the row allows the side that alone sends the field or writes the resource.
+func (d Deliberate) writer() Values {
+	if d.Side == SideCAPZ {
+		return d.CAPZ
+	}
+	return d.Ours
+}
+
+// statusPattern is an HTTP status as FieldStatus gives it.
+var statusPattern = regexp.MustCompile(`^[1-5][0-9][0-9]$`)
+
+// checkWholeResource checks a row of a resource only one side writes: it names the resources and the side, the other
+// side's values are "(absent)", and the writer's are any body (WholeResource) or statuses (FieldStatus). A DELETE has
+// no body, so a row of a DELETE names the statuses it excuses: a 404 of a resource already gone is not a deletion.
+func (d Deliberate) checkWholeResource() error {
+	if strings.Trim(d.Name, "*/") == "" {
+		return fmt.Errorf("name %q: a row of a whole resource names the resources, not every one of the type", d.Name)
+	}
+	if d.Side == SideBoth {
+		return fmt.Errorf("a row of a whole resource names the side that alone writes it (%s or %s)", SideCAPZ, SideOurs)
+	}
+	other := d.Ours
+	if d.Side == SideOurs {
+		other = d.CAPZ
+	}
+	if !other.onlyAbsent() {
+		return fmt.Errorf("a resource only %s writes: want `%s` for the other side", d.Side, Absent)
+	}
+	if d.Field == WholeResource {
+		if d.Method == "DELETE" {
+			return fmt.Errorf("a DELETE only %s sends: want the field %s and the statuses it excuses (`404`), not %s", d.Side, FieldStatus, WholeResource)
+		}
+		if !d.writer().Any {
+			return fmt.Errorf("a resource only %s writes: want any for %s", d.Side, d.Side)
+		}
+		return nil
+	}
+	if d.writer().Any {
+		return fmt.Errorf("a resource only %s writes, by %s: want the statuses, not any", d.Side, FieldStatus)
+	}
+	for _, v := range d.writer().Set {
+		if !statusPattern.MatchString(v) {
+			return fmt.Errorf("a resource only %s writes, by %s: %q is not an HTTP status", d.Side, FieldStatus, v)
+		}
 	}
 	return nil
 }
@@ -399,7 +440,7 @@ func nameMatches(pattern, name string) bool {
 // excuses reports whether the row excuses a field that differs: the side agrees and each side's values (sorted,
 // Absent for writes without it) are what the row allows.
 func (d Deliberate) excuses(f FieldDiff) bool {
-	return d.Field != WholeResource && sideOf(f) == d.Side && d.CAPZ.Allows(f.CAPZ) && d.Ours.Allows(f.Ours)
+	return !d.wholeResource() && sideOf(f) == d.Side && d.CAPZ.Allows(f.CAPZ) && d.Ours.Allows(f.Ours)
 }
 
 // sideOf is the side a field's difference belongs to: the side that alone sends it, else both.
@@ -445,9 +486,19 @@ func (m *Matcher) ExcuseField(flavor string, r Resource, f FieldDiff) (Deliberat
 	return m.find(flavor, r, f.Path, func(d Deliberate) bool { return d.excuses(f) })
 }
 
-// ExcuseResource finds the row that excuses a resource only one side (SideCAPZ or SideOurs) writes in a flavor.
-func (m *Matcher) ExcuseResource(flavor string, r Resource, only string) (Deliberate, bool) {
-	return m.find(flavor, r, WholeResource, func(d Deliberate) bool { return d.Side == only })
+// ExcuseResource finds the row that excuses a resource only one side writes in a flavor (d.Status StatusOnlyCAPZ or
+// StatusOnlyOurs): a row of any body of it, or of the statuses Azure answered its writes with.
+func (m *Matcher) ExcuseResource(flavor string, d ResourceDiff) (Deliberate, bool) {
+	only := SideCAPZ
+	if d.Status == StatusOnlyOurs {
+		only = SideOurs
+	}
+	if row, ok := m.find(flavor, d.Resource, WholeResource, func(row Deliberate) bool { return row.Side == only }); ok {
+		return row, true
+	}
+	return m.find(flavor, d.Resource, FieldStatus, func(row Deliberate) bool {
+		return row.Side == only && row.writer().Allows(d.OnlyStatuses)
+	})
 }
 
 // find finds the first row that applies to the flavor, resource and field and excuses what ok checks.

@@ -63,6 +63,8 @@ func TestParseDeliberate(t *testing.T) {
 			CAPZ: Values{Set: []string{Absent}}, Ours: Values{Set: []string{`"the user"`}}, Why: "no flavor tags its group", Line: 17},
 		{Side: SideBoth, Method: "PUT", Resource: "Microsoft.Network/virtualNetworks", Name: "${CLUSTER_NAME}-vnet", Field: FieldAPIVersion,
 			CAPZ: Values{Set: []string{`"2022-07-01"`}}, Ours: Values{Set: []string{`"2024-03-01"`}}, Flavors: []string{"default"}, Why: "ASO's version of the API", Line: 18},
+		{Side: SideCAPZ, Method: "DELETE", Resource: "Microsoft.Network/natGateways", Name: "${CLUSTER_NAME}-node-natgw", Field: FieldStatus,
+			CAPZ: Values{Set: []string{"404"}}, Ours: Values{Set: []string{Absent}}, Flavors: []string{"default"}, Why: "CAPZ deletes what the group took", Line: 19},
 	}))
 }
 
@@ -91,7 +93,12 @@ func TestParseDeliberate_Errors(t *testing.T) {
 		{name: "ours alone, CAPZ sends it", markdown: row("| ours | `Microsoft.A/b` | `n` | `f` | `1` | `2` | `default` | why |"), wantErr: "side ours: the other side's values must be `(absent)`"},
 		{name: "both, one absent", markdown: row("| both | `Microsoft.A/b` | `n` | `f` | `(absent)` | `2` | `default` | why |"), wantErr: "side both"},
 		{name: "a whole resource of both", markdown: row("| both | `Microsoft.A/b` | `n` | `*` | any | any | `default` | why |"), wantErr: "names the side that alone writes it"},
-		{name: "a whole resource with values", markdown: row("| ours | `Microsoft.A/b` | `n` | `*` | `(absent)` | `{}` | `default` | why |"), wantErr: "a resource only ours writes"},
+		{name: "a whole resource with values", markdown: row("| ours | `Microsoft.A/b` | `n` | `*` | `(absent)` | `{}` | `default` | why |"), wantErr: "want any for ours"},
+		{name: "a whole resource, the other side not absent", markdown: row("| ours | `Microsoft.A/b` | `n` | `*` | any | any | `default` | why |"), wantErr: "want `(absent)` for the other side"},
+		{name: "a DELETE of any status", markdown: row("| capz | `DELETE Microsoft.A/b` | `n` | `*` | any | `(absent)` | `default` | why |"), wantErr: "want the field (status) and the statuses it excuses"},
+		{name: "the statuses of a whole resource, any", markdown: row("| capz | `DELETE Microsoft.A/b` | `n` | `(status)` | any | `(absent)` | `default` | why |"), wantErr: "want the statuses, not any"},
+		{name: "the statuses of a whole resource, not a status", markdown: row("| capz | `DELETE Microsoft.A/b` | `n` | `(status)` | `\"gone\"` | `(absent)` | `default` | why |"), wantErr: "is not an HTTP status"},
+		{name: "the statuses of every resource of a type", markdown: row("| capz | `DELETE Microsoft.A/b` | `*` | `(status)` | `404` | `(absent)` | `default` | why |"), wantErr: "not every one of the type"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -167,25 +174,46 @@ func TestMatcher_ExcuseField(t *testing.T) {
 }
 
 // TestMatcher_ExcuseResource: a resource only one side writes is excused by a row of the whole resource naming that
-// side, its name and the flavor; nothing else.
+// side, its name and the flavor, and for a row of its statuses, only when Azure answered its writes with them; nothing
+// else.
 func TestMatcher_ExcuseResource(t *testing.T) {
 	g := NewWithT(t)
 	m := NewMatcher(readSample(t))
+	only := func(side string, r Resource, statuses ...string) ResourceDiff {
+		status := StatusOnlyCAPZ
+		if side == SideOurs {
+			status = StatusOnlyOurs
+		}
+		return ResourceDiff{Resource: r, Status: status, OnlyStatuses: statuses}
+	}
 	ra := Resource{Method: "PUT", Type: "Microsoft.Authorization/roleAssignments", ID: "/subscriptions/s/providers/microsoft.authorization/roleassignments/<guid-3>"}
-	row, ok := m.ExcuseResource("machinepool-flex", ra, SideCAPZ)
+	row, ok := m.ExcuseResource("machinepool-flex", only(SideCAPZ, ra, "201"))
 	g.Expect(ok).To(BeTrue())
 	g.Expect(row.Line).To(Equal(16))
-	_, ok = m.ExcuseResource("machinepool-flex", ra, SideOurs)
+	_, ok = m.ExcuseResource("machinepool-flex", only(SideOurs, ra, "201"))
 	g.Expect(ok).To(BeFalse(), "a role assignment only ours writes")
-	_, ok = m.ExcuseResource("default", ra, SideCAPZ)
+	_, ok = m.ExcuseResource("default", only(SideCAPZ, ra, "201"))
 	g.Expect(ok).To(BeFalse(), "another flavor")
-	_, ok = m.ExcuseResource("machinepool-flex", Resource{Method: "PUT", Type: ra.Type, ID: "/subscriptions/s/providers/microsoft.authorization/roleassignments/named"}, SideCAPZ)
+	_, ok = m.ExcuseResource("machinepool-flex", only(SideCAPZ, Resource{Method: "PUT", Type: ra.Type, ID: "/subscriptions/s/providers/microsoft.authorization/roleassignments/named"}, "201"))
 	g.Expect(ok).To(BeFalse(), "a name the row does not name")
-	_, ok = m.ExcuseResource("machinepool-flex", Resource{Method: "DELETE", Type: ra.Type, ID: ra.ID}, SideCAPZ)
+	_, ok = m.ExcuseResource("machinepool-flex", only(SideCAPZ, Resource{Method: "DELETE", Type: ra.Type, ID: ra.ID}, "200"))
 	g.Expect(ok).To(BeFalse(), "a DELETE")
-	_, ok = m.ExcuseResource("default", Resource{Method: "PUT", Type: "Microsoft.Network/loadBalancers",
-		ID: "/subscriptions/s/resourcegroups/${CLUSTER_NAME}/providers/microsoft.network/loadbalancers/${CLUSTER_NAME}-public-lb"}, SideCAPZ)
+	_, ok = m.ExcuseResource("default", only(SideCAPZ, Resource{Method: "PUT", Type: "Microsoft.Network/loadBalancers",
+		ID: "/subscriptions/s/resourcegroups/${CLUSTER_NAME}/providers/microsoft.network/loadbalancers/${CLUSTER_NAME}-public-lb"}, "201"))
 	g.Expect(ok).To(BeFalse(), "a row of one field does not excuse the whole resource")
+
+	natgw := Resource{Method: "DELETE", Type: "Microsoft.Network/natGateways", ID: "/subscriptions/s/resourcegroups/${CLUSTER_NAME}/providers/microsoft.network/natgateways/${CLUSTER_NAME}-node-natgw"}
+	row, ok = m.ExcuseResource("default", only(SideCAPZ, natgw, "404"))
+	g.Expect(ok).To(BeTrue(), "a DELETE that found nothing")
+	g.Expect(row.Line).To(Equal(19))
+	for _, statuses := range [][]string{{"202"}, {"200"}, {"202", "404"}, nil} {
+		_, ok = m.ExcuseResource("default", only(SideCAPZ, natgw, statuses...))
+		g.Expect(ok).To(BeFalse(), "a DELETE answered %v: Azure deleted something", statuses)
+	}
+	_, ok = m.ExcuseResource("default", only(SideOurs, natgw, "404"))
+	g.Expect(ok).To(BeFalse(), "a DELETE only ours sends")
+	_, ok = NewMatcher(readSample(t)).ExcuseField("default", natgw, FieldDiff{Path: FieldStatus, CAPZ: []string{"404"}, Ours: []string{"202"}})
+	g.Expect(ok).To(BeFalse(), "a row of a resource only CAPZ deletes does not excuse one both delete")
 }
 
 // TestMatcher_Stale: a row that excused nothing in a flavor it names that ran is stale; flavors that did not run, rows
@@ -205,14 +233,15 @@ func TestMatcher_Stale(t *testing.T) {
 		"docs line 13 (ours PUT Microsoft.Compute/virtualMachines ${CLUSTER_NAME}-control-plane-* properties.extensionsTimeBudget) excused nothing in flavor default: remove or correct the row",
 		"docs line 14 (both PUT Microsoft.Compute/virtualMachines ${CLUSTER_NAME}-md-0-* properties.osProfile.customData) excused nothing in flavor default: remove or correct the row",
 		"docs line 18 (both PUT Microsoft.Network/virtualNetworks ${CLUSTER_NAME}-vnet (api-version)) excused nothing in flavor default: remove or correct the row",
+		"docs line 19 (CAPZ DELETE Microsoft.Network/natGateways ${CLUSTER_NAME}-node-natgw (status)) excused nothing in flavor default: remove or correct the row",
 	))
 	g.Expect(m.Stale([]string{"aks-aso"})).To(BeEmpty(), "no row names aks-aso")
 
 	// A comparison that had DELETEs only judges no row of PUTs; one that had PUTs judges them again.
 	m.Saw("default", "DELETE")
-	g.Expect(m.Stale([]string{"default"})).To(BeEmpty(), "no PUT of default was compared")
+	g.Expect(m.Stale([]string{"default"})).To(HaveLen(1), "no PUT of default was compared: its DELETE row alone is judged")
 	m.Saw("default", "PUT")
-	g.Expect(m.Stale([]string{"default"})).To(HaveLen(4))
+	g.Expect(m.Stale([]string{"default"})).To(HaveLen(5))
 }
 
 // TestParseDeliberate_TheDocument: docs/capz-parity.md's own table parses, and every flavor a row names is one make

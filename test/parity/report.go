@@ -83,12 +83,9 @@ func Report(w io.Writer, results []FlavorResult, ds Deliberates) ([]Undocumented
 			counts[d.Status]++
 			fmt.Fprintf(w, "  %-9s  %s\n", d.Status, d.Resource)
 			switch d.Status {
-			case StatusOnlyCAPZ:
-				row, ok := m.ExcuseResource(r.Flavor, d.Resource, SideCAPZ)
-				fmt.Fprintf(w, "      %s\n", note(row, ok, WholeResource, d))
-			case StatusOnlyOurs:
-				row, ok := m.ExcuseResource(r.Flavor, d.Resource, SideOurs)
-				fmt.Fprintf(w, "      %s\n", note(row, ok, WholeResource, d))
+			case StatusOnlyCAPZ, StatusOnlyOurs:
+				row, ok := m.ExcuseResource(r.Flavor, d)
+				fmt.Fprintf(w, "      %s %s  [%s]\n", FieldStatus, strings.Join(d.OnlyStatuses, ", "), note(row, ok, WholeResource, d))
 			case StatusDiffers:
 				for _, f := range d.Fields {
 					row, ok := m.ExcuseField(r.Flavor, d.Resource, f)
