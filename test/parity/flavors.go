@@ -53,8 +53,8 @@ type Flavor struct {
 	// users create the ClusterClass first.
 	Class string
 	// Brought are Azure resources the user made before the cluster and gave it (a resource group, a network), in
-	// the order they are made: make parity-switch makes them in the fake ARM before the flavor, and they must
-	// survive the cluster's deletion.
+	// the order they are made: make parity and make parity-switch make them in the fake ARM before the flavor, and
+	// they must survive the cluster's deletion.
 	Brought []Seed
 }
 
@@ -112,6 +112,35 @@ var MoreFlavors = []Flavor{
 	{Name: "topology", Cluster: "ptopo", SelfManaged: true, Class: "clusterclass"},
 	{Name: "aks-topology", Cluster: "paktp", Class: "aks-clusterclass"},
 	{Name: "aks-aso-topology", Cluster: "pakat", Class: "aks-aso-clusterclass"},
+	// The default template with what CAPZ's flavors leave out (issue 40): machines with a system-assigned identity
+	// (and its role assignment, Contributor of the subscription) and the bootstrap extension; a user's security rule
+	// and a private endpoint in the node subnet; a peering to a network the user brought, in a resource group of its
+	// own.
+	{Name: "default-extras", Cluster: "pext", SelfManaged: true, Template: "default",
+		Edits: []Edit{
+			{Kind: "AzureMachineTemplate", Path: []string{"spec", "template", "spec", "identity"}, Value: "SystemAssigned"},
+			{Kind: "AzureMachineTemplate", Path: []string{"spec", "template", "spec", "userAssignedIdentities"}, Value: nil},
+			{Kind: "AzureMachineTemplate", Path: []string{"spec", "template", "spec", "disableVMBootstrapExtension"}, Value: false},
+			{Kind: "AzureCluster", Path: []string{"spec", "networkSpec", "subnets"}, Value: []any{
+				map[string]any{"name": "control-plane-subnet", "role": "control-plane"},
+				map[string]any{"name": "node-subnet", "role": "node",
+					"securityGroup": map[string]any{"securityRules": []any{map[string]any{
+						"name": "allow_https", "description": "the workloads' HTTPS", "protocol": "Tcp", "direction": "Inbound",
+						"priority": int64(2200), "source": "*", "sourcePorts": "*", "destination": "*", "destinationPorts": "443",
+						"action": "Allow"}}},
+					"privateEndpoints": []any{map[string]any{"name": "pext-storage-pe",
+						"privateLinkServiceConnections": []any{map[string]any{"name": "storage", "groupIDs": []any{"blob"},
+							"privateLinkServiceID": "/subscriptions/{subscription}/resourceGroups/pext-peer/providers/Microsoft.Storage/storageAccounts/pextstorage"}}}}},
+			}},
+			{Kind: "AzureCluster", Path: []string{"spec", "networkSpec", "vnet", "peerings"}, Value: []any{
+				map[string]any{"resourceGroup": "pext-peer", "remoteVnetName": "pext-peer-vnet"}}},
+		},
+		Brought: []Seed{
+			{Path: "resourceGroups/pext-peer", Body: map[string]any{"location": Location}},
+			{Path: "resourceGroups/pext-peer/providers/Microsoft.Network/virtualNetworks/pext-peer-vnet", Body: map[string]any{
+				"location": Location, "properties": map[string]any{"addressSpace": map[string]any{"addressPrefixes": []any{"172.16.0.0/16"}}}}},
+			{Path: "resourceGroups/pext-peer/providers/Microsoft.Storage/storageAccounts/pextstorage", Body: map[string]any{"location": Location}},
+		}},
 }
 
 // SwitchFlavors are the flavors only make parity-switch builds, beside Flavors: the provider makes them
@@ -184,6 +213,12 @@ func (f Flavor) brought() (ids []string, bodies []map[string]any) {
 
 // withSubscription copies a body with {subscription} replaced in its strings.
 func withSubscription(v map[string]any, subscription string) map[string]any {
+	out, _ := replaceSubscription(v, subscription).(map[string]any)
+	return out
+}
+
+// replaceSubscription copies a JSON value with {subscription} replaced in its strings.
+func replaceSubscription(v any, subscription string) any {
 	var replace func(v any) any
 	replace = func(v any) any {
 		switch t := v.(type) {
@@ -204,8 +239,7 @@ func withSubscription(v map[string]any, subscription string) map[string]any {
 		}
 		return v
 	}
-	out, _ := replace(v).(map[string]any)
-	return out
+	return replace(v)
 }
 
 // SwitchDefaults are the flavors make parity-switch builds by default.
@@ -349,7 +383,7 @@ func (f Flavor) Render(templatesDir string) ([]*unstructured.Unstructured, error
 		o.SetNamespace(f.Namespace())
 		for _, e := range f.Edits {
 			if o.GetKind() == e.Kind {
-				if err := unstructured.SetNestedField(o.Object, e.Value, e.Path...); err != nil {
+				if err := unstructured.SetNestedField(o.Object, replaceSubscription(e.Value, f.Subscription), e.Path...); err != nil {
 					return nil, fmt.Errorf("failed to edit %s of flavor %s: %w", e.Kind, f.Name, err)
 				}
 			}

@@ -238,7 +238,7 @@ func (s *side) startManager(ctx context.Context, logger logr.Logger) error {
 	})
 }
 
-// apply creates what exists in Azure before the flavor (Flavor.existing), the flavor's objects, and what a user
+// apply creates what exists in Azure before the flavor (Flavor.existing, Flavor.Brought), the flavor's objects, and what a user
 // creates beside them: the service principal's Secret, ASO's
 // credential (aks-aso), the kubeconfig through which Cluster API reaches the workload cluster (self-managed
 // flavors, written before the Cluster, so that the control plane uses it and not one for the Azure load balancer,
@@ -248,6 +248,12 @@ func (s *side) apply(ctx context.Context, f Flavor, objs []*unstructured.Unstruc
 	for _, id := range f.existing() {
 		if err := s.arm.Seed(id, map[string]any{"location": Location}); err != nil {
 			return fmt.Errorf("failed to seed the %s side's Azure: %w", s.name, err)
+		}
+	}
+	ids, bodies := f.brought()
+	for i, id := range ids {
+		if err := s.arm.Seed(id, bodies[i]); err != nil {
+			return fmt.Errorf("failed to make what the user brought to %s: %w", f.Name, err)
 		}
 	}
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: f.Namespace()}}

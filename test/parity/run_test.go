@@ -22,6 +22,7 @@ import (
 	"time"
 
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // TestSideProcesses: ours runs every flavor in one process; CAPZ runs once per set of feature gates, so that a gate
@@ -121,6 +122,21 @@ func TestFlavors_CustomVNet(t *testing.T) {
 	}
 	g.Expect(fmt.Sprint(bodies)).NotTo(ContainSubstring("{subscription}"))
 	g.Expect(fmt.Sprint(bodies)).To(ContainSubstring(prefix + "pcvnet-vnetrg/providers/Microsoft.Network/networkSecurityGroups/node-nsg"))
+}
+
+// TestFlavors_DefaultExtras: the variant's edits reach the AzureCluster, {subscription} replaced by the flavor's.
+func TestFlavors_DefaultExtras(t *testing.T) {
+	g := NewWithT(t)
+	f, ok := FlavorNamed("default-extras")
+	g.Expect(ok).To(BeTrue())
+	objs, err := f.Render("testdata")
+	g.Expect(err).NotTo(HaveOccurred())
+	network, _, _ := unstructured.NestedMap(objs[0].Object, "spec", "networkSpec")
+	g.Expect(network).To(HaveKeyWithValue("vnet", HaveKeyWithValue("peerings", ConsistOf(HaveKeyWithValue("remoteVnetName", "pext-peer-vnet")))))
+	raw := fmt.Sprint(network)
+	g.Expect(raw).NotTo(ContainSubstring("{subscription}"))
+	g.Expect(raw).To(ContainSubstring("/subscriptions/" + f.Subscription + "/resourceGroups/pext-peer/providers/Microsoft.Storage/storageAccounts/pextstorage"))
+	g.Expect(raw).To(ContainSubstring("allow_https"))
 }
 
 // TestCompareFlavor: each phase of the lifecycle is compared on its own, in the order the sides ran them, after

@@ -176,12 +176,6 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 		return SwitchResult{}, err
 	}
 	for _, f := range o.Flavors {
-		ids, bodies := f.brought()
-		for i, id := range ids {
-			if err := s.arm.Seed(id, bodies[i]); err != nil {
-				return SwitchResult{}, fmt.Errorf("failed to make what the user brought to %s: %w", f.Name, err)
-			}
-		}
 		if err := s.apply(ctx, f, manifests[f.Name]); err != nil {
 			return SwitchResult{}, err
 		}
