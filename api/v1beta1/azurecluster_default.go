@@ -249,7 +249,7 @@ func (c *AzureCluster) setAPIServerLBDefaults() {
 		}
 		for i := range lb.FrontendIPs {
 			if ip := lb.FrontendIPs[i].PublicIP; ip != nil && ip.DNSName == "" {
-				ip.DNSName = APIServerFQDN(s.SubscriptionID, s.ResourceGroup, ip.Name, c.Name, s.Location, s.AzureEnvironment)
+				ip.DNSName = APIServerFQDN(s.SubscriptionID, s.ResourceGroup, ip.Name, c.clusterName(), s.Location, s.AzureEnvironment)
 			}
 		}
 	} else {
@@ -345,4 +345,15 @@ func (s SubnetClassSpec) IsIPv6Enabled() bool {
 		}
 	}
 	return false
+}
+
+// clusterName is the name of the Cluster the AzureCluster belongs to, as CAPZ names the API server's DNS label after
+// it (ClusterScope.ClusterName): its cluster-name label, which Cluster API's topology controller sets on the
+// AzureCluster it makes (and names at random), else the AzureCluster's own name, which CAPZ's templates give the
+// Cluster too.
+func (c *AzureCluster) clusterName() string {
+	if name := c.Labels[ClusterNameLabel]; name != "" {
+		return name
+	}
+	return c.Name
 }

@@ -59,6 +59,14 @@ func TestDefaults_FieldsDefaultingConsumes(t *testing.T) {
 			// FNV-1a of "00000000-0000-0000-0000-000000000001/my-rg/pip-c-apiserver" is 14cfac8b.
 			g.Expect(s.NetworkSpec.APIServerLB.FrontendIPs[0].PublicIP.DNSName).To(Equal("c-14cfac8b.eastus.cloudapp.azure.com"))
 		}},
+		{name: "the Cluster's name labels the API server's DNS name, as CAPZ's (a topology's AzureCluster is named at random)", check: func(g Gomega) {
+			c := &AzureCluster{ObjectMeta: metav1.ObjectMeta{Name: "c-infra-x7k2p", Namespace: "ns", Labels: map[string]string{ClusterNameLabel: "c"}}}
+			c.Spec.Location = "eastus"
+			c.SetDefaults()
+			g.Expect(c.Spec.NetworkSpec.APIServerLB.FrontendIPs[0].PublicIP.Name).To(Equal("pip-c-infra-x7k2p-apiserver"))
+			g.Expect(c.Spec.NetworkSpec.APIServerLB.FrontendIPs[0].PublicIP.DNSName).To(HavePrefix("c-"))
+			g.Expect(c.Spec.NetworkSpec.APIServerLB.FrontendIPs[0].PublicIP.DNSName).NotTo(HavePrefix("c-infra-x7k2p-"))
+		}},
 		{name: "frontendIPsCount makes the outbound load balancers' frontends", check: func(g Gomega) {
 			s := cluster(func(s *AzureClusterSpec) {
 				s.NetworkSpec.APIServerLB = &LoadBalancerSpec{LoadBalancerClassSpec: LoadBalancerClassSpec{Type: Internal}}
