@@ -28,6 +28,7 @@ import (
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/test/armnorm"
 )
 
@@ -38,6 +39,10 @@ const ClusterPlaceholder = "${CLUSTER_NAME}"
 // InfrastructurePlaceholder replaces the name of a Cluster's infrastructure object (its AzureCluster) where it is not
 // the Cluster's: the topology controller names it at random.
 const InfrastructurePlaceholder = "${CLUSTER_NAME}-<infrastructure>"
+
+// DNSLabelPlaceholder replaces the default DNS label of the API server of a Cluster whose AzureCluster is named at
+// random: it hashes that name.
+const DNSLabelPlaceholder = "${CLUSTER_NAME}-<dns-label>"
 
 // progress is how far a flavor got on a side.
 type progress struct {
@@ -149,6 +154,9 @@ func (s *side) names(ctx context.Context, f Flavor) (map[string]string, error) {
 	}
 	if infra := cluster.Spec.InfrastructureRef.Name; infra != "" && infra != f.Cluster {
 		out[infra] = InfrastructurePlaceholder
+		// The API server's default DNS label is the Cluster's name and a hash of the names of the resource group and
+		// public IP, both the AzureCluster's (CAPZ's ClusterScope.GenerateFQDN): alike on both sides but for that name.
+		out[infrav1.APIServerDNSLabel(f.Subscription, infra, infrav1.APIServerPublicIPName(infra), f.Cluster)] = DNSLabelPlaceholder
 	}
 	return out, nil
 }
