@@ -34,19 +34,23 @@ import (
 // -replay-from=<log dir>. replayRun compares every flavor of a run's log directory again with the table, as make
 // parity would now: go test ./test/parity -run TestReplayRun -replay-run=<log dir> -v.
 var (
-	replayFrom = flag.String("replay-from", "", "a make parity log directory to record testdata/"+replayFile+" from (its default flavor)")
+	replayFrom = flag.String("replay-from", "", "a make parity log directory to record testdata/"+replayFile+" from (its default flavor, every phase)")
 	replayRun  = flag.String("replay-run", "", "a make parity log directory whose flavors TestReplayRun compares again")
 )
 
-// replayFile is the recorded run: both sides' ARM writes of the default flavor in a real make parity run.
+// replayFile is the recorded run: both sides' ARM writes of the default flavor in a real make parity run, phase by
+// phase (creation, then the lifecycle's).
 const replayFile = "replay-default.json"
 
-// recordedRun is a flavor's ARM writes on both sides, as a run's <side>-result.json hands them to the comparison.
+// recordedRun is a flavor's ARM writes on both sides in a phase, as a run's <side>-result.json hands them to the
+// comparison.
 type recordedRun struct {
 	// Source names the run it was taken from.
 	Source string
 	Flavor string
-	Sides  map[string]recordedSide
+	// Phase is the lifecycle's phase (PhaseCreate when empty).
+	Phase string `json:",omitempty"`
+	Sides map[string]recordedSide
 }
 
 type recordedSide struct {
@@ -65,27 +69,29 @@ type recordedRequest struct {
 // comparison only sees as present or not.
 var bulkyKeys = regexp.MustCompile(`"(customData|protectedSettings|adminPassword)"\s*:\s*("(?:[^"\\]|\\.)*"|\{[^{}]*\})`)
 
-// record reads a flavor of a run's log directory and keeps its writes, their secrets shortened: what the
-// <side>-result.json of the process that ran the flavor handed to the comparison (the requests until the flavor
-// settled, and the generated names).
-func record(t *testing.T, dir string, flavor Flavor) recordedRun {
+// record keeps a flavor's writes in a phase of a run's log directory, their secrets shortened: what the
+// <side>-result.json of the process that ran the flavor (results, by side) handed to the comparison (the requests
+// until the flavor settled, and the generated names).
+func record(t *testing.T, dir string, flavor Flavor, phase string, results map[string]SideResult) recordedRun {
 	t.Helper()
 	run := recordedRun{Source: filepath.Base(dir), Flavor: flavor.Name, Sides: map[string]recordedSide{}}
+	if phase != PhaseCreate {
+		run.Phase = phase
+	}
 	for _, p := range sideProcesses([]Flavor{flavor}) {
-		raw, err := os.ReadFile(filepath.Join(dir, p.Name+"-result.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var r SideResult
-		if err := json.Unmarshal(raw, &r); err != nil {
-			t.Fatal(err)
-		}
-		f, ok := r.Flavors[flavor.Name]
+		f, ok := results[p.Side].Flavors[flavor.Name]
 		if !ok {
 			t.Fatalf("%s has no flavor %s", p.Name, flavor.Name)
 		}
-		rs := recordedSide{Names: f.Names}
-		for _, req := range f.Requests {
+		rs, requests := recordedSide{Names: f.Names}, f.Requests
+		if phase != PhaseCreate {
+			i := slices.IndexFunc(f.Lifecycle, func(p SidePhase) bool { return p.Name == phase })
+			if i < 0 {
+				t.Fatalf("%s did not run the phase %s of flavor %s", p.Name, phase, flavor.Name)
+			}
+			requests = f.Lifecycle[i].Requests
+		}
+		for _, req := range requests {
 			if !writeMethods[req.Method] {
 				continue
 			}
@@ -100,13 +106,42 @@ func record(t *testing.T, dir string, flavor Flavor) recordedRun {
 	return run
 }
 
-// readRecordedRun reads testdata/replayFile, recording it first with -replay-from.
-func readRecordedRun(t *testing.T) recordedRun {
+// readResults reads the <side>-result.json of each side's process that ran the flavor, by side.
+func readResults(t *testing.T, dir string, flavor Flavor) map[string]SideResult {
+	t.Helper()
+	out := map[string]SideResult{}
+	for _, p := range sideProcesses([]Flavor{flavor}) {
+		raw, err := os.ReadFile(filepath.Join(dir, p.Name+"-result.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r SideResult
+		if err := json.Unmarshal(raw, &r); err != nil {
+			t.Fatal(err)
+		}
+		out[p.Side] = r
+	}
+	return out
+}
+
+// recordAll records every phase of the flavor that our side ran: creation, then the lifecycle's.
+func recordAll(t *testing.T, dir string, flavor Flavor) []recordedRun {
+	t.Helper()
+	results := readResults(t, dir, flavor)
+	out := []recordedRun{record(t, dir, flavor, PhaseCreate, results)}
+	for _, p := range results[SideOurs].Flavors[flavor.Name].Lifecycle {
+		out = append(out, record(t, dir, flavor, p.Name, results))
+	}
+	return out
+}
+
+// readRecordedRun reads testdata/replayFile, every phase of the recorded run, recording it first from -replay-from.
+func readRecordedRun(t *testing.T) []recordedRun {
 	t.Helper()
 	path := filepath.Join("testdata", replayFile)
 	if *replayFrom != "" {
 		def, _ := FlavorNamed("default")
-		raw, err := json.MarshalIndent(record(t, *replayFrom, def), "", " ")
+		raw, err := json.MarshalIndent(recordAll(t, *replayFrom, def), "", " ")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,11 +153,23 @@ func readRecordedRun(t *testing.T) recordedRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var run recordedRun
-	if err := json.Unmarshal(raw, &run); err != nil {
+	var runs []recordedRun
+	if err := json.Unmarshal(raw, &runs); err != nil {
 		t.Fatal(err)
 	}
-	return run
+	return runs
+}
+
+// phaseOf is the recorded run of a phase.
+func phaseOf(t *testing.T, runs []recordedRun, phase string) recordedRun {
+	t.Helper()
+	for _, r := range runs {
+		if r.Phase == phase || (r.Phase == "" && phase == PhaseCreate) {
+			return r
+		}
+	}
+	t.Fatalf("no phase %s in the recorded run", phase)
+	return recordedRun{}
 }
 
 // requests are a side's recorded writes as the comparison takes them.
@@ -134,9 +181,10 @@ func (s recordedSide) requests() []Request {
 	return out
 }
 
-// replay compares a recorded run's sides (after change, if any, edits their requests) with docs/capz-parity.md's
-// table, as make parity does, and returns the report, the undocumented differences and the problems.
-func replay(t *testing.T, run recordedRun, change func(capz, ours []Request) ([]Request, []Request)) (string, []Undocumented, []string) {
+// replay compares every phase of a recorded run (after change, if any, edits the requests of the phase named) with
+// docs/capz-parity.md's table, as make parity does, and returns the report, the undocumented differences and the
+// problems.
+func replay(t *testing.T, runs []recordedRun, phase string, change func(capz, ours []Request) ([]Request, []Request)) (string, []Undocumented, []string) {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "capz-parity.md"))
 	if err != nil {
@@ -146,36 +194,43 @@ func replay(t *testing.T, run recordedRun, change func(capz, ours []Request) ([]
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, ok := FlavorNamed(run.Flavor)
-	if !ok {
-		t.Fatalf("no flavor %s", run.Flavor)
-	}
-	capz, ours := run.Sides[SideCAPZ].requests(), run.Sides[SideOurs].requests()
-	if change != nil {
-		capz, ours = change(capz, ours)
-	}
-	writes := map[string][]Write{}
-	for side, reqs := range map[string][]Request{SideCAPZ: capz, SideOurs: ours} {
-		n := Normalizer{Names: run.Sides[side].Names, KeepGUIDs: keepGUIDs(f)}
-		w, err := n.Writes(reqs)
-		if err != nil {
-			t.Fatal(err)
+	var results []FlavorResult
+	for _, run := range runs {
+		f, ok := FlavorNamed(run.Flavor)
+		if !ok {
+			t.Fatalf("no flavor %s", run.Flavor)
 		}
-		writes[side] = w
+		capz, ours := run.Sides[SideCAPZ].requests(), run.Sides[SideOurs].requests()
+		if change != nil && (run.Phase == phase || (run.Phase == "" && phase == PhaseCreate)) {
+			capz, ours = change(capz, ours)
+		}
+		writes := map[string][]Write{}
+		for side, reqs := range map[string][]Request{SideCAPZ: capz, SideOurs: ours} {
+			n := Normalizer{Names: run.Sides[side].Names, KeepGUIDs: keepGUIDs(f)}
+			w, err := n.Writes(reqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writes[side] = w
+		}
+		results = append(results, FlavorResult{Flavor: f.Name, Cluster: f.Cluster, Phase: run.Phase, Diffs: Compare(writes[SideCAPZ], writes[SideOurs])})
 	}
 	var out bytes.Buffer
-	undocumented, problems := Report(&out, []FlavorResult{{Flavor: f.Name, Cluster: f.Cluster, Diffs: Compare(writes[SideCAPZ], writes[SideOurs])}}, ds)
+	undocumented, problems := Report(&out, results, ds)
 	return out.String(), undocumented, problems
 }
 
-// TestReplay: the recorded run passes with the table of docs/capz-parity.md: every difference excused, no row of the
-// flavor stale.
+// TestReplay: the recorded run passes with the table of docs/capz-parity.md, every phase: every difference excused,
+// no row of the flavor stale.
 func TestReplay(t *testing.T) {
 	g := NewWithT(t)
-	run := readRecordedRun(t)
-	g.Expect(run.Sides[SideCAPZ].Requests).NotTo(BeEmpty())
-	g.Expect(run.Sides[SideOurs].Requests).NotTo(BeEmpty())
-	report, undocumented, problems := replay(t, run, nil)
+	runs := readRecordedRun(t)
+	g.Expect(runs).To(HaveLen(5), "creation and the lifecycle's four phases")
+	for _, run := range []recordedRun{phaseOf(t, runs, PhaseCreate), phaseOf(t, runs, PhaseDelete)} {
+		g.Expect(run.Sides[SideCAPZ].Requests).NotTo(BeEmpty())
+		g.Expect(run.Sides[SideOurs].Requests).NotTo(BeEmpty())
+	}
+	report, undocumented, problems := replay(t, runs, "", nil)
 	g.Expect(undocumented).To(BeEmpty(), report)
 	g.Expect(problems).To(BeEmpty(), report)
 }
@@ -261,7 +316,7 @@ func firstWrite(t *testing.T, reqs []Request, method string, path *regexp.Regexp
 // TestReplay_Injected: each difference injected into the recorded run fails the comparison, with a message that names
 // it.
 func TestReplay_Injected(t *testing.T) {
-	run := readRecordedRun(t)
+	runs := readRecordedRun(t)
 	var (
 		workerVM       = regexp.MustCompile(`(?i)/virtualMachines/pdef-md-0-[a-z0-9-]+$`)
 		controlPlaneVM = regexp.MustCompile(`(?i)/virtualMachines/pdef-control-plane-[a-z0-9]+$`)
@@ -353,7 +408,7 @@ func TestReplay_Injected(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := NewWithT(t)
-			report, undocumented, problems := replay(t, run, tt.change)
+			report, undocumented, problems := replay(t, runs, PhaseCreate, tt.change)
 			var found []string
 			for _, u := range undocumented {
 				found = append(found, u.String())
@@ -361,6 +416,88 @@ func TestReplay_Injected(t *testing.T) {
 			found = append(found, problems...)
 			t.Logf("undocumented differences and problems:\n%s", strings.Join(found, "\n"))
 			g.Expect(found).NotTo(BeEmpty(), report)
+			for _, w := range tt.want {
+				g.Expect(found).To(ContainElement(ContainSubstring(w)), report)
+			}
+		})
+	}
+}
+
+// withStatus changes the status of every request of a method whose path matches.
+func withStatus(reqs []Request, method string, path *regexp.Regexp, status int) []Request {
+	out := make([]Request, len(reqs))
+	for i, r := range reqs {
+		if r.Method == method && path.MatchString(r.Path) {
+			r.Status = status
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// TestReplay_InjectedDelete: each difference injected into the recorded deletion fails the comparison, with a
+// message that names it: a DELETE of CAPZ's that found something where the row allows only what was already gone, a
+// DELETE of ours the row does not name, another order of deletes, the group's DELETE missing.
+func TestReplay_InjectedDelete(t *testing.T) {
+	runs := readRecordedRun(t)
+	var (
+		group = regexp.MustCompile(`(?i)/resourceGroups/pdef$`)
+		natgw = regexp.MustCompile(`(?i)/natGateways/pdef-node-natgw-1$`)
+		vnet  = regexp.MustCompile(`(?i)/virtualNetworks/pdef-vnet$`)
+	)
+	// The recorded deletion has what the injections change: CAPZ's DELETEs of the NAT gateway and the network (which
+	// found nothing), and our DELETE of the group.
+	deletion := phaseOf(t, runs, PhaseDelete)
+	firstWrite(t, deletion.Sides[SideCAPZ].requests(), "DELETE", natgw)
+	capzVNetDelete := firstWrite(t, deletion.Sides[SideCAPZ].requests(), "DELETE", vnet)
+	firstWrite(t, deletion.Sides[SideOurs].requests(), "DELETE", group)
+	tests := []struct {
+		name   string
+		change func(capz, ours []Request) ([]Request, []Request)
+		want   []string
+	}{{
+		name: "CAPZ's DELETE of the NAT gateway deleted it",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			return withStatus(capz, "DELETE", natgw, 202), ours
+		},
+		want: []string{"default (delete): DELETE Microsoft.Network/natGateways ${CLUSTER_NAME}-node-natgw-1 *"},
+	}, {
+		name: "a DELETE of the network of ours",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			d := capzVNetDelete
+			d.Status = 202
+			return capz, append(ours, d)
+		},
+		want: []string{"default (delete): DELETE Microsoft.Network/virtualNetworks ${CLUSTER_NAME}-vnet (status)"},
+	}, {
+		name: "our network deleted before the group",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			return capz, append([]Request{capzVNetDelete}, ours...)
+		},
+		want: []string{"(order of deletes)"},
+	}, {
+		name: "no DELETE of the group of ours",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			var kept []Request
+			for _, r := range ours {
+				if r.Method != "DELETE" || !group.MatchString(r.Path) {
+					kept = append(kept, r)
+				}
+			}
+			return capz, kept
+		},
+		want: []string{"default (delete): DELETE Microsoft.Resources/resourceGroups ${CLUSTER_NAME} *"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewWithT(t)
+			report, undocumented, problems := replay(t, runs, PhaseDelete, tt.change)
+			var found []string
+			for _, u := range undocumented {
+				found = append(found, u.String())
+			}
+			found = append(found, problems...)
+			t.Logf("undocumented differences and problems:\n%s", strings.Join(found, "\n"))
 			for _, w := range tt.want {
 				g.Expect(found).To(ContainElement(ContainSubstring(w)), report)
 			}
