@@ -323,12 +323,7 @@ func TestReplay_Injected(t *testing.T) {
 		nodeNSG        = regexp.MustCompile(`(?i)/networkSecurityGroups/pdef-node-nsg$`)
 		vnet           = regexp.MustCompile(`(?i)/virtualNetworks/pdef-vnet$`)
 	)
-	tests := []struct {
-		name   string
-		change func(capz, ours []Request) ([]Request, []Request)
-		// want are what the report's list of undocumented differences and problems must name (each a part of one).
-		want []string
-	}{{
+	tests := []injection{{
 		name: "our worker VM without custom data",
 		change: func(capz, ours []Request) ([]Request, []Request) {
 			return capz, edit(ours, "PUT", workerVM, func(b map[string]any) {
@@ -405,10 +400,25 @@ func TestReplay_Injected(t *testing.T) {
 		},
 		want: []string{"default: Microsoft.Network/virtualNetworks ${CLUSTER_NAME}-vnet (api-version)"},
 	}}
-	for _, tt := range tests {
+	expectFailures(t, runs, PhaseCreate, tests)
+}
+
+// injection is a difference injected into a phase of the recorded run.
+type injection struct {
+	name   string
+	change func(capz, ours []Request) ([]Request, []Request)
+	// want are what the report's list of undocumented differences and problems must name (each a part of one).
+	want []string
+}
+
+// expectFailures replays the recorded run with each injection in the phase: each must fail the comparison, naming
+// what it wants.
+func expectFailures(t *testing.T, runs []recordedRun, phase string, injections []injection) {
+	t.Helper()
+	for _, tt := range injections {
 		t.Run(tt.name, func(t *testing.T) {
 			g := NewWithT(t)
-			report, undocumented, problems := replay(t, runs, PhaseCreate, tt.change)
+			report, undocumented, problems := replay(t, runs, phase, tt.change)
 			var found []string
 			for _, u := range undocumented {
 				found = append(found, u.String())
@@ -451,11 +461,7 @@ func TestReplay_InjectedDelete(t *testing.T) {
 	firstWrite(t, deletion.Sides[SideCAPZ].requests(), "DELETE", natgw)
 	capzVNetDelete := firstWrite(t, deletion.Sides[SideCAPZ].requests(), "DELETE", vnet)
 	firstWrite(t, deletion.Sides[SideOurs].requests(), "DELETE", group)
-	tests := []struct {
-		name   string
-		change func(capz, ours []Request) ([]Request, []Request)
-		want   []string
-	}{{
+	tests := []injection{{
 		name: "CAPZ's DELETE of the NAT gateway deleted it",
 		change: func(capz, ours []Request) ([]Request, []Request) {
 			return withStatus(capz, "DELETE", natgw, 202), ours
@@ -488,19 +494,5 @@ func TestReplay_InjectedDelete(t *testing.T) {
 		},
 		want: []string{"default (delete): DELETE Microsoft.Resources/resourceGroups ${CLUSTER_NAME} *"},
 	}}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			g := NewWithT(t)
-			report, undocumented, problems := replay(t, runs, PhaseDelete, tt.change)
-			var found []string
-			for _, u := range undocumented {
-				found = append(found, u.String())
-			}
-			found = append(found, problems...)
-			t.Logf("undocumented differences and problems:\n%s", strings.Join(found, "\n"))
-			for _, w := range tt.want {
-				g.Expect(found).To(ContainElement(ContainSubstring(w)), report)
-			}
-		})
-	}
+	expectFailures(t, runs, PhaseDelete, tests)
 }
