@@ -160,11 +160,16 @@ func readRecordedRun(t *testing.T) []recordedRun {
 	return runs
 }
 
+// is reports whether the recorded run is of the phase (creation's has none).
+func (r recordedRun) is(phase string) bool {
+	return r.Phase == phase || (r.Phase == "" && phase == PhaseCreate)
+}
+
 // phaseOf is the recorded run of a phase.
 func phaseOf(t *testing.T, runs []recordedRun, phase string) recordedRun {
 	t.Helper()
 	for _, r := range runs {
-		if r.Phase == phase || (r.Phase == "" && phase == PhaseCreate) {
+		if r.is(phase) {
 			return r
 		}
 	}
@@ -201,7 +206,7 @@ func replay(t *testing.T, runs []recordedRun, phase string, change func(capz, ou
 			t.Fatalf("no flavor %s", run.Flavor)
 		}
 		capz, ours := run.Sides[SideCAPZ].requests(), run.Sides[SideOurs].requests()
-		if change != nil && (run.Phase == phase || (run.Phase == "" && phase == PhaseCreate)) {
+		if change != nil && run.is(phase) {
 			capz, ours = change(capz, ours)
 		}
 		writes := map[string][]Write{}
