@@ -33,7 +33,7 @@ func (s *Server) compute(out map[string]any, r *resource) {
 	computeIdentity(out, r)
 	switch strings.ToLower(r.id.fullType()) {
 	case "microsoft.managedidentity/userassignedidentities":
-		props["principalId"] = principalID(r.id.raw)
+		props["principalId"] = PrincipalID(r.id.raw)
 		props["clientId"] = clientID(r.id.raw)
 		props["tenantId"] = r.tenant
 	case "microsoft.compute/virtualmachines":
@@ -90,10 +90,10 @@ func hashUint(id, purpose string) uint32 {
 	return binary.BigEndian.Uint32(h[:4])
 }
 
-// principalID and clientID are a managed identity's: a user-assigned identity reports them on itself and on every
+// PrincipalID and clientID are a managed identity's: a user-assigned identity reports them on itself and on every
 // resource that lists it in identity.userAssignedIdentities; a system-assigned identity's principal is its
-// resource's.
-func principalID(id string) string { return stableGUID(id, "principalId") }
+// resource's. PrincipalID is exported for comparisons of runs: they say whose principal a role assignment names.
+func PrincipalID(id string) string { return stableGUID(id, "principalId") }
 func clientID(id string) string    { return stableGUID(id, "clientId") }
 
 // location is a rendered resource's location as host names carry it: lower case, no spaces.
@@ -117,7 +117,7 @@ func computeIdentity(out map[string]any, r *resource) {
 		return
 	}
 	if strings.Contains(strings.ToLower(str(identity, "type")), "systemassigned") {
-		identity["principalId"] = principalID(r.id.raw)
+		identity["principalId"] = PrincipalID(r.id.raw)
 		identity["tenantId"] = r.tenant
 	}
 	assigned, _ := identity["userAssignedIdentities"].(map[string]any)
@@ -127,7 +127,7 @@ func computeIdentity(out map[string]any, r *resource) {
 			entry = map[string]any{}
 			assigned[id] = entry
 		}
-		entry["principalId"] = principalID(id)
+		entry["principalId"] = PrincipalID(id)
 		entry["clientId"] = clientID(id)
 	}
 }

@@ -23,10 +23,12 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/capzaso/cluster-api-provider-azure/test/armnorm"
+	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 // Request is one ARM request as the fake received it, and the status it answered.
@@ -80,8 +82,12 @@ type Normalizer struct {
 	// replaced, the longest name first.
 	Names map[string]string
 	// KeepGUIDs are the GUIDs that mean the same on both sides (the subscription, the tenant, built-in role
-	// definitions, CAPZ's community gallery); every other GUID becomes a GUIDPlaceholder.
+	// definitions, CAPZ's community gallery); every other GUID becomes a GUIDPlaceholder, or a placeholder that says
+	// what it is (see learnMeanings).
 	KeepGUIDs []string
+	// Earlier are the side's requests before those normalized (its earlier phases): the GUIDs they give a meaning
+	// keep it (a role assignment deleted with the Cluster was created with its machine).
+	Earlier []Request
 }
 
 // writeMethods are the methods of the requests compared: every request that may change Azure.
@@ -91,6 +97,7 @@ var writeMethods = map[string]bool{"PUT": true, "PATCH": true, "DELETE": true, "
 // out. GUIDs are numbered by first appearance in that order. A body that is not JSON is an error.
 func (n Normalizer) Writes(requests []Request) ([]Write, error) {
 	r := n.replacer()
+	r.learnMeanings(append(slices.Clone(n.Earlier), requests...))
 	var out []Write
 	var errs []error
 	for _, req := range requests {
@@ -203,8 +210,10 @@ func dropEmpty(m map[string]any) {
 type replacer struct {
 	names *strings.Replacer
 	keep  map[string]bool
-	// guids are the placeholders of the generated GUIDs met so far, by GUID in lower case.
+	// guids are the numbered placeholders of the generated GUIDs met so far, by GUID in lower case.
 	guids map[string]string
+	// meanings are the placeholders of the generated GUIDs whose meaning the requests say (learnMeanings).
+	meanings map[string]string
 }
 
 func (n Normalizer) replacer() replacer {
@@ -229,7 +238,7 @@ func (n Normalizer) replacer() replacer {
 	for _, g := range n.KeepGUIDs {
 		keep[strings.ToLower(g)] = true
 	}
-	return replacer{names: strings.NewReplacer(pairs...), keep: keep, guids: map[string]string{}}
+	return replacer{names: strings.NewReplacer(pairs...), keep: keep, guids: map[string]string{}, meanings: map[string]string{}}
 }
 
 // text replaces generated names and GUIDs in a string.
@@ -240,11 +249,50 @@ func (r replacer) text(s string) string {
 		if r.keep[g] {
 			return g
 		}
+		if m, ok := r.meanings[g]; ok {
+			return m
+		}
 		if _, ok := r.guids[g]; !ok {
 			r.guids[g] = GUIDPlaceholder(len(r.guids) + 1)
 		}
 		return r.guids[g]
 	})
+}
+
+// learnMeanings names the GUIDs the requests say the meaning of: the principal of a resource's system-assigned
+// identity (the fake ARM derives it from the resource's ID: fakearm.PrincipalID) becomes "<principal of NAME>",
+// and a role assignment's name "<role assignment of NAME>", NAME being the resource's name, normalized. Such GUIDs
+// pair across the sides by what they are for, not by order of appearance: the sides create machines and their role
+// assignments in other orders, and CAPZ writes a role assignment again in every phase.
+func (r replacer) learnMeanings(requests []Request) {
+	subjects := map[string]string{}
+	type assignment struct{ name, principal string }
+	var assignments []assignment
+	for _, req := range requests {
+		var body struct {
+			Identity   struct{ Type string }
+			Properties struct{ PrincipalID string }
+		}
+		path, err := url.PathUnescape(strings.TrimRight(req.Path, "/"))
+		if req.Method != "PUT" || err != nil || json.Unmarshal(req.Body, &body) != nil {
+			continue
+		}
+		name := strings.ToLower(path[strings.LastIndex(path, "/")+1:])
+		if strings.Contains(strings.ToLower(body.Identity.Type), "systemassigned") {
+			subjects[strings.ToLower(fakearm.PrincipalID(path))] = r.names.Replace(name)
+		}
+		if strings.EqualFold(armnorm.ResourceType(path), "Microsoft.Authorization/roleAssignments") && guidPattern.MatchString(name) {
+			assignments = append(assignments, assignment{name: name, principal: strings.ToLower(body.Properties.PrincipalID)})
+		}
+	}
+	for principal, name := range subjects {
+		r.meanings[principal] = "<principal of " + name + ">"
+	}
+	for _, a := range assignments {
+		if name, ok := subjects[a.principal]; ok {
+			r.meanings[a.name] = "<role assignment of " + name + ">"
+		}
+	}
 }
 
 // rules normalize a decoded JSON value: computed fields dropped, secrets redacted, IDs in lower case, generated

@@ -18,11 +18,13 @@ package parity
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
 
 	"github.com/capzaso/cluster-api-provider-azure/test/armnorm"
+	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 const (
@@ -139,4 +141,47 @@ func TestNormalizer_InlineChildren(t *testing.T) {
 		"Microsoft.Network/routeTables/routes rt/r":                    {"properties": map[string]any{"nextHopType": "None"}},
 		"PATCH Microsoft.Network/routeTables rt":                       {"properties": map[string]any{"routes": []any{}}},
 	}))
+}
+
+// TestNormalizer_Meanings: a system-assigned identity's principal and a role assignment of it are named after the
+// resource they are for, whatever the order the side wrote them in, also when a later phase deletes the assignment
+// (Earlier); a role assignment of a principal no write of the side explains stays a numbered GUID, and numbered GUIDs
+// count from 1 whatever was named.
+func TestNormalizer_Meanings(t *testing.T) {
+	g := NewWithT(t)
+	names := map[string]string{"pdef": "${CLUSTER_NAME}", "pdef-md-0-aaaaa": "${CLUSTER_NAME}-md-0-#0", "pdef-md-0-bbbbb": "${CLUSTER_NAME}-md-0-#1"}
+	vm := func(name string) string { return rgPath + "/providers/Microsoft.Compute/virtualMachines/" + name }
+	assignment := func(name string) string {
+		return "/subscriptions/" + sub + "/providers/Microsoft.Authorization/roleAssignments/" + name
+	}
+	identity := body(t, map[string]any{"identity": map[string]any{"type": "SystemAssigned"}})
+	assign := func(principal string) []byte {
+		return body(t, map[string]any{"properties": map[string]any{"principalId": principal}})
+	}
+	created := []Request{
+		{Method: "PUT", Path: vm("pdef-md-0-bbbbb"), Body: identity},
+		{Method: "PUT", Path: vm("pdef-md-0-aaaaa"), Body: identity},
+		{Method: "PUT", Path: assignment("11111111-1111-4111-8111-111111111111"), Body: assign(fakearm.PrincipalID(vm("pdef-md-0-aaaaa")))},
+		{Method: "PUT", Path: assignment("22222222-2222-4222-8222-222222222222"), Body: assign(fakearm.PrincipalID(vm("pdef-md-0-bbbbb")))},
+		{Method: "PUT", Path: assignment("33333333-3333-4333-8333-333333333333"), Body: assign("44444444-4444-4444-8444-444444444444")},
+	}
+	n := Normalizer{Names: names, KeepGUIDs: []string{sub}}
+	writes, err := n.Writes(created)
+	g.Expect(err).NotTo(HaveOccurred())
+	ids := func(ws []Write) []string {
+		var out []string
+		for _, w := range ws {
+			out = append(out, w.Resource.ID[strings.LastIndex(w.Resource.ID, "/")+1:])
+		}
+		return out
+	}
+	g.Expect(ids(writes)).To(Equal([]string{"${CLUSTER_NAME}-md-0-#1", "${CLUSTER_NAME}-md-0-#0",
+		"<role assignment of ${CLUSTER_NAME}-md-0-#0>", "<role assignment of ${CLUSTER_NAME}-md-0-#1>", GUIDPlaceholder(1)}))
+	g.Expect(writes[2].Body).To(Equal(map[string]any{"properties": map[string]any{"principalId": "<principal of ${CLUSTER_NAME}-md-0-#0>"}}))
+	g.Expect(writes[4].Body).To(Equal(map[string]any{"properties": map[string]any{"principalId": GUIDPlaceholder(2)}}))
+
+	n.Earlier = created
+	deleted, err := n.Writes([]Request{{Method: "DELETE", Path: assignment("22222222-2222-4222-8222-222222222222")}})
+	g.Expect(err).NotTo(HaveOccurred())
+	g.Expect(ids(deleted)).To(Equal([]string{"<role assignment of ${CLUSTER_NAME}-md-0-#1>"}))
 }

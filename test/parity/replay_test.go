@@ -200,6 +200,7 @@ func replay(t *testing.T, runs []recordedRun, phase string, change func(capz, ou
 		t.Fatal(err)
 	}
 	var results []FlavorResult
+	earlier := map[string][]Request{}
 	for _, run := range runs {
 		f, ok := FlavorNamed(run.Flavor)
 		if !ok {
@@ -211,12 +212,13 @@ func replay(t *testing.T, runs []recordedRun, phase string, change func(capz, ou
 		}
 		writes := map[string][]Write{}
 		for side, reqs := range map[string][]Request{SideCAPZ: capz, SideOurs: ours} {
-			n := Normalizer{Names: run.Sides[side].Names, KeepGUIDs: keepGUIDs(f)}
+			n := Normalizer{Names: run.Sides[side].Names, KeepGUIDs: keepGUIDs(f), Earlier: earlier[f.Name+"/"+side]}
 			w, err := n.Writes(reqs)
 			if err != nil {
 				t.Fatal(err)
 			}
 			writes[side] = w
+			earlier[f.Name+"/"+side] = append(earlier[f.Name+"/"+side], reqs...)
 		}
 		results = append(results, FlavorResult{Flavor: f.Name, Cluster: f.Cluster, Phase: run.Phase, Diffs: Compare(writes[SideCAPZ], writes[SideOurs])})
 	}

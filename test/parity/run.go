@@ -225,11 +225,16 @@ func compareFlavor(f Flavor, capz, ours map[string]SideFlavor, timeout time.Dura
 				continue
 			}
 			requests, settled, state, ran := sf.Requests, sf.Settled, sf.State, true
+			var earlier []Request
 			if phase != PhaseCreate {
 				i := slices.IndexFunc(sf.Lifecycle, func(p SidePhase) bool { return p.Name == phase })
 				ran = i >= 0
 				if ran {
 					requests, settled, state = sf.Lifecycle[i].Requests, sf.Lifecycle[i].Settled, sf.Lifecycle[i].State
+					earlier = slices.Clone(sf.Requests)
+					for _, p := range sf.Lifecycle[:i] {
+						earlier = append(earlier, p.Requests...)
+					}
 				}
 			}
 			switch {
@@ -239,7 +244,7 @@ func compareFlavor(f Flavor, capz, ours map[string]SideFlavor, timeout time.Dura
 			case !settled:
 				r.Problems = append(r.Problems, fmt.Sprintf("the %s side did not settle in %s: %s", name, timeout, state))
 			}
-			n := Normalizer{Names: sf.Names, KeepGUIDs: keepGUIDs(f)}
+			n := Normalizer{Names: sf.Names, KeepGUIDs: keepGUIDs(f), Earlier: earlier}
 			w, err := n.Writes(requests)
 			if err != nil {
 				r.Problems = append(r.Problems, fmt.Sprintf("the %s side: %v", name, err))
