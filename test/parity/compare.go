@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -205,7 +206,7 @@ func compareDeleteOrder(capz, ours []Write) (ResourceDiff, bool) {
 			o = append(o, r)
 		}
 	}
-	if slices.Equal(c, o) {
+	if !reordered(c, o) {
 		return ResourceDiff{}, false
 	}
 	names := func(rs []Resource) []string {
@@ -220,6 +221,31 @@ func compareDeleteOrder(capz, ours []Write) (ResourceDiff, bool) {
 		Status:   StatusDiffers,
 		Fields:   []FieldDiff{{Path: FieldOrder, CAPZ: names(c), Ours: names(o)}},
 	}, true
+}
+
+// machineName finds the name of a machine (a generated name, <group>-*) in a normalized ID.
+var machineName = regexp.MustCompile(`\$\{CLUSTER_NAME\}-[^/]*?-\*`)
+
+// reordered says whether two orders of the same resources put two resources whose order counts (ordered) the other
+// way round.
+func reordered(capz, ours []Resource) bool {
+	for i, a := range capz {
+		for _, b := range capz[i+1:] {
+			if ordered(a, b) && slices.Index(ours, a) > slices.Index(ours, b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ordered says whether two resources must be deleted in the same order on both sides: always, unless they are two
+// machines' resources. Cluster API deletes a phase's machines concurrently, on both sides, and which machine's
+// resources Azure hears of first is timing; a machine's own resources, and a machine's and the cluster's, keep
+// their order.
+func ordered(a, b Resource) bool {
+	ma, mb := machineName.FindString(a.ID), machineName.FindString(b.ID)
+	return ma == "" || mb == "" || ma == mb
 }
 
 // deleteOrder is the resources a side deleted, in the order of their first DELETE.

@@ -19,6 +19,7 @@ package parity
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -226,4 +227,37 @@ func TestReport(t *testing.T) {
 		g.Expect(report).To(ContainSubstring(want))
 	}
 	g.Expect(json.Valid([]byte(values([]string{`"a"`})))).To(BeTrue())
+}
+
+// TestCompare_OrderOfDeletesByMachine: two machines' resources deleted in another interleaving is no difference
+// (Cluster API deletes machines concurrently); a machine's own resources, or a machine's and the cluster's, in
+// another order are.
+func TestCompare_OrderOfDeletesByMachine(t *testing.T) {
+	g := NewWithT(t)
+	n := Normalizer{Names: map[string]string{"pdef": ClusterPlaceholder, "pdef-md-0-abcde": ClusterPlaceholder + "-md-0-*", "pdef-control-plane-fghij": ClusterPlaceholder + "-control-plane-*"}}
+	deletes := func(ids ...string) []Write {
+		var reqs []Request
+		for _, id := range ids {
+			reqs = append(reqs, Request{Method: "DELETE", Path: rgPath + id, Status: 202})
+		}
+		ws, err := n.Writes(reqs)
+		g.Expect(err).NotTo(HaveOccurred())
+		return ws
+	}
+	var (
+		workerVM  = "/providers/Microsoft.Compute/virtualMachines/pdef-md-0-abcde"
+		workerNIC = "/providers/Microsoft.Network/networkInterfaces/pdef-md-0-abcde-nic"
+		cpVM      = "/providers/Microsoft.Compute/virtualMachines/pdef-control-plane-fghij"
+		cpNIC     = "/providers/Microsoft.Network/networkInterfaces/pdef-control-plane-fghij-nic"
+		natRule   = "/providers/Microsoft.Network/loadBalancers/pdef-public-lb/inboundNatRules/pdef-control-plane-fghij"
+		lbID      = "/providers/Microsoft.Network/loadBalancers/pdef-public-lb"
+	)
+	capz := deletes(workerVM, workerNIC, cpVM, cpNIC, natRule, lbID)
+	orderDiff := func(ours []Write) bool {
+		return slices.ContainsFunc(Compare(capz, ours), func(d ResourceDiff) bool { return d.Resource.Type == OrderOfDeletes })
+	}
+	g.Expect(orderDiff(deletes(cpVM, workerVM, cpNIC, workerNIC, natRule, lbID))).To(BeFalse(), "two machines interleaved")
+	g.Expect(orderDiff(deletes(workerNIC, workerVM, cpVM, cpNIC, natRule, lbID))).To(BeTrue(), "a machine's interface before its VM")
+	g.Expect(orderDiff(deletes(workerVM, workerNIC, cpVM, natRule, cpNIC, lbID))).To(BeTrue(), "a machine's SSH rule before its interface")
+	g.Expect(orderDiff(deletes(workerVM, lbID, workerNIC, cpVM, cpNIC, natRule))).To(BeTrue(), "the cluster's load balancer before a machine's resources")
 }
