@@ -66,6 +66,15 @@ var MachineDeleteOrder = [][]schema.GroupKind{
 	{gk(asonetwork.GroupVersion, "PublicIPAddress"), gk(asonetwork.GroupVersion, "LoadBalancersInboundNatRule")},
 }
 
+// MachineGoesWithVM says what Azure deletes with a machine's VM: its extensions. A deleted machine leaves their
+// objects to go with the VM (lifecycle.Kind.GoWithOwner): ASO sends no DELETE of an extension, as CAPZ sends none.
+func MachineGoesWithVM(kind schema.GroupKind) (ancestor schema.GroupKind, ok bool) {
+	if kind == gk(asocompute.GroupVersion, "VirtualMachinesExtension") {
+		return gk(asocompute.GroupVersion, "VirtualMachine"), true
+	}
+	return schema.GroupKind{}, false
+}
+
 // ScaleSetDeleteOrder deletes a machine pool's role assignment before its scale set.
 var ScaleSetDeleteOrder = [][]schema.GroupKind{
 	{gk(asoauthorization.GroupVersion, "RoleAssignment")},

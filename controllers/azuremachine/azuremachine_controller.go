@@ -85,6 +85,7 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		DeleteOrder:  compute.MachineDeleteOrder,
 		// As CAPZ's, a deleted Cluster's machines go with its resource group, when the cluster owns it.
 		GoWithCluster: resources.GoWithGroup(),
+		GoWithOwner:   compute.MachineGoesWithVM,
 		Status:        updateStatus,
 	}).Setup(ctx, mgr, options)
 	return err

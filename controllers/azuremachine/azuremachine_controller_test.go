@@ -331,6 +331,29 @@ func TestReconcile_DeleteReleasesEverything(t *testing.T) {
 	g.Expect(sim.Deleted()).To(ContainElement(fmt.Sprintf("/subscriptions/%s/resourceGroups/workload/providers/Microsoft.Compute/virtualMachines/gone", sim.SubscriptionID())))
 }
 
+// TestReconcile_DeleteLeavesExtensionsToTheVM: a deleted machine's bootstrap extension goes with its VM, as CAPZ's
+// does: no DELETE of the extension reaches Azure, the VM's does, and the extension's object goes once the VM's has
+// (Kubernetes' garbage collector, through the reference ASO sets to the extension's owner).
+func TestReconcile_DeleteLeavesExtensionsToTheVM(t *testing.T) {
+	g := NewWithT(t)
+	f := newFixture(t, g, nil)
+	am := f.newMachine(t, g, "extended", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", DisableVMBootstrapExtension: ptr.To(false)})
+	waitProvisioned(f.ctx, g, am)
+
+	g.Expect(env.Env.Delete(f.ctx, am)).To(Succeed())
+	g.Eventually(func() bool {
+		return apierrors.IsNotFound(env.Env.Get(f.ctx, client.ObjectKeyFromObject(am), &infrav1.AzureMachine{}))
+	}, timeout).Should(BeTrue())
+	vm := fmt.Sprintf("/subscriptions/%s/resourceGroups/workload/providers/Microsoft.Compute/virtualMachines/extended", sim.SubscriptionID())
+	g.Expect(sim.Deleted()).To(ContainElement(vm))
+	g.Expect(sim.Deleted()).NotTo(ContainElement(HavePrefix(vm+"/extensions/")), "the extension goes with the VM")
+	g.Eventually(func(g Gomega) {
+		extensions := &asocompute.VirtualMachinesExtensionList{}
+		g.Expect(env.Env.List(f.ctx, extensions, client.InNamespace(f.namespace))).To(Succeed())
+		g.Expect(extensions.Items).To(BeEmpty())
+	}, timeout).Should(Succeed())
+}
+
 // TestReconcile_SecretsNeverLogged creates a Linux and a Windows machine, with the manager logging at every
 // verbosity, and checks that neither their bootstrap data nor the Windows admin password ever reached the logs,
 // while an uncapped logger did see the bootstrap data (in client-go's request and response bodies).

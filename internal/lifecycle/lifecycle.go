@@ -115,6 +115,10 @@ type Kind[T Object, S Scope] struct {
 	// CAPZ leaves a machine's resources to its cluster's resource group and AKS deletes a managed cluster's agent
 	// pools with the cluster.
 	GoWithCluster func(kind schema.GroupKind) (ancestor schema.GroupKind, ok bool)
+	// GoWithOwner, when set, says which ASO kinds Azure deletes with an ancestor resource that the object's own
+	// deletion deletes too (a VM's extensions go with the VM): their objects are left to go with it whenever the
+	// object is deleted. GoWithCluster takes its place while the whole Cluster is deleted.
+	GoWithOwner func(kind schema.GroupKind) (ancestor schema.GroupKind, ok bool)
 	// Status, when set, sets the object's status and conditions (SetConditions) from the scope and the pass's
 	// error (nil on success). With Paused, the conditions are every condition of the object: the lifecycle is their only
 	// writer, and its status patch carries the whole list.
@@ -272,7 +276,7 @@ func (k *Kind[T, S]) delete(ctx context.Context, s S, obj T, cluster *clusterv1.
 	if err := k.credentialsBeforeDelete(ctx, obj, s); err != nil {
 		return false, err
 	}
-	opts := aso.DeleteOptions{ClusterName: cluster.Name, Kinds: st.Kinds, Order: k.DeleteOrder, Credentials: st.Credentials}
+	opts := aso.DeleteOptions{ClusterName: cluster.Name, Kinds: st.Kinds, Order: k.DeleteOrder, Credentials: st.Credentials, GoesWith: k.GoWithOwner}
 	if k.GoWithCluster != nil {
 		deleting, err := k.clusterDeleting(ctx, cluster)
 		if err != nil {
