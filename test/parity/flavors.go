@@ -75,6 +75,9 @@ type Edit struct {
 // Flavors are the flavors make parity compares by default.
 var Flavors = []Flavor{
 	{Name: "default", Cluster: "pdef", SelfManaged: true},
+	// A Cluster of CAPZ's ClusterClass (the clusterclass flavor), whose objects Cluster API's topology controller
+	// makes.
+	{Name: "topology", Cluster: "ptopo", SelfManaged: true, Class: "clusterclass"},
 	{Name: "apiserver-ilb", Cluster: "pilb", SelfManaged: true, Vars: map[string]string{"APISERVER_LB_DNS_SUFFIX": "parity"},
 		CAPZFeatureGates: "APIServerILB=true"},
 	{Name: "private", Cluster: "ppriv", SelfManaged: true},
@@ -107,9 +110,8 @@ var Flavors = []Flavor{
 // they show are not all in docs/capz-parity.md yet, so they are not in the default set. A flavor moves to Flavors
 // once a run of it shows no undocumented difference.
 var MoreFlavors = []Flavor{
-	// Clusters of CAPZ's ClusterClasses (the clusterclass flavors), whose objects Cluster API's topology controller
-	// makes.
-	{Name: "topology", Cluster: "ptopo", SelfManaged: true, Class: "clusterclass"},
+	// Clusters of CAPZ's AKS ClusterClasses (the aks-clusterclass flavors), whose objects Cluster API's topology
+	// controller makes.
 	{Name: "aks-topology", Cluster: "paktp", Class: "aks-clusterclass"},
 	{Name: "aks-aso-topology", Cluster: "pakat", Class: "aks-aso-clusterclass"},
 	// The default template with what CAPZ's flavors leave out (issue 40): machines with a system-assigned identity
