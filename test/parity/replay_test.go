@@ -28,19 +28,22 @@ import (
 	"testing"
 
 	. "github.com/onsi/gomega"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 // replayFrom regenerates the recorded run from a make parity log directory: go test ./test/parity -run TestReplay
 // -replay-from=<log dir>. replayRun compares every flavor of a run's log directory again with the table, as make
 // parity would now: go test ./test/parity -run TestReplayRun -replay-run=<log dir> -v.
 var (
-	replayFrom = flag.String("replay-from", "", "a make parity log directory to record testdata/"+replayFile+" from (its default flavor, every phase)")
+	replayFrom = flag.String("replay-from", "", "a make parity log directory to record testdata/replay-<flavor>.json from (the recorded flavors it ran, every phase)")
 	replayRun  = flag.String("replay-run", "", "a make parity log directory whose flavors TestReplayRun compares again")
 )
 
-// replayFile is the recorded run: both sides' ARM writes of the default flavor in a real make parity run, phase by
-// phase (creation, then the lifecycle's).
-const replayFile = "replay-default.json"
+// recordedFlavors are the flavors of the recorded runs, testdata/replay-<flavor>.json: both sides' ARM writes of the
+// flavor in a real make parity run, phase by phase (creation, then the lifecycle's). default-extras has what the
+// default flavor lacks: role assignments, the bootstrap extension, a private endpoint, peerings.
+var recordedFlavors = []string{"default", "default-extras"}
 
 // recordedRun is a flavor's ARM writes on both sides in a phase, as a run's <side>-result.json hands them to the
 // comparison.
@@ -106,6 +109,21 @@ func record(t *testing.T, dir string, flavor Flavor, phase string, results map[s
 	return run
 }
 
+// ranFlavor says whether a run's log directory has the flavor.
+func ranFlavor(t *testing.T, dir, flavor string) bool {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, SideOurs+"-result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ran SideResult
+	if err := json.Unmarshal(raw, &ran); err != nil {
+		t.Fatal(err)
+	}
+	_, ok := ran.Flavors[flavor]
+	return ok
+}
+
 // readResults reads the <side>-result.json of each side's process that ran the flavor, by side.
 func readResults(t *testing.T, dir string, flavor Flavor) map[string]SideResult {
 	t.Helper()
@@ -135,13 +153,14 @@ func recordAll(t *testing.T, dir string, flavor Flavor) []recordedRun {
 	return out
 }
 
-// readRecordedRun reads testdata/replayFile, every phase of the recorded run, recording it first from -replay-from.
-func readRecordedRun(t *testing.T) []recordedRun {
+// readRecordedRun reads testdata/replay-<flavor>.json, every phase of the flavor's recorded run, recording it first
+// from -replay-from when that run has the flavor.
+func readRecordedRun(t *testing.T, flavor string) []recordedRun {
 	t.Helper()
-	path := filepath.Join("testdata", replayFile)
-	if *replayFrom != "" {
-		def, _ := FlavorNamed("default")
-		raw, err := json.MarshalIndent(recordAll(t, *replayFrom, def), "", " ")
+	path := filepath.Join("testdata", "replay-"+flavor+".json")
+	f, _ := FlavorNamed(flavor)
+	if *replayFrom != "" && ranFlavor(t, *replayFrom, flavor) {
+		raw, err := json.MarshalIndent(recordAll(t, *replayFrom, f), "", " ")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,19 +246,23 @@ func replay(t *testing.T, runs []recordedRun, phase string, change func(capz, ou
 	return out.String(), undocumented, problems
 }
 
-// TestReplay: the recorded run passes with the table of docs/capz-parity.md, every phase: every difference excused,
-// no row of the flavor stale.
+// TestReplay: each recorded run passes with the table of docs/capz-parity.md, every phase: every difference
+// excused, no row of the flavor stale.
 func TestReplay(t *testing.T) {
-	g := NewWithT(t)
-	runs := readRecordedRun(t)
-	g.Expect(runs).To(HaveLen(5), "creation and the lifecycle's four phases")
-	for _, run := range []recordedRun{phaseOf(t, runs, PhaseCreate), phaseOf(t, runs, PhaseDelete)} {
-		g.Expect(run.Sides[SideCAPZ].Requests).NotTo(BeEmpty())
-		g.Expect(run.Sides[SideOurs].Requests).NotTo(BeEmpty())
+	for _, flavor := range recordedFlavors {
+		t.Run(flavor, func(t *testing.T) {
+			g := NewWithT(t)
+			runs := readRecordedRun(t, flavor)
+			g.Expect(runs).To(HaveLen(5), "creation and the lifecycle's four phases")
+			for _, run := range []recordedRun{phaseOf(t, runs, PhaseCreate), phaseOf(t, runs, PhaseDelete)} {
+				g.Expect(run.Sides[SideCAPZ].Requests).NotTo(BeEmpty())
+				g.Expect(run.Sides[SideOurs].Requests).NotTo(BeEmpty())
+			}
+			report, undocumented, problems := replay(t, runs, "", nil)
+			g.Expect(undocumented).To(BeEmpty(), report)
+			g.Expect(problems).To(BeEmpty(), report)
+		})
 	}
-	report, undocumented, problems := replay(t, runs, "", nil)
-	g.Expect(undocumented).To(BeEmpty(), report)
-	g.Expect(problems).To(BeEmpty(), report)
 }
 
 // TestReplayRun compares every flavor of a run's log directory (-replay-run) again with the table: the check of a
@@ -323,7 +346,7 @@ func firstWrite(t *testing.T, reqs []Request, method string, path *regexp.Regexp
 // TestReplay_Injected: each difference injected into the recorded run fails the comparison, with a message that names
 // it.
 func TestReplay_Injected(t *testing.T) {
-	runs := readRecordedRun(t)
+	runs := readRecordedRun(t, "default")
 	var (
 		workerVM       = regexp.MustCompile(`(?i)/virtualMachines/pdef-md-0-[a-z0-9-]+$`)
 		controlPlaneVM = regexp.MustCompile(`(?i)/virtualMachines/pdef-control-plane-[a-z0-9]+$`)
@@ -456,7 +479,7 @@ func withStatus(reqs []Request, method string, path *regexp.Regexp, status int) 
 // message that names it: a DELETE of CAPZ's that found something where the row allows only what was already gone, a
 // DELETE of ours the row does not name, another order of deletes, the group's DELETE missing.
 func TestReplay_InjectedDelete(t *testing.T) {
-	runs := readRecordedRun(t)
+	runs := readRecordedRun(t, "default")
 	var (
 		group = regexp.MustCompile(`(?i)/resourceGroups/pdef$`)
 		natgw = regexp.MustCompile(`(?i)/natGateways/pdef-node-natgw-1$`)
@@ -502,4 +525,46 @@ func TestReplay_InjectedDelete(t *testing.T) {
 		want: []string{"default (delete): DELETE Microsoft.Resources/resourceGroups ${CLUSTER_NAME} *"},
 	}}
 	expectFailures(t, runs, PhaseDelete, tests)
+}
+
+// TestReplay_InjectedRoleAssignments: in the recorded run of default-extras, whose machines have system-assigned
+// identities, each change to our role assignments fails the comparison naming the machine's assignment: one we do
+// not make, one of another role.
+func TestReplay_InjectedRoleAssignments(t *testing.T) {
+	runs := readRecordedRun(t, "default-extras")
+	assignment := regexp.MustCompile(`(?i)/providers/Microsoft\.Authorization/roleAssignments/[0-9a-f-]+$`)
+	workerVM := regexp.MustCompile(`(?i)/virtualMachines/pext-md-0-[a-z0-9-]+$`)
+	creation := phaseOf(t, runs, PhaseCreate).Sides[SideOurs].requests()
+	// ofWorker says whether a request is our PUT of the role assignment of the worker's identity.
+	ofWorker := func(r Request) bool {
+		if r.Method != "PUT" || !assignment.MatchString(r.Path) {
+			return false
+		}
+		var body struct{ Properties struct{ PrincipalID string } }
+		return json.Unmarshal(r.Body, &body) == nil &&
+			strings.EqualFold(body.Properties.PrincipalID, fakearm.PrincipalID(firstWrite(t, creation, "PUT", workerVM).Path))
+	}
+	if !slices.ContainsFunc(creation, ofWorker) {
+		t.Fatal("the recorded creation has no role assignment of the worker's identity")
+	}
+	tests := []injection{{
+		name: "no role assignment of the worker's identity of ours",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			return capz, slices.DeleteFunc(slices.Clone(ours), ofWorker)
+		},
+		want: []string{"default-extras: Microsoft.Authorization/roleAssignments <role assignment of ${CLUSTER_NAME}-md-0-*> *"},
+	}, {
+		name: "our worker's role assignment of another role",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			out := slices.Clone(ours)
+			for i, r := range out {
+				if ofWorker(r) {
+					out[i].Body = []byte(strings.ReplaceAll(string(r.Body), "b24988ac-6180-42a0-ab88-20f7382dd24c", "8e3af657-a8ff-443c-a75c-2fe8c4bcb635"))
+				}
+			}
+			return capz, out
+		},
+		want: []string{"default-extras: Microsoft.Authorization/roleAssignments <role assignment of ${CLUSTER_NAME}-md-0-*> properties.roleDefinitionId"},
+	}}
+	expectFailures(t, runs, PhaseCreate, tests)
 }
