@@ -332,13 +332,16 @@ func TestReconcile_DeleteReleasesEverything(t *testing.T) {
 }
 
 // TestReconcile_DeleteLeavesExtensionsToTheVM: a deleted machine's bootstrap extension goes with its VM, as CAPZ's
-// does: no DELETE of the extension reaches Azure, the VM's does, and the extension's object goes once the VM's has
-// (Kubernetes' garbage collector, through the reference ASO sets to the extension's owner).
+// does: no DELETE of the extension reaches Azure, the VM's does, and the extension's object is left to the VM's
+// (its only owner reference, which Kubernetes' garbage collector follows, and reconcile-policy detach-on-delete, so
+// that ASO sends no DELETE of an extension already gone).
 func TestReconcile_DeleteLeavesExtensionsToTheVM(t *testing.T) {
 	g := NewWithT(t)
 	f := newFixture(t, g, nil)
 	am := f.newMachine(t, g, "extended", false, infrav1.AzureMachineSpec{VMSize: "Standard_D2s_v3", DisableVMBootstrapExtension: ptr.To(false)})
 	waitProvisioned(f.ctx, g, am)
+	vmObject := &asocompute.VirtualMachine{}
+	g.Expect(env.Env.Get(f.ctx, client.ObjectKey{Namespace: f.namespace, Name: "extended"}, vmObject)).To(Succeed())
 
 	g.Expect(env.Env.Delete(f.ctx, am)).To(Succeed())
 	g.Eventually(func() bool {
@@ -347,11 +350,12 @@ func TestReconcile_DeleteLeavesExtensionsToTheVM(t *testing.T) {
 	vm := fmt.Sprintf("/subscriptions/%s/resourceGroups/workload/providers/Microsoft.Compute/virtualMachines/extended", sim.SubscriptionID())
 	g.Expect(sim.Deleted()).To(ContainElement(vm))
 	g.Expect(sim.Deleted()).NotTo(ContainElement(HavePrefix(vm+"/extensions/")), "the extension goes with the VM")
-	g.Eventually(func(g Gomega) {
-		extensions := &asocompute.VirtualMachinesExtensionList{}
-		g.Expect(env.Env.List(f.ctx, extensions, client.InNamespace(f.namespace))).To(Succeed())
-		g.Expect(extensions.Items).To(BeEmpty())
-	}, timeout).Should(Succeed())
+	extensions := &asocompute.VirtualMachinesExtensionList{}
+	g.Expect(env.Env.List(f.ctx, extensions, client.InNamespace(f.namespace))).To(Succeed())
+	g.Expect(extensions.Items).To(HaveLen(1))
+	ext := extensions.Items[0]
+	g.Expect(ext.OwnerReferences).To(ConsistOf(HaveField("UID", vmObject.UID)), "left to the VM's object alone")
+	g.Expect(ext.Annotations).To(HaveKeyWithValue("serviceoperator.azure.com/reconcile-policy", "detach-on-delete"))
 }
 
 // TestReconcile_SecretsNeverLogged creates a Linux and a Windows machine, with the manager logging at every

@@ -34,5 +34,5 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	providerenv.Main(m, providerenv.Options{Sim: &sim, Logger: ptr.To(logs.Logger()), ControllerManager: true})
+	providerenv.Main(m, providerenv.Options{Sim: &sim, Logger: ptr.To(logs.Logger())})
 }

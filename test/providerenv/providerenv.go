@@ -39,9 +39,6 @@ type Options struct {
 	SimOptions asosim.Options
 	// Logger, when set, receives what the manager logs (a test/logcapture Capture's Logger).
 	Logger *logr.Logger
-	// ControllerManager runs kube-controller-manager's garbage collector beside the API server (env.Options), for
-	// tests of what goes once its owner has.
-	ControllerManager bool
 }
 
 // Main runs the package's tests with the provider, its cache configured as main.go's, and exits with their code.
@@ -49,9 +46,8 @@ func Main(m *testing.M, opts Options) {
 	os.Exit(env.Run(context.Background(), m, env.Options{
 		// The webhooks admit clusters without identityRef, as on a single-tenant management cluster: most of the
 		// controllers' tests make clusters without an identity.
-		Scheme:            scheme.New(),
-		ControllerManager: opts.ControllerManager,
-		SetupWebhooks:     setup.WebhooksWith(setup.WebhookOptions{AllowASODefaultCredential: true}),
+		Scheme:        scheme.New(),
+		SetupWebhooks: setup.WebhooksWith(setup.WebhookOptions{AllowASODefaultCredential: true}),
 		ManagerOptions: func(o *ctrl.Options) {
 			o.Cache = cache.Options{ByObject: setup.CacheByObject(), DefaultTransform: cache.TransformStripManagedFields()}
 			if opts.Logger != nil {
