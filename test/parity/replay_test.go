@@ -109,18 +109,24 @@ func record(t *testing.T, dir string, flavor Flavor, phase string, results map[s
 	return run
 }
 
-// ranFlavor says whether a run's log directory has the flavor.
-func ranFlavor(t *testing.T, dir, flavor string) bool {
+// readSideResult reads a run's <name>-result.json: what a side's process handed to the comparison.
+func readSideResult(t *testing.T, dir, name string) SideResult {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(dir, SideOurs+"-result.json"))
+	raw, err := os.ReadFile(filepath.Join(dir, name+"-result.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ran SideResult
-	if err := json.Unmarshal(raw, &ran); err != nil {
+	var r SideResult
+	if err := json.Unmarshal(raw, &r); err != nil {
 		t.Fatal(err)
 	}
-	_, ok := ran.Flavors[flavor]
+	return r
+}
+
+// ranFlavor says whether a run's log directory has the flavor.
+func ranFlavor(t *testing.T, dir, flavor string) bool {
+	t.Helper()
+	_, ok := readSideResult(t, dir, SideOurs).Flavors[flavor]
 	return ok
 }
 
@@ -129,15 +135,7 @@ func readResults(t *testing.T, dir string, flavor Flavor) map[string]SideResult 
 	t.Helper()
 	out := map[string]SideResult{}
 	for _, p := range sideProcesses([]Flavor{flavor}) {
-		raw, err := os.ReadFile(filepath.Join(dir, p.Name+"-result.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var r SideResult
-		if err := json.Unmarshal(raw, &r); err != nil {
-			t.Fatal(err)
-		}
-		out[p.Side] = r
+		out[p.Side] = readSideResult(t, dir, p.Name)
 	}
 	return out
 }
@@ -271,15 +269,7 @@ func TestReplayRun(t *testing.T) {
 	if *replayRun == "" {
 		t.Skip("no -replay-run")
 	}
-	raw, err := os.ReadFile(filepath.Join(*replayRun, SideOurs+"-result.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ran SideResult
-	if err := json.Unmarshal(raw, &ran); err != nil {
-		t.Fatal(err)
-	}
-	raw, err = os.ReadFile(filepath.Join("..", "..", "docs", "capz-parity.md"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "capz-parity.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,24 +279,13 @@ func TestReplayRun(t *testing.T) {
 	}
 	for _, f := range slices.Concat(Flavors, MoreFlavors, SwitchFlavors) {
 		t.Run(f.Name, func(t *testing.T) {
-			if _, ok := ran.Flavors[f.Name]; !ok {
+			if !ranFlavor(t, *replayRun, f.Name) {
 				t.Skip("not in the run")
 			}
 			// Every phase the sides ran, as make parity compares them.
-			results := map[string]map[string]SideFlavor{}
-			for _, p := range sideProcesses([]Flavor{f}) {
-				raw, err := os.ReadFile(filepath.Join(*replayRun, p.Name+"-result.json"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				var r SideResult
-				if err := json.Unmarshal(raw, &r); err != nil {
-					t.Fatal(err)
-				}
-				results[p.Side] = r.Flavors
-			}
+			results := readResults(t, *replayRun, f)
 			var out bytes.Buffer
-			undocumented, problems := Report(&out, compareFlavor(f, results[SideCAPZ], results[SideOurs], 0), ds)
+			undocumented, problems := Report(&out, compareFlavor(f, results[SideCAPZ].Flavors, results[SideOurs].Flavors, 0), ds)
 			t.Log(out.String())
 			if len(undocumented) > 0 || len(problems) > 0 {
 				t.Fail()
