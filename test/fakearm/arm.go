@@ -183,8 +183,10 @@ func (s *Server) put(id armID, apiVersion string, raw []byte, tenant, base strin
 	if refused := keepCustomData(s.resources[id.key()], body); refused != nil {
 		return errorAnswer(refused)
 	}
+	keepScaleSetModel(s.resources[id.key()], body)
 	r, created := s.upsert(id, body, tenant)
 	s.vmDisks(r)
+	s.syncInstances(r)
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated
@@ -288,6 +290,7 @@ func (s *Server) delete(id armID, apiVersion, base string) answer {
 		return errorAnswer(e)
 	}
 	if s.synchronous(r.id, true) {
+		s.instanceRemoved(r)
 		s.endOperation(r)
 		s.remove(r.id.key())
 		return answer{status: http.StatusOK}
@@ -295,6 +298,7 @@ func (s *Server) delete(id armID, apiVersion, base string) answer {
 	if op, ok := s.ops[r.op]; ok && op.deleting && !op.done {
 		return answer{status: http.StatusAccepted, header: http.Header{"Location": {s.operationURL(op)}, "Retry-After": {"1"}}}
 	}
+	s.instanceRemoved(r)
 	r.state = stateDeleting
 	header := http.Header{"Location": {s.startOperation(r, true, base, apiVersion)}, "Retry-After": {"1"}}
 	return answer{status: http.StatusAccepted, header: header}

@@ -38,8 +38,10 @@ func (s *Server) compute(out map[string]any, r *resource) {
 		props["tenantId"] = r.tenant
 	case "microsoft.compute/virtualmachines":
 		props["vmId"] = stableGUID(r.id.raw, instancePurpose("vmId", r.instance))
-	case "microsoft.compute/virtualmachinescalesets":
+	case scaleSetType:
 		props["uniqueId"] = stableGUID(r.id.raw, "uniqueId")
+	case scaleSetInstanceType:
+		s.computeInstance(out, props, r)
 	case "microsoft.network/networkinterfaces":
 		s.computeNetworkInterface(props, r)
 	case "microsoft.network/publicipaddresses":

@@ -51,6 +51,10 @@ type resource struct {
 	// instance counts the resources of this ID that were deleted before this one was created: Azure gives a new
 	// instance new unique IDs (vmId).
 	instance int
+	// nextInstance is the number of a Uniform scale set's next instance; model is the model (modelHash) a scale
+	// set's instance was made from.
+	nextInstance int
+	model        string
 }
 
 // armError is an answer in ARM's error shape.
@@ -234,7 +238,8 @@ func (s *Server) Remove(id string) bool {
 }
 
 // Seed makes a resource exist before the test, as one created outside the cluster (bring-your-own): a resource group
-// or a resource whose parents exist. Its child collections become children, as with a PUT. It is not logged.
+// or a resource whose parents exist. Its child collections become children and a Uniform scale set gets its
+// instances, as with a PUT. It is not logged.
 func (s *Server) Seed(id string, body map[string]any) error {
 	parsed := parseID(id)
 	if parsed.kind != kindResource && parsed.kind != kindResourceGroup {
@@ -259,5 +264,6 @@ func (s *Server) Seed(id string, body map[string]any) error {
 	r, _ := s.upsert(parsed, copied, defaultTenant)
 	s.endOperation(r)
 	r.state = stateSucceeded
+	s.syncInstances(r)
 	return nil
 }

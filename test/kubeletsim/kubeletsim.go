@@ -68,6 +68,9 @@ type Options struct {
 	SubscriptionID string
 	// Interval is how often the simulator looks; defaults to DefaultInterval.
 	Interval time.Duration
+	// ARM is the fake Azure whose Uniform scale sets' instances (in SubscriptionID) get Nodes, as Azure makes them
+	// from the scale set's model; nil: none.
+	ARM *fakearm.Server
 	// Logf reports what could not be written; nil discards it.
 	Logf func(format string, args ...any)
 }
@@ -77,10 +80,10 @@ type Simulator struct {
 	opts   Options
 	cancel context.CancelFunc
 	done   chan struct{}
-	// machineNodes, poolMachineNodes and poolNodes are the Nodes the simulator registered for AzureMachines, for the
-	// instances of Flexible AzureMachinePools and for agent pools, and has not deleted; only the loop touches them
-	// until done.
-	machineNodes, poolMachineNodes, poolNodes sets.Set[string]
+	// machineNodes, poolMachineNodes, poolNodes and scaleSetNodes are the Nodes the simulator registered for
+	// AzureMachines, for the instances of Flexible AzureMachinePools, for agent pools and for the instances of
+	// Uniform scale sets, and has not deleted; only the loop touches them until done.
+	machineNodes, poolMachineNodes, poolNodes, scaleSetNodes sets.Set[string]
 	// kubeadmInitialized is set once kubeadm's ConfigMap exists in the workload cluster.
 	kubeadmInitialized bool
 	// kubeadmInitCreated is set when this simulator wrote kubeadm's ConfigMap (DeleteNodes removes it).
@@ -102,7 +105,8 @@ func Start(opts Options) *Simulator {
 		opts.Logf = func(string, ...any) {}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Simulator{opts: opts, cancel: cancel, done: make(chan struct{}), machineNodes: sets.New[string](), poolMachineNodes: sets.New[string](), poolNodes: sets.New[string]()}
+	s := &Simulator{opts: opts, cancel: cancel, done: make(chan struct{}), machineNodes: sets.New[string](), poolMachineNodes: sets.New[string](), poolNodes: sets.New[string](),
+		scaleSetNodes: sets.New[string]()}
 	s.etcd = newEtcdSim(opts.Management)
 	kubelet, err := startKubeletServer(s.etcd.dialPod)
 	if err != nil {
@@ -150,7 +154,7 @@ func (s *Simulator) DeleteNodes(ctx context.Context) error {
 	s.stopLoop()
 	defer s.stopEndpoints()
 	var errs []error
-	for _, name := range sets.List(s.machineNodes.Union(s.poolMachineNodes).Union(s.poolNodes)) {
+	for _, name := range sets.List(s.machineNodes.Union(s.poolMachineNodes).Union(s.poolNodes).Union(s.scaleSetNodes)) {
 		if err := s.opts.Workload.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil && !apierrors.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("failed to delete Node %s: %w", name, err))
 		}
@@ -167,6 +171,7 @@ func (s *Simulator) DeleteNodes(ctx context.Context) error {
 	s.machineNodes.Clear()
 	s.poolMachineNodes.Clear()
 	s.poolNodes.Clear()
+	s.scaleSetNodes.Clear()
 	return kerrors.NewAggregate(errs)
 }
 
@@ -178,6 +183,7 @@ func (s *Simulator) run(ctx context.Context) {
 		s.registerMachineNodes(ctx)
 		s.registerPoolMachineNodes(ctx)
 		s.syncAgentPoolNodes(ctx)
+		s.syncScaleSetNodes(ctx)
 		select {
 		case <-ctx.Done():
 			return
@@ -293,27 +299,49 @@ func KubeadmConfigMap() *corev1.ConfigMap {
 // syncAgentPoolNodes registers the Nodes the agent pools have and deletes those beyond their counts, as AKS does
 // when it scales.
 func (s *Simulator) syncAgentPoolNodes(ctx context.Context) {
-	want := AgentPoolNodes(ctx, s.opts.Management, s.opts.Namespace, s.opts.SubscriptionID)
-	if want == nil {
+	if want := AgentPoolNodes(ctx, s.opts.Management, s.opts.Namespace, s.opts.SubscriptionID); want != nil {
+		s.syncNodes(ctx, want, s.poolNodes)
+	}
+}
+
+// syncScaleSetNodes registers a Node for every instance of the fake ARM's Uniform scale sets in the subscription,
+// named after the instance's computer name, and deletes the Nodes of instances gone, as cloud-provider-azure's
+// node lifecycle controller does.
+func (s *Simulator) syncScaleSetNodes(ctx context.Context) {
+	if s.opts.ARM == nil {
 		return
 	}
+	want := map[string]*corev1.Node{}
+	for _, instance := range s.opts.ARM.ScaleSetInstances(s.opts.SubscriptionID) {
+		name := strings.ToLower(instance.ComputerName)
+		want[name] = &corev1.Node{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{corev1.LabelHostname: name}},
+			Spec:       corev1.NodeSpec{ProviderID: instance.ProviderID},
+		}
+	}
+	s.syncNodes(ctx, want, s.scaleSetNodes)
+}
+
+// syncNodes registers the wanted Nodes that are not registered yet and deletes the registered ones no longer
+// wanted, keeping registered up to date.
+func (s *Simulator) syncNodes(ctx context.Context, want map[string]*corev1.Node, registered sets.Set[string]) {
 	for name, node := range want {
-		if s.poolNodes.Has(name) {
+		if registered.Has(name) {
 			continue
 		}
 		if err := s.registerNode(ctx, node); err != nil {
 			s.logf(ctx, "Failed to register Node %s: %v", name, err)
 			continue
 		}
-		s.poolNodes.Insert(name)
+		registered.Insert(name)
 	}
-	for _, name := range s.poolNodes.UnsortedList() {
+	for _, name := range registered.UnsortedList() {
 		if _, ok := want[name]; ok {
 			continue
 		}
 		err := s.opts.Workload.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}})
 		if err == nil || apierrors.IsNotFound(err) {
-			s.poolNodes.Delete(name)
+			registered.Delete(name)
 		}
 	}
 }

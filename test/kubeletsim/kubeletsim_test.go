@@ -37,6 +37,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	infrav1exp "github.com/capzaso/cluster-api-provider-azure/exp/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/internal/scheme"
+	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 const subscription = "00000000-0000-0000-0000-000000000001"
@@ -189,4 +190,55 @@ func agentPool(name, cluster, azureName string, count int) *asocontainerservice.
 		pool.Status.Count = ptr.To(count)
 	}
 	return pool
+}
+
+// TestSimulator_ScaleSetInstances: the instances of the fake ARM's Uniform scale sets in the subscription get Ready
+// Nodes named after their computer names, with their provider IDs; an instance gone takes its Node with it.
+func TestSimulator_ScaleSetInstances(t *testing.T) {
+	g := NewWithT(t)
+	ctx := t.Context()
+	arm, err := fakearm.Start(fakearm.Options{})
+	g.Expect(err).NotTo(HaveOccurred())
+	t.Cleanup(func() { _ = arm.Close() })
+	group := "/subscriptions/" + subscription + "/resourceGroups/rg"
+	vmss := group + "/providers/Microsoft.Compute/virtualMachineScaleSets/mp-0"
+	scaleSet := func(capacity int) map[string]any {
+		return map[string]any{"location": "eastus", "sku": map[string]any{"name": "Standard_D2s_v3", "capacity": capacity},
+			"properties": map[string]any{"virtualMachineProfile": map[string]any{"osProfile": map[string]any{"computerNamePrefix": "mp-0"}}}}
+	}
+	g.Expect(arm.Seed(group, map[string]any{"location": "eastus"})).To(Succeed())
+	g.Expect(arm.Seed(vmss, scaleSet(2))).To(Succeed())
+	// A scale set of another subscription is another simulator's.
+	other := "/subscriptions/00000000-0000-0000-0000-000000000002/resourceGroups/rg"
+	g.Expect(arm.Seed(other, map[string]any{"location": "eastus"})).To(Succeed())
+	g.Expect(arm.Seed(other+"/providers/Microsoft.Compute/virtualMachineScaleSets/mp-1", scaleSet(1))).To(Succeed())
+
+	management := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
+	workload := fake.NewClientBuilder().WithScheme(clientgoscheme.Scheme).WithStatusSubresource(&corev1.Node{}, &corev1.Pod{}).Build()
+	sim := Start(Options{Management: management, Workload: workload, SubscriptionID: subscription, ARM: arm, Interval: 10 * time.Millisecond, Logf: t.Logf})
+	defer sim.Stop()
+	nodes := func(g Gomega) map[string]corev1.Node {
+		list := &corev1.NodeList{}
+		g.Expect(workload.List(ctx, list)).To(Succeed())
+		out := map[string]corev1.Node{}
+		for _, n := range list.Items {
+			out[n.Name] = n
+		}
+		return out
+	}
+	g.Eventually(func(g Gomega) {
+		got := nodes(g)
+		g.Expect(got).To(HaveLen(2))
+		g.Expect(got).To(HaveKey("mp-0000001"))
+		g.Expect(got["mp-0000001"].Spec.ProviderID).To(Equal("azure://" + vmss + "/virtualMachines/1"))
+		g.Expect(got["mp-0000001"].Status.Conditions).To(ContainElement(And(HaveField("Type", corev1.NodeReady), HaveField("Status", corev1.ConditionTrue))))
+	}).WithTimeout(10 * time.Second).Should(Succeed())
+
+	g.Expect(arm.Seed(vmss, scaleSet(1))).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(nodes(g)).To(HaveLen(1))
+		g.Expect(nodes(g)).To(HaveKey("mp-0000000"), "Azure's default scale-in removes the highest instance")
+	}).WithTimeout(10 * time.Second).Should(Succeed())
+	g.Expect(sim.DeleteNodes(context.Background())).To(Succeed())
+	g.Expect(nodes(g)).To(BeEmpty())
 }

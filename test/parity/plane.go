@@ -297,7 +297,7 @@ func (s *side) apply(ctx context.Context, f Flavor, objs []*unstructured.Unstruc
 	}
 	kubelets := kubeletsim.Start(kubeletsim.Options{
 		Management: s.reader, Workload: workloadClient, Namespace: f.Namespace(), SubscriptionID: f.Subscription,
-		Interval: time.Second,
+		ARM: s.arm, Interval: time.Second,
 	})
 	s.mu.Lock()
 	s.kubelets = append(s.kubelets, kubelets)

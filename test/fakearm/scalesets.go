@@ -1,0 +1,219 @@
+/*
+Copyright 2026 The Cluster API Provider Azure ASO Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package fakearm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+const (
+	scaleSetType         = "microsoft.compute/virtualmachinescalesets"
+	scaleSetInstanceType = "microsoft.compute/virtualmachinescalesets/virtualmachines"
+)
+
+// keepScaleSetModel plays Azure's rule for a PUT of an existing scale set: a body without a virtualMachineProfile
+// keeps the scale set's model, and a profile without a networkProfile keeps its network profile. CAPZ relies on it:
+// it sends neither when only the capacity changes, and never the network profile of an existing scale set
+// (azure/services/scalesets/spec.go existingParameters).
+func keepScaleSetModel(existing *resource, body map[string]any) {
+	if existing == nil || !strings.EqualFold(existing.id.fullType(), scaleSetType) {
+		return
+	}
+	had := lookupMap(existing.body, "properties", "virtualMachineProfile")
+	if had == nil {
+		return
+	}
+	sent := lookupMap(body, "properties", "virtualMachineProfile")
+	if sent == nil {
+		ensureMap(body, "properties")["virtualMachineProfile"] = copyMap(had)
+		return
+	}
+	if _, ok := sent["networkProfile"]; !ok && had["networkProfile"] != nil {
+		sent["networkProfile"] = copyValue(had["networkProfile"])
+	}
+}
+
+// isUniformScaleSet reports whether a resource is a scale set whose instances Azure makes from its model: one not
+// in Flexible orchestration mode (Uniform is the default), which the fake plays. A Flexible scale set's VMs are
+// written one by one.
+func isUniformScaleSet(r *resource) bool {
+	return strings.EqualFold(r.id.fullType(), scaleSetType) &&
+		!strings.EqualFold(str(lookupMap(r.body, "properties"), "orchestrationMode"), "Flexible")
+}
+
+// syncInstances plays Azure's instances of a Uniform scale set after a write: it makes instances of the current
+// model up to sku.capacity, numbering them upwards from the scale set's first instance, and removes the excess as
+// its scale-in policy says (OldestVM: the lowest numbers; NewestVM and Default: the highest, as Azure does in a
+// single zone). Existing instances keep the model they were made from (upgrade policy Manual): the instance
+// reports latestModelApplied false once the model changes. The lock is held.
+func (s *Server) syncInstances(vmss *resource) {
+	if !isUniformScaleSet(vmss) {
+		return
+	}
+	capacity, ok := intField(lookupMap(vmss.body, "sku"), "capacity")
+	if !ok {
+		return
+	}
+	instances := s.instancesOf(vmss)
+	for len(instances) < capacity {
+		instances = append(instances, s.newInstance(vmss))
+	}
+	excess := len(instances) - capacity
+	if excess <= 0 {
+		return
+	}
+	if !strings.EqualFold(scaleInRule(vmss), "OldestVM") {
+		sort.SliceStable(instances, func(i, j int) bool { return instanceNumber(instances[i]) > instanceNumber(instances[j]) })
+	}
+	for _, r := range instances[:excess] {
+		s.remove(r.id.key())
+	}
+}
+
+// instancesOf lists a scale set's instances, lowest number first. The lock is held.
+func (s *Server) instancesOf(vmss *resource) []*resource {
+	out := s.childrenOf(vmss.id.key(), "virtualMachines")
+	sort.SliceStable(out, func(i, j int) bool { return instanceNumber(out[i]) < instanceNumber(out[j]) })
+	return out
+}
+
+// newInstance makes the next instance of a scale set from its current model. The lock is held.
+func (s *Server) newInstance(vmss *resource) *resource {
+	number := vmss.nextInstance
+	vmss.nextInstance++
+	profile := lookupMap(vmss.body, "properties", "virtualMachineProfile")
+	body := map[string]any{
+		"location":   vmss.body["location"],
+		"instanceId": strconv.Itoa(number),
+		"properties": map[string]any{
+			"osProfile": map[string]any{"computerName": computerName(str(lookupMap(profile, "osProfile"), "computerNamePrefix"), number)},
+		},
+	}
+	if image := lookupMap(profile, "storageProfile", "imageReference"); image != nil {
+		ensureMap(body, "properties", "storageProfile")["imageReference"] = copyMap(image)
+	}
+	if zones, ok := vmss.body["zones"].([]any); ok && len(zones) > 0 {
+		body["zones"] = []any{zones[number%len(zones)]}
+	}
+	if sku := lookupMap(vmss.body, "sku"); sku != nil {
+		body["sku"] = map[string]any{"name": sku["name"], "tier": sku["tier"]}
+	}
+	r, _ := s.upsert(parseID(vmss.id.raw+"/virtualMachines/"+strconv.Itoa(number)), body, vmss.tenant)
+	r.state = stateSucceeded
+	r.model = modelHash(vmss)
+	return r
+}
+
+// instanceRemoved lowers a scale set's capacity when one of its instances is deleted by a request, as Azure does.
+// The lock is held.
+func (s *Server) instanceRemoved(instance *resource) {
+	if !strings.EqualFold(instance.id.fullType(), scaleSetInstanceType) {
+		return
+	}
+	vmss, ok := s.resources[parseID(instance.id.parent).key()]
+	if !ok {
+		return
+	}
+	sku := lookupMap(vmss.body, "sku")
+	if capacity, ok := intField(sku, "capacity"); ok && capacity > 0 {
+		sku["capacity"] = json.Number(strconv.Itoa(capacity - 1))
+	}
+}
+
+// computeInstance adds what Azure reports of a scale set's instance: its name (<scale set>_<number>) and whether
+// it runs the scale set's current model. The lock is held.
+func (s *Server) computeInstance(out, props map[string]any, r *resource) {
+	parent := parseID(r.id.parent)
+	out["name"] = parent.name + "_" + r.id.name
+	vmss, ok := s.resources[parent.key()]
+	props["latestModelApplied"] = ok && r.model == modelHash(vmss)
+}
+
+// ScaleSetInstance is an instance of a Uniform scale set, as its kubelet registers its Node.
+type ScaleSetInstance struct {
+	// ProviderID is the Node's provider ID: azure:// and the instance's ID, its resource group in lower case as
+	// cloud-provider-azure writes it.
+	ProviderID string
+	// ComputerName is the instance's host name: the scale set's computerNamePrefix and its number in base 36.
+	ComputerName string
+}
+
+// ScaleSetInstances lists the instances of the Uniform scale sets of a subscription, by provider ID.
+func (s *Server) ScaleSetInstances(subscription string) []ScaleSetInstance {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []ScaleSetInstance
+	for _, r := range s.resources {
+		if !strings.EqualFold(r.id.fullType(), scaleSetInstanceType) || !strings.EqualFold(r.id.subscription, subscription) {
+			continue
+		}
+		id := r.id.raw
+		if rg := "/resourceGroups/" + r.id.resourceGroup + "/"; strings.Contains(id, rg) {
+			id = strings.Replace(id, rg, "/resourceGroups/"+strings.ToLower(r.id.resourceGroup)+"/", 1)
+		}
+		out = append(out, ScaleSetInstance{
+			ProviderID:   "azure://" + id,
+			ComputerName: str(lookupMap(r.body, "properties", "osProfile"), "computerName"),
+		})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ProviderID < out[j].ProviderID })
+	return out
+}
+
+// computerName is Azure's host name of a scale set's instance: the prefix and the instance number in base 36 on six
+// characters.
+func computerName(prefix string, number int) string {
+	return fmt.Sprintf("%s%06s", prefix, strconv.FormatInt(int64(number), 36))
+}
+
+// modelHash identifies a scale set's model: its VM profile as stored (the extensions are children of their own).
+func modelHash(vmss *resource) string {
+	raw, _ := json.Marshal(lookupMap(vmss.body, "properties", "virtualMachineProfile"))
+	h := sha256.Sum256(raw)
+	return hex.EncodeToString(h[:8])
+}
+
+// scaleInRule is the first rule of a scale set's scale-in policy ("" for Azure's default).
+func scaleInRule(vmss *resource) string {
+	rules, _ := lookupMap(vmss.body, "properties", "scaleInPolicy")["rules"].([]any)
+	if len(rules) == 0 {
+		return ""
+	}
+	rule, _ := rules[0].(string)
+	return rule
+}
+
+func instanceNumber(r *resource) int {
+	n, _ := strconv.Atoi(r.id.name)
+	return n
+}
+
+// intField reads an integer field of a decoded body (bodies keep JSON numbers as written).
+func intField(m map[string]any, key string) (int, bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(fmt.Sprint(v))
+	return n, err == nil
+}
