@@ -43,7 +43,7 @@ var (
 // recordedFlavors are the flavors of the recorded runs, testdata/replay-<flavor>.json: both sides' ARM writes of the
 // flavor in a real make parity run, phase by phase (creation, then the lifecycle's). default-extras has what the
 // default flavor lacks: role assignments, the bootstrap extension, a private endpoint, peerings.
-var recordedFlavors = []string{"default", "default-extras"}
+var recordedFlavors = []string{"default", "default-extras", "machinepool"}
 
 // recordedRun is a flavor's ARM writes on both sides in a phase, as a run's <side>-result.json hands them to the
 // comparison.
@@ -546,4 +546,49 @@ func TestReplay_InjectedRoleAssignments(t *testing.T) {
 		want: []string{"default-extras: Microsoft.Authorization/roleAssignments <role assignment of ${CLUSTER_NAME}-md-0-*> properties.roleDefinitionId"},
 	}}
 	expectFailures(t, runs, PhaseCreate, tests)
+}
+
+// TestReplay_InjectedScaleSet: the machinepool flavor's rows name the values of the scale set they excuse. Our upgrade
+// without its surge, our scale-out PUT with another image, or CAPZ's DELETE of an instance answered 204 (none was
+// there) fails the comparison.
+func TestReplay_InjectedScaleSet(t *testing.T) {
+	runs := readRecordedRun(t, "machinepool")
+	scaleSet := regexp.MustCompile(`(?i)/virtualMachineScaleSets/pmp-mp-0$`)
+	instance := regexp.MustCompile(`(?i)/virtualMachineScaleSets/pmp-mp-0/virtualMachines/[0-9]+$`)
+	// rewrite changes the bodies of the scale set's PUTs.
+	rewrite := func(reqs []Request, from, to string) []Request {
+		out := slices.Clone(reqs)
+		for i, r := range out {
+			if r.Method == "PUT" && scaleSet.MatchString(r.Path) {
+				out[i].Body = []byte(strings.ReplaceAll(string(r.Body), from, to))
+			}
+		}
+		return out
+	}
+	for _, phase := range []string{PhaseScaleOut, PhaseScaleIn, PhaseUpgrade} {
+		if !slices.ContainsFunc(phaseOf(t, runs, phase).Sides[SideOurs].requests(), func(r Request) bool { return scaleSet.MatchString(r.Path) }) {
+			t.Fatalf("the recorded %s has no PUT of our scale set", phase)
+		}
+	}
+	expectFailures(t, runs, PhaseUpgrade, []injection{{
+		name: "our upgrade without the surge",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			return capz, rewrite(ours, `"capacity": 2`, `"capacity": 1`)
+		},
+		want: []string{"machinepool (upgrade): Microsoft.Compute/virtualMachineScaleSets ${CLUSTER_NAME}-mp-0 sku.capacity"},
+	}})
+	expectFailures(t, runs, PhaseScaleOut, []injection{{
+		name: "our scale-out with another image",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			return capz, rewrite(ours, "capi-ubun2-2404", "capi-ubun2-2204")
+		},
+		want: []string{"machinepool (scale-out): Microsoft.Compute/virtualMachineScaleSets ${CLUSTER_NAME}-mp-0 properties.virtualMachineProfile.storageProfile.imageReference.communityGalleryImageId"},
+	}})
+	expectFailures(t, runs, PhaseScaleIn, []injection{{
+		name: "CAPZ's DELETE of an instance that found none",
+		change: func(capz, ours []Request) ([]Request, []Request) {
+			return withStatus(capz, "DELETE", instance, 204), ours
+		},
+		want: []string{"machinepool (scale-in): DELETE Microsoft.Compute/virtualMachineScaleSets/virtualMachines ${CLUSTER_NAME}-mp-0/0 *"},
+	}})
 }
