@@ -22,6 +22,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/netip"
+	"sort"
 	"strings"
 )
 
@@ -38,6 +39,8 @@ func (s *Server) compute(out map[string]any, r *resource) {
 		props["tenantId"] = r.tenant
 	case "microsoft.compute/virtualmachines":
 		props["vmId"] = stableGUID(r.id.raw, instancePurpose("vmId", r.instance))
+	case "microsoft.compute/availabilitysets":
+		props["virtualMachines"] = s.availabilitySetMembers(r)
 	case scaleSetType:
 		props["uniqueId"] = stableGUID(r.id.raw, "uniqueId")
 	case scaleSetInstanceType:
@@ -281,4 +284,22 @@ func nameSubResources(props map[string]any, id string) {
 			}
 		}
 	}
+}
+
+// availabilitySetMembers lists the VMs in an availability set (properties.availabilitySet names it), as Azure reports
+// them: CAPZ deletes a set only when it has none. The lock is held.
+func (s *Server) availabilitySetMembers(set *resource) []any {
+	var ids []string
+	for _, r := range s.resources {
+		if strings.EqualFold(r.id.fullType(), "Microsoft.Compute/virtualMachines") &&
+			strings.EqualFold(str(lookupMap(r.body, "properties", "availabilitySet"), "id"), set.id.raw) {
+			ids = append(ids, r.id.raw)
+		}
+	}
+	sort.Strings(ids)
+	out := make([]any, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, map[string]any{"id": id})
+	}
+	return out
 }

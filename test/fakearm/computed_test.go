@@ -21,6 +21,8 @@ import (
 	"errors"
 	"net/http"
 	"net/netip"
+	"reflect"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/gomega"
@@ -296,4 +298,26 @@ func TestRoleDefinitions(t *testing.T) {
 	g.Expect(at(got, "properties", "roleName")).To(Equal("Reader"))
 	status, _ = c.get("/subscriptions/" + testSubscription + "/providers/Microsoft.Authorization/roleDefinitions/00000000-0000-0000-0000-000000000000")
 	g.Expect(status).To(Equal(http.StatusNotFound))
+}
+
+// TestAvailabilitySet: Azure answers an availability set's PUT and DELETE at once, whatever the other resources do,
+// and lists the VMs in the set on its GET.
+func TestAvailabilitySet(t *testing.T) {
+	_, c := startInGroup(t, Options{Polls: 2})
+	set := testRG + "/providers/Microsoft.Compute/availabilitySets/md-0-as"
+	resp, _ := c.beginPut(set, map[string]any{"location": "eastus", "properties": map[string]any{"platformFaultDomainCount": 2}})
+	if resp.StatusCode != http.StatusCreated || resp.Header.Get("Azure-AsyncOperation") != "" {
+		t.Fatalf("PUT of an availability set: %d, Azure-AsyncOperation %q; want 201 at once", resp.StatusCode, resp.Header.Get("Azure-AsyncOperation"))
+	}
+	vm := testRG + "/providers/Microsoft.Compute/virtualMachines/md-0"
+	c.create(vm, map[string]any{"location": "eastus", "properties": map[string]any{"availabilitySet": map[string]any{"id": strings.ToLower(set)}}})
+	c.create(testRG+"/providers/Microsoft.Compute/virtualMachines/other", map[string]any{"location": "eastus"})
+	_, body := c.get(set)
+	if got := at(body, "properties", "virtualMachines"); !reflect.DeepEqual(got, []any{map[string]any{"id": vm}}) {
+		t.Errorf("the set's VMs: %v, want the one VM in it", got)
+	}
+	resp, _ = c.beginDelete(set)
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("DELETE of an availability set: %d, want 200 at once", resp.StatusCode)
+	}
 }

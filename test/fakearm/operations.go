@@ -40,9 +40,11 @@ type operation struct {
 	done bool
 }
 
-// synchronousTypes are the types whose PUT and DELETE Azure always answers at once.
+// synchronousTypes are the types whose PUT and DELETE Azure always answers at once (200, 201 or 204: their REST
+// specifications have no long-running operation, and the Azure SDK's clients of them accept no 202).
 var synchronousTypes = map[string]bool{
 	"microsoft.authorization/roleassignments":                                       true,
+	"microsoft.compute/availabilitysets":                                            true,
 	"microsoft.managedidentity/userassignedidentities":                              true,
 	"microsoft.managedidentity/userassignedidentities/federatedidentitycredentials": true,
 }
