@@ -105,8 +105,10 @@ func Start(opts Options) *Simulator {
 		opts.Logf = func(string, ...any) {}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Simulator{opts: opts, cancel: cancel, done: make(chan struct{}), machineNodes: sets.New[string](), poolMachineNodes: sets.New[string](), poolNodes: sets.New[string](),
-		scaleSetNodes: sets.New[string]()}
+	s := &Simulator{
+		opts: opts, cancel: cancel, done: make(chan struct{}),
+		machineNodes: sets.New[string](), poolMachineNodes: sets.New[string](), poolNodes: sets.New[string](), scaleSetNodes: sets.New[string](),
+	}
 	s.etcd = newEtcdSim(opts.Management)
 	kubelet, err := startKubeletServer(s.etcd.dialPod)
 	if err != nil {
