@@ -58,15 +58,7 @@ func TestSimulator(t *testing.T) {
 
 	sim := Start(Options{Management: management, Workload: workload, SubscriptionID: subscription, Interval: 10 * time.Millisecond, Logf: t.Logf})
 	defer sim.Stop()
-	nodes := func(g Gomega) map[string]corev1.Node {
-		list := &corev1.NodeList{}
-		g.Expect(workload.List(ctx, list)).To(Succeed())
-		out := map[string]corev1.Node{}
-		for _, n := range list.Items {
-			out[n.Name] = n
-		}
-		return out
-	}
+	nodes := func(g Gomega) map[string]corev1.Node { return nodesByName(ctx, g, workload) }
 	g.Eventually(func(g Gomega) {
 		got := nodes(g)
 		g.Expect(got).To(HaveLen(4))
@@ -217,15 +209,7 @@ func TestSimulator_ScaleSetInstances(t *testing.T) {
 	workload := fake.NewClientBuilder().WithScheme(clientgoscheme.Scheme).WithStatusSubresource(&corev1.Node{}, &corev1.Pod{}).Build()
 	sim := Start(Options{Management: management, Workload: workload, SubscriptionID: subscription, ARM: arm, Interval: 10 * time.Millisecond, Logf: t.Logf})
 	defer sim.Stop()
-	nodes := func(g Gomega) map[string]corev1.Node {
-		list := &corev1.NodeList{}
-		g.Expect(workload.List(ctx, list)).To(Succeed())
-		out := map[string]corev1.Node{}
-		for _, n := range list.Items {
-			out[n.Name] = n
-		}
-		return out
-	}
+	nodes := func(g Gomega) map[string]corev1.Node { return nodesByName(ctx, g, workload) }
 	g.Eventually(func(g Gomega) {
 		got := nodes(g)
 		g.Expect(got).To(HaveLen(2))
@@ -241,4 +225,15 @@ func TestSimulator_ScaleSetInstances(t *testing.T) {
 	}).WithTimeout(10 * time.Second).Should(Succeed())
 	g.Expect(sim.DeleteNodes(context.Background())).To(Succeed())
 	g.Expect(nodes(g)).To(BeEmpty())
+}
+
+// nodesByName lists the workload cluster's Nodes by name.
+func nodesByName(ctx context.Context, g Gomega, workload client.Client) map[string]corev1.Node {
+	list := &corev1.NodeList{}
+	g.Expect(workload.List(ctx, list)).To(Succeed())
+	out := map[string]corev1.Node{}
+	for _, n := range list.Items {
+		out[n.Name] = n
+	}
+	return out
 }
