@@ -105,8 +105,7 @@ func (s *Server) nodeGroupPools(subscription, group string) []nodeGroupPool {
 				continue
 			}
 			props := lookupMap(pool.body, "properties")
-			// Bodies keep JSON numbers as written (decodeObject).
-			count, _ := strconv.Atoi(fmt.Sprint(props["count"]))
+			count, _ := intField(props, "count")
 			out = append(out, nodeGroupPool{
 				name: pool.id.name, scaleSet: AgentPoolScaleSet(cluster.id.raw, pool.id.name), location: location,
 				vmSize: str(props, "vmSize"), count: count,

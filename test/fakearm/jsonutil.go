@@ -20,6 +20,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strconv"
 )
 
 // decodeObject decodes a JSON object, keeping numbers as written (json.Number), so that a body read back is the
@@ -94,4 +96,14 @@ func ensureMap(m map[string]any, path ...string) map[string]any {
 func str(m map[string]any, key string) string {
 	s, _ := m[key].(string)
 	return s
+}
+
+// intField reads an integer field of a decoded body (bodies keep JSON numbers as written).
+func intField(m map[string]any, key string) (int, bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(fmt.Sprint(v))
+	return n, err == nil
 }

@@ -207,13 +207,3 @@ func instanceNumber(r *resource) int {
 	n, _ := strconv.Atoi(r.id.name)
 	return n
 }
-
-// intField reads an integer field of a decoded body (bodies keep JSON numbers as written).
-func intField(m map[string]any, key string) (int, bool) {
-	v, ok := m[key]
-	if !ok || v == nil {
-		return 0, false
-	}
-	n, err := strconv.Atoi(fmt.Sprint(v))
-	return n, err == nil
-}
