@@ -80,10 +80,12 @@ type Simulator struct {
 	opts   Options
 	cancel context.CancelFunc
 	done   chan struct{}
-	// machineNodes, poolMachineNodes, poolNodes and scaleSetNodes are the Nodes the simulator registered for
-	// AzureMachines, for the instances of Flexible AzureMachinePools, for agent pools and for the instances of
-	// Uniform scale sets, and has not deleted; only the loop touches them until done.
-	machineNodes, poolMachineNodes, poolNodes, scaleSetNodes sets.Set[string]
+	// machineNodes and poolMachineNodes are the Nodes the simulator registered for AzureMachines and for the
+	// instances of Flexible AzureMachinePools, and has not deleted; only the loop touches them until done.
+	machineNodes, poolMachineNodes sets.Set[string]
+	// poolNodes and scaleSetNodes are the Nodes registered for agent pools and for the instances of Uniform scale
+	// sets, with the kubelet version each reports.
+	poolNodes, scaleSetNodes map[string]string
 	// kubeadmInitialized is set once kubeadm's ConfigMap exists in the workload cluster.
 	kubeadmInitialized bool
 	// kubeadmInitCreated is set when this simulator wrote kubeadm's ConfigMap (DeleteNodes removes it).
@@ -107,7 +109,7 @@ func Start(opts Options) *Simulator {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Simulator{
 		opts: opts, cancel: cancel, done: make(chan struct{}),
-		machineNodes: sets.New[string](), poolMachineNodes: sets.New[string](), poolNodes: sets.New[string](), scaleSetNodes: sets.New[string](),
+		machineNodes: sets.New[string](), poolMachineNodes: sets.New[string](), poolNodes: map[string]string{}, scaleSetNodes: map[string]string{},
 	}
 	s.etcd = newEtcdSim(opts.Management)
 	kubelet, err := startKubeletServer(s.etcd.dialPod)
@@ -156,7 +158,8 @@ func (s *Simulator) DeleteNodes(ctx context.Context) error {
 	s.stopLoop()
 	defer s.stopEndpoints()
 	var errs []error
-	for _, name := range sets.List(s.machineNodes.Union(s.poolMachineNodes).Union(s.poolNodes).Union(s.scaleSetNodes)) {
+	registered := s.machineNodes.Union(s.poolMachineNodes).Union(sets.KeySet(s.poolNodes)).Union(sets.KeySet(s.scaleSetNodes))
+	for _, name := range sets.List(registered) {
 		if err := s.opts.Workload.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}); err != nil && !apierrors.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("failed to delete Node %s: %w", name, err))
 		}
@@ -172,8 +175,8 @@ func (s *Simulator) DeleteNodes(ctx context.Context) error {
 	}
 	s.machineNodes.Clear()
 	s.poolMachineNodes.Clear()
-	s.poolNodes.Clear()
-	s.scaleSetNodes.Clear()
+	clear(s.poolNodes)
+	clear(s.scaleSetNodes)
 	return kerrors.NewAggregate(errs)
 }
 
@@ -324,26 +327,28 @@ func (s *Simulator) syncScaleSetNodes(ctx context.Context) {
 	s.syncNodes(ctx, want, s.scaleSetNodes)
 }
 
-// syncNodes registers the wanted Nodes that are not registered yet and deletes the registered ones no longer
-// wanted, keeping registered up to date.
-func (s *Simulator) syncNodes(ctx context.Context, want map[string]*corev1.Node, registered sets.Set[string]) {
+// syncNodes registers the wanted Nodes that are not registered yet, reports the new kubelet version of those whose
+// version changed (an upgraded agent pool's), and deletes the registered ones no longer wanted, keeping registered
+// (name → kubelet version) up to date.
+func (s *Simulator) syncNodes(ctx context.Context, want map[string]*corev1.Node, registered map[string]string) {
 	for name, node := range want {
-		if registered.Has(name) {
+		version, ok := registered[name]
+		if ok && version == node.Status.NodeInfo.KubeletVersion {
 			continue
 		}
 		if err := s.registerNode(ctx, node); err != nil {
 			s.logf(ctx, "Failed to register Node %s: %v", name, err)
 			continue
 		}
-		registered.Insert(name)
+		registered[name] = node.Status.NodeInfo.KubeletVersion
 	}
-	for _, name := range registered.UnsortedList() {
+	for name := range registered {
 		if _, ok := want[name]; ok {
 			continue
 		}
 		err := s.opts.Workload.Delete(ctx, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}})
 		if err == nil || apierrors.IsNotFound(err) {
-			registered.Delete(name)
+			delete(registered, name)
 		}
 	}
 }
@@ -356,8 +361,10 @@ func (s *Simulator) logf(ctx context.Context, format string, args ...any) {
 }
 
 // AgentPoolNodes are the Nodes the agent pools of a namespace (all namespaces when empty) have now, by name: as
-// many as ASO reports for each pool (status.count), labelled with the pool and the cluster's node resource group
-// and with the scale set's provider IDs, as AKS registers them. It returns nil when they cannot be read.
+// many as ASO reports for each pool (status.count), labelled with the pool and the cluster's node resource group,
+// with the scale set's provider IDs and the pool's current Kubernetes version as their kubelet's, as AKS registers
+// them (Cluster API's topology checks a MachinePool's Nodes run its version before the next upgrade). It returns
+// nil when they cannot be read.
 func AgentPoolNodes(ctx context.Context, management client.Reader, namespace, subscriptionID string) map[string]*corev1.Node {
 	pools := &asocontainerservice.ManagedClustersAgentPoolList{}
 	if err := management.List(ctx, pools, client.InNamespace(namespace)); err != nil {
@@ -381,6 +388,10 @@ func AgentPoolNodes(ctx context.Context, management client.Reader, namespace, su
 		// AKS names a pool's scale set aks-<pool>-<number>-vmss, the number derived from the cluster: unique Node
 		// names across clusters sharing one workload API server. The fake ARM shows the same scale sets.
 		scaleSet := fakearm.AgentPoolScaleSet(clusterID, pool.Spec.AzureName)
+		kubelet := ""
+		if v := ptr.Deref(pool.Status.CurrentOrchestratorVersion, ""); v != "" {
+			kubelet = "v" + strings.TrimPrefix(v, "v")
+		}
 		for i := range *pool.Status.Count {
 			name := fmt.Sprintf("%s%06d", scaleSet, i)
 			out[name] = &corev1.Node{
@@ -390,6 +401,7 @@ func AgentPoolNodes(ctx context.Context, management client.Reader, namespace, su
 				Spec: corev1.NodeSpec{ProviderID: fmt.Sprintf(
 					"azure:///subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachineScaleSets/%s/virtualMachines/%d",
 					subscriptionID, strings.ToLower(nodeRG), scaleSet, i)},
+				Status: corev1.NodeStatus{NodeInfo: corev1.NodeSystemInfo{KubeletVersion: kubelet}},
 			}
 		}
 	}

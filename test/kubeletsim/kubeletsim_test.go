@@ -43,7 +43,8 @@ import (
 const subscription = "00000000-0000-0000-0000-000000000001"
 
 // TestSimulator registers the Nodes of machines with provider IDs (control plane ones with kubeadm's label and
-// taint, and kubeadm's ConfigMap) and of agent pools, follows a pool's count down, and deletes its Nodes.
+// taint, and kubeadm's ConfigMap) and of agent pools (running the pool's version), follows a pool's count down and
+// its upgrade, and deletes its Nodes.
 func TestSimulator(t *testing.T) {
 	g := NewWithT(t)
 	ctx := t.Context()
@@ -74,7 +75,18 @@ func TestSimulator(t *testing.T) {
 	}).WithTimeout(10 * time.Second).Should(Succeed())
 	g.Expect(workload.Get(ctx, client.ObjectKey{Namespace: metav1.NamespaceSystem, Name: "kubeadm-config"}, &corev1.ConfigMap{})).To(Succeed())
 
-	// AKS scales the pool down: its last Node goes.
+	kubelets := func(g Gomega) []string {
+		var out []string
+		for _, n := range nodes(g) {
+			if n.Labels["kubernetes.azure.com/agentpool"] == "pool0" {
+				out = append(out, n.Status.NodeInfo.KubeletVersion)
+			}
+		}
+		return out
+	}
+	g.Expect(kubelets(g)).To(HaveExactElements("v1.33.1", "v1.33.1"))
+
+	// AKS scales the pool down: its last Node goes. Then it upgrades the pool: its Node runs the new version.
 	pool := &asocontainerservice.ManagedClustersAgentPool{}
 	g.Expect(management.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "aks-pool0"}, pool)).To(Succeed())
 	pool.Status.Count = ptr.To(1)
@@ -82,6 +94,9 @@ func TestSimulator(t *testing.T) {
 	g.Eventually(func(g Gomega) {
 		g.Expect(nodes(g)).To(HaveLen(3))
 	}).WithTimeout(10 * time.Second).Should(Succeed())
+	pool.Status.CurrentOrchestratorVersion = ptr.To("1.34.2")
+	g.Expect(management.Status().Update(ctx, pool)).To(Succeed())
+	g.Eventually(kubelets).WithTimeout(10 * time.Second).Should(HaveExactElements("v1.34.2"))
 
 	g.Expect(sim.DeleteNodes(context.Background())).To(Succeed())
 	g.Expect(nodes(g)).To(BeEmpty())
@@ -145,6 +160,7 @@ func TestAgentPoolNodes(t *testing.T) {
 		g.Expect(n.Spec.ProviderID).To(MatchRegexp(
 			`^azure:///subscriptions/` + subscription + `/resourceGroups/mc_one_one_eastus/providers/Microsoft.Compute/virtualMachineScaleSets/aks-pool0-\d{8}-vmss/virtualMachines/[01]$`))
 		g.Expect(n.Name).To(MatchRegexp(`^aks-pool0-\d{8}-vmss00000[01]$`))
+		g.Expect(n.Status.NodeInfo.KubeletVersion).To(Equal("v1.33.1"))
 	}
 }
 
@@ -180,6 +196,7 @@ func agentPool(name, cluster, azureName string, count int) *asocontainerservice.
 	}
 	if count >= 0 {
 		pool.Status.Count = ptr.To(count)
+		pool.Status.CurrentOrchestratorVersion = ptr.To("1.33.1")
 	}
 	return pool
 }
