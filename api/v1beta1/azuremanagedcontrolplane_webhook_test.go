@@ -509,3 +509,23 @@ func TestAzureManagedControlPlaneTemplate_DefaultsLeaveTheNetworkGroup(t *testin
 	cp := newManagedControlPlane(func(c *AzureManagedControlPlane) { c.Spec.ResourceGroupName = "patched" })
 	g.Expect(cp.Spec.VirtualNetwork.ResourceGroup).To(Equal("patched"))
 }
+
+// TestAzureManagedControlPlaneTemplate_DefaultsTheSubnetName: a template's subnet is named after the template (CAPZ's
+// template webhook does so), and a control plane made from it keeps that name; a name the user gives stays.
+func TestAzureManagedControlPlaneTemplate_DefaultsTheSubnetName(t *testing.T) {
+	g := NewWithT(t)
+	tmpl := &AzureManagedControlPlaneTemplate{}
+	tmpl.Name = "aks-control-plane"
+	g.Expect(azureManagedControlPlaneTemplateWebhook{}.Default(context.Background(), tmpl)).To(Succeed())
+	g.Expect(tmpl.Spec.Template.Spec.VirtualNetwork.Subnet.Name).To(Equal("aks-control-plane"))
+	g.Expect(tmpl.Spec.Template.Spec.VirtualNetwork.Name).To(BeEmpty(), "each control plane names its own network")
+
+	cp := newManagedControlPlane(func(c *AzureManagedControlPlane) {
+		c.Spec.VirtualNetwork.Subnet.Name = tmpl.Spec.Template.Spec.VirtualNetwork.Subnet.Name
+	})
+	g.Expect(cp.Spec.VirtualNetwork.Subnet.Name).To(Equal("aks-control-plane"))
+
+	tmpl.Spec.Template.Spec.VirtualNetwork.Subnet.Name = "nodes"
+	g.Expect(azureManagedControlPlaneTemplateWebhook{}.Default(context.Background(), tmpl)).To(Succeed())
+	g.Expect(tmpl.Spec.Template.Spec.VirtualNetwork.Subnet.Name).To(Equal("nodes"))
+}

@@ -36,11 +36,15 @@ func SetupAzureManagedControlPlaneTemplateWebhookWithManager(mgr ctrl.Manager) e
 
 type azureManagedControlPlaneTemplateWebhook struct{}
 
-// Default fills in the defaults that do not depend on a control plane's name; names are defaulted on each
-// AzureManagedControlPlane.
+// Default fills in the defaults that do not depend on a control plane's name, and the subnet's name: the
+// template's, as CAPZ's template webhook names it, so that every cluster of a ClusterClass gets the subnet CAPZ would
+// give it. The other names (virtual network, DNS prefix, node resource group) are each AzureManagedControlPlane's.
 func (azureManagedControlPlaneTemplateWebhook) Default(_ context.Context, t *AzureManagedControlPlaneTemplate) error {
 	s := &t.Spec.Template.Spec
 	s.setDefaults()
+	if s.VirtualNetwork.Subnet.Name == "" {
+		s.VirtualNetwork.Subnet.Name = t.Name
+	}
 	if s.FleetsMember != nil && s.FleetsMember.Group == "" {
 		s.FleetsMember.Group = DefaultFleetsMemberGroup
 	}
