@@ -240,12 +240,30 @@ func reordered(capz, ours []Resource) bool {
 }
 
 // ordered says whether two resources must be deleted in the same order on both sides: always, unless they are two
-// machines' resources. Cluster API deletes a phase's machines concurrently, on both sides, and which machine's
-// resources Azure hears of first is timing; a machine's own resources, and a machine's and the cluster's, keep
-// their order.
+// machines' resources or two siblings. Cluster API deletes a phase's machines concurrently, on both sides, and which
+// machine's resources Azure hears of first is timing; a machine's own resources, and a machine's and the cluster's,
+// keep their order. Siblings (child resources of one type under one parent: a managed cluster's maintenance
+// configurations) are ASO objects of their own that its workers delete concurrently; neither depends on the other.
 func ordered(a, b Resource) bool {
+	if siblings(a, b) {
+		return false
+	}
 	ma, mb := machineName.FindString(a.ID), machineName.FindString(b.ID)
 	return ma == "" || mb == "" || ma == mb
+}
+
+// siblings says whether two resources are child resources of the same type under the same parent resource (not
+// two top-level resources of one resource group).
+func siblings(a, b Resource) bool {
+	parent := func(r Resource) string {
+		segments := strings.Split(r.ID, "/")
+		if strings.Count(r.Type, "/") < 2 || len(segments) < 2 {
+			return ""
+		}
+		return strings.Join(segments[:len(segments)-2], "/")
+	}
+	p := parent(a)
+	return p != "" && strings.EqualFold(a.Type, b.Type) && p == parent(b)
 }
 
 // deleteOrder is the resources a side deleted, in the order of their first DELETE.

@@ -261,3 +261,36 @@ func TestCompare_OrderOfDeletesByMachine(t *testing.T) {
 	g.Expect(orderDiff(deletes(workerVM, workerNIC, cpVM, natRule, cpNIC, lbID))).To(BeTrue(), "a machine's SSH rule before its interface")
 	g.Expect(orderDiff(deletes(workerVM, lbID, workerNIC, cpVM, cpNIC, natRule))).To(BeTrue(), "the cluster's load balancer before a machine's resources")
 }
+
+// TestCompare_OrderOfDeletesOfSiblings: a managed cluster's maintenance configurations (siblings: one type, one
+// parent) deleted in another order is no difference; two top-level resources of one type, or a child and its
+// parent, in another order are.
+func TestCompare_OrderOfDeletesOfSiblings(t *testing.T) {
+	g := NewWithT(t)
+	n := Normalizer{Names: map[string]string{"paks": ClusterPlaceholder}}
+	deletes := func(ids ...string) []Write {
+		var reqs []Request
+		for _, id := range ids {
+			reqs = append(reqs, Request{Method: "DELETE", Path: rgPath + id, Status: 202})
+		}
+		ws, err := n.Writes(reqs)
+		g.Expect(err).NotTo(HaveOccurred())
+		return ws
+	}
+	var (
+		cluster   = "/providers/Microsoft.ContainerService/managedClusters/paks"
+		upgrade   = cluster + "/maintenanceConfigurations/aksManagedAutoUpgradeSchedule"
+		nodeOS    = cluster + "/maintenanceConfigurations/aksManagedNodeOSUpgradeSchedule"
+		otherPool = "/providers/Microsoft.ContainerService/managedClusters/other/maintenanceConfigurations/default"
+		ip1       = "/providers/Microsoft.Network/publicIPAddresses/paks-1"
+		ip2       = "/providers/Microsoft.Network/publicIPAddresses/paks-2"
+	)
+	capz := deletes(cluster, upgrade, nodeOS, otherPool, ip1, ip2)
+	orderDiff := func(ours []Write) bool {
+		return slices.ContainsFunc(Compare(capz, ours), func(d ResourceDiff) bool { return d.Resource.Type == OrderOfDeletes })
+	}
+	g.Expect(orderDiff(deletes(cluster, nodeOS, upgrade, otherPool, ip1, ip2))).To(BeFalse(), "siblings swapped")
+	g.Expect(orderDiff(deletes(cluster, upgrade, otherPool, nodeOS, ip1, ip2))).To(BeTrue(), "another cluster's configuration is no sibling")
+	g.Expect(orderDiff(deletes(upgrade, cluster, nodeOS, otherPool, ip1, ip2))).To(BeTrue(), "a child before its parent")
+	g.Expect(orderDiff(deletes(cluster, upgrade, nodeOS, otherPool, ip2, ip1))).To(BeTrue(), "two top-level resources of one type")
+}
