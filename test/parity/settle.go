@@ -40,6 +40,10 @@ const ClusterPlaceholder = "${CLUSTER_NAME}"
 // the Cluster's: the topology controller names it at random.
 const InfrastructurePlaceholder = "${CLUSTER_NAME}-<infrastructure>"
 
+// ControlPlanePlaceholder replaces the name of a Cluster's control plane object where it is not the Cluster's: the
+// topology controller names it at random, and the providers name a managed cluster (AKS) and its network after it.
+const ControlPlanePlaceholder = "${CLUSTER_NAME}-<control-plane>"
+
 // DNSLabelPlaceholder replaces the default DNS label of the API server of a Cluster whose AzureCluster is named at
 // random: it hashes that name.
 const DNSLabelPlaceholder = "${CLUSTER_NAME}-<dns-label>"
@@ -133,8 +137,9 @@ func (s *side) progressOf(ctx context.Context, f Flavor, quiet time.Duration) pr
 	return progress{settled: true, state: fmt.Sprintf("settled: %d writes to Azure", n)}
 }
 
-// names are the generated names of a flavor's side and their placeholders: the cluster's name, and each machine's
-// (see machineNames), so that the machines of both sides, made alike but named at random, compare.
+// names are the generated names of a flavor's side and their placeholders: the cluster's name, each machine's (see
+// machineNames), and the names the topology controller gives the Cluster's infrastructure and control plane, so
+// that what both sides make alike but name at random compares.
 func (s *side) names(ctx context.Context, f Flavor) (map[string]string, error) {
 	machines := &clusterv1.MachineList{}
 	if err := s.reader.List(ctx, machines, client.InNamespace(f.Namespace())); err != nil {
@@ -157,6 +162,9 @@ func (s *side) names(ctx context.Context, f Flavor) (map[string]string, error) {
 		// The API server's default DNS label is the Cluster's name and a hash of the names of the resource group and
 		// public IP, both the AzureCluster's (CAPZ's ClusterScope.GenerateFQDN): alike on both sides but for that name.
 		out[infrav1.APIServerDNSLabel(f.Subscription, infra, infrav1.APIServerPublicIPName(infra), f.Cluster)] = DNSLabelPlaceholder
+	}
+	if cp := cluster.Spec.ControlPlaneRef.Name; cp != "" && cp != f.Cluster {
+		out[cp] = ControlPlanePlaceholder
 	}
 	return out, nil
 }
