@@ -109,3 +109,17 @@ func KeepFaultDomains(set *asocomputeavset.AvailabilitySet, live azure.Object) {
 		set.Spec.PlatformFaultDomainCount = ptr.To(*existing.Spec.PlatformFaultDomainCount)
 	}
 }
+
+// AvailabilitySets is an object of the kind of availability sets, to list them (aso.Engine.List).
+func AvailabilitySets() azure.Object { return &asocomputeavset.AvailabilitySet{} }
+
+// AvailabilitySetsOf are the Azure names of the availability sets among objects that owner controls (those it made).
+func AvailabilitySetsOf(objects []azure.Object, owner metav1.Object) []string {
+	var out []string
+	for _, o := range objects {
+		if set, ok := o.(*asocomputeavset.AvailabilitySet); ok && metav1.IsControlledBy(set, owner) {
+			out = append(out, set.Spec.AzureName)
+		}
+	}
+	return out
+}

@@ -99,7 +99,10 @@ func (r *Reconciler) reconcileResources(ctx context.Context, s *scope) error {
 
 // availabilitySets returns the Azure names of the availability sets the cluster's machines go into, sorted: one
 // per node group that has a machine (compute.MachineAvailabilitySet), read from the cache's complete list of the
-// cluster's Machines. A node group's set goes once its last machine is gone, as CAPZ deletes an empty one.
+// cluster's Machines. A node group's set goes once its last machine is gone, as CAPZ deletes an empty one; but while
+// the whole Cluster is deleted, the sets the AzureCluster made stay for its resource group's DELETE to take, as
+// CAPZ leaves them then (its machines delete no individual resource of a cluster going): no DELETE of a set Azure
+// deletes with the group anyway.
 func (r *Reconciler) availabilitySets(ctx context.Context, s *scope) ([]string, error) {
 	ac := s.azureCluster
 	if !compute.ClusterHasAvailabilitySets(ac.Spec.Location, ac.Spec.FailureDomains, ac.Spec.ExtendedLocation) {
@@ -110,6 +113,13 @@ func (r *Reconciler) availabilitySets(ctx context.Context, s *scope) ([]string, 
 		return nil, err
 	}
 	names := sets.New[string]()
+	if !s.cluster.DeletionTimestamp.IsZero() {
+		existing, err := r.Engine.List(ctx, ac.Namespace, compute.AvailabilitySets())
+		if err != nil {
+			return nil, err
+		}
+		names.Insert(compute.AvailabilitySetsOf(existing, ac)...)
+	}
 	for i := range machines.Items {
 		m := &machines.Items[i]
 		ref := m.Spec.InfrastructureRef
