@@ -43,11 +43,15 @@ func AgentPoolKinds() []azure.Object {
 	return []azure.Object{&asocontainerservice.ManagedClustersAgentPool{}}
 }
 
-// GoWithManagedCluster are the kinds Azure deletes with their managed cluster, its agent pools: while the whole
-// Cluster is deleted, its pools are left to go with it (lifecycle.Kind.GoWithCluster), as CAPZ leaves them. AKS
-// refuses to delete a cluster's last System pool on its own.
+// GoWithManagedCluster are the kinds Azure deletes with their managed cluster, its child resources (agent pools,
+// maintenance configurations): while the whole Cluster is deleted, they are left to go with it
+// (lifecycle.Kind.GoWithCluster), as CAPZ leaves its pools. AKS refuses to delete a cluster's last System pool on
+// its own, and a child's DELETE after its cluster's finds nothing. One with no managed cluster of the provider's
+// above it (a user's cluster, referenced) is deleted as any other.
 func GoWithManagedCluster(kind schema.GroupKind) (schema.GroupKind, bool) {
-	if kind == asocontainerservice.GroupVersion.WithKind("ManagedClustersAgentPool").GroupKind() {
+	switch kind {
+	case asocontainerservice.GroupVersion.WithKind("ManagedClustersAgentPool").GroupKind(),
+		asocontainerservice.GroupVersion.WithKind("MaintenanceConfiguration").GroupKind():
 		return asocontainerservice.GroupVersion.WithKind("ManagedCluster").GroupKind(), true
 	}
 	return schema.GroupKind{}, false

@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/azure/aks"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/azure/asomanaged"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/internal/managed"
@@ -73,7 +74,9 @@ func (r *Reconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager, opt
 		Phases:      []lifecycle.Phase[*scope]{r.reconcileResources, r.reconcileManagedClusterStatus},
 		Deletes:     "the control plane's Azure resources",
 		DeleteOrder: asomanaged.ManagedClusterDeleteOrder,
-		Status:      updateStatus,
+		// A deleted Cluster's maintenance configurations (and agent pools listed here) go with its managed cluster.
+		GoWithCluster: aks.GoWithManagedCluster,
+		Status:        updateStatus,
 	}).Setup(ctx, mgr, options)
 	return err
 }

@@ -36,6 +36,7 @@ import (
 	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/cluster-api/util/secret"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
@@ -88,7 +89,10 @@ func TestReconcile_ASOManagedCluster(t *testing.T) {
 			Version: "v1.33.2",
 			Resources: []runtime.RawExtension{raw(`{"apiVersion": "containerservice.azure.com/v1api20250801", "kind": "ManagedCluster",
 				"metadata": {"name": "raw-aks"}, "spec": {"owner": {"name": "raw-rg"}, "location": "eastus", "dnsPrefix": "raw",
-				"identity": {"type": "SystemAssigned"}}}`)},
+				"identity": {"type": "SystemAssigned"}}}`),
+				raw(`{"apiVersion": "containerservice.azure.com/v1api20250801", "kind": "MaintenanceConfiguration",
+				"metadata": {"name": "raw-default"}, "spec": {"owner": {"name": "raw-aks"}, "azureName": "default",
+				"timeInWeek": [{"day": "Sunday", "hourSlots": [1]}]}}`)},
 		}},
 	}
 	g.Expect(env.Env.Create(ctx, amc)).To(Succeed())
@@ -178,12 +182,25 @@ func TestReconcile_ASOManagedCluster(t *testing.T) {
 		g.Expect(live.Spec.ProviderIDList).To(Equal([]string{id}))
 	}, timeout).Should(Succeed())
 
-	// Deleting releases everything: the pool, the managed cluster, then the resource group.
-	for _, obj := range []client.Object{pool, cp, amc} {
+	// Deleting the Cluster releases everything: the managed cluster, then the resource group. Its agent pool and
+	// maintenance configuration go with the managed cluster in Azure: no DELETE of their own.
+	maintenance := ptr.Deref(mc.Status.Id, "") + "/maintenanceConfigurations/default"
+	g.Eventually(func(g Gomega) { g.Expect(sim.ExistsInAzure(maintenance)).To(BeTrue()) }, timeout).Should(Succeed())
+	holdCluster(t, g, cluster)
+	g.Expect(env.Env.Delete(ctx, cluster)).To(Succeed())
+	// As Cluster API does: the machine pool and the control plane, then the infrastructure.
+	for _, obj := range []client.Object{pool, cp} {
 		g.Expect(env.Env.Delete(ctx, obj)).To(Succeed())
 	}
 	g.Eventually(func(g Gomega) {
-		for _, obj := range []client.Object{&asocontainerservice.ManagedClustersAgentPool{}, &asocontainerservice.ManagedCluster{}, &asoresources.ResourceGroup{}} {
+		for _, obj := range []client.Object{pool, cp} {
+			g.Expect(apierrors.IsNotFound(env.Env.GetAPIReader().Get(ctx, client.ObjectKeyFromObject(obj), obj))).To(BeTrue())
+		}
+	}, timeout).Should(Succeed())
+	g.Expect(env.Env.Delete(ctx, amc)).To(Succeed())
+	g.Eventually(func(g Gomega) {
+		for _, obj := range []client.Object{&asocontainerservice.ManagedClustersAgentPool{}, &asocontainerservice.ManagedCluster{},
+			&asocontainerservice.MaintenanceConfiguration{}, &asoresources.ResourceGroup{}} {
 			list := &metav1.PartialObjectMetadataList{}
 			gvk, err := env.Env.GroupVersionKindFor(obj)
 			g.Expect(err).NotTo(HaveOccurred())
@@ -199,6 +216,32 @@ func TestReconcile_ASOManagedCluster(t *testing.T) {
 			g.Expect(apierrors.IsNotFound(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj))).To(BeTrue())
 		}
 	}, timeout).Should(Succeed())
+	var deleted []string
+	for _, id := range sim.Deleted() {
+		deleted = append(deleted, strings.ToLower(id))
+	}
+	g.Expect(deleted).To(ContainElement(strings.ToLower(ptr.Deref(mc.Status.Id, ""))))
+	g.Expect(deleted).NotTo(ContainElement(strings.ToLower(maintenance)), "the maintenance configuration went with its cluster")
+	g.Expect(deleted).NotTo(ContainElement(HaveSuffix("/agentpools/pool0")), "the agent pool went with its cluster")
+	g.Expect(sim.ExistsInAzure(maintenance)).To(BeFalse())
+}
+
+// holdCluster gives a Cluster a finalizer, as Cluster API's does, so that its deletion waits for its descendants;
+// the test's cleanup releases it.
+func holdCluster(t *testing.T, g *WithT, cluster *clusterv1.Cluster) {
+	const finalizer = "test.cluster.x-k8s.io/hold"
+	patch := client.MergeFrom(cluster.DeepCopy())
+	controllerutil.AddFinalizer(cluster, finalizer)
+	g.Expect(env.Env.Patch(t.Context(), cluster, patch)).To(Succeed())
+	t.Cleanup(func() {
+		ctx := context.Background()
+		live := &clusterv1.Cluster{}
+		if env.Env.Get(ctx, client.ObjectKeyFromObject(cluster), live) == nil {
+			patch := client.MergeFrom(live.DeepCopy())
+			controllerutil.RemoveFinalizer(live, finalizer)
+			_ = env.Env.Patch(ctx, live, patch)
+		}
+	})
 }
 
 // TestReconcile_Adoption hands an existing AKS cluster (its ASO resource group, managed cluster and agent pool) to
