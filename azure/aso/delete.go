@@ -65,6 +65,9 @@ func (o DeleteOptions) goesWith(kind schema.GroupKind) (schema.GroupKind, bool) 
 	return o.GoesWith(kind)
 }
 
+// waitingForDependents is the message of an object whose group's turn to be deleted has not come.
+const waitingForDependents = "waiting for resources that depend on it to be deleted first"
+
 // Delete deletes the owner's objects, one group at a time. It returns done once no owned object remains, that
 // is once ASO has deleted the Azure resources and removed its finalizers; until then the owner must keep its
 // own finalizer. Objects the owner does not control are never deleted.
@@ -103,9 +106,11 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 		gvk := obj.GetObjectKind().GroupVersionKind()
 		state := newState(gvk, obj.GetName(), "")
 		state.notReady(infrav1.DeletingReason, "ASO is deleting the resource", false)
+		ancestorKind, goesWith := opts.goesWith(gvk.GroupKind())
+		waiting := group(obj) != current
 		switch {
-		case group(obj) != current:
-			state.message = "waiting for resources that depend on it to be deleted first"
+		case waiting && !goesWith:
+			state.message = waitingForDependents
 		case obj.GetDeletionTimestamp().IsZero():
 			held, err := e.vetBeforeDelete(ctx, owner, obj, opts.Credentials, verdicts)
 			if err != nil {
@@ -115,7 +120,10 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 				state.notReady(CredentialNotAllowedReason, held, false)
 				break
 			}
-			if ancestorKind, ok := opts.goesWith(gvk.GroupKind()); ok {
+			// An object that goes with an ancestor is left to it whatever its group: once the ancestor's object is
+			// gone (it may come first in the order, as a managed cluster before its maintenance configurations),
+			// nothing says the ancestor took the resource with it.
+			if goesWith {
 				left, err := e.leaveToAncestor(ctx, owner, obj, opts.ClusterName, ancestorKind)
 				if err != nil {
 					return false, result, err
@@ -125,6 +133,10 @@ func (e *Engine) Delete(ctx context.Context, owner client.Object, opts DeleteOpt
 					state.notReady(infrav1.DeletingReason, left, false)
 					break
 				}
+			}
+			if waiting {
+				state.message = waitingForDependents
+				break
 			}
 			if held, err := e.settleProbe(ctx, obj, opts.ClusterName); err != nil || held != "" {
 				if err != nil {

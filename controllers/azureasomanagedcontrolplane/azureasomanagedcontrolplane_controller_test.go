@@ -41,6 +41,7 @@ import (
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
 	"github.com/capzaso/cluster-api-provider-azure/controllers/azureasomanagedcontrolplane"
+	"github.com/capzaso/cluster-api-provider-azure/test/asosim"
 	"github.com/capzaso/cluster-api-provider-azure/test/env"
 )
 
@@ -199,8 +200,19 @@ func TestReconcile_ASOManagedCluster(t *testing.T) {
 	}, timeout).Should(Succeed())
 	g.Expect(env.Env.Delete(ctx, amc)).To(Succeed())
 	g.Eventually(func(g Gomega) {
-		for _, obj := range []client.Object{&asocontainerservice.ManagedClustersAgentPool{}, &asocontainerservice.ManagedCluster{},
-			&asocontainerservice.MaintenanceConfiguration{}, &asoresources.ResourceGroup{}} {
+		// The objects left to go with the managed cluster are Kubernetes' garbage collector's to delete, which this
+		// environment does not run: they stay, with no DELETE of their own (reconcile-policy detach-on-delete).
+		for _, obj := range []client.Object{&asocontainerservice.ManagedClustersAgentPool{}, &asocontainerservice.MaintenanceConfiguration{}} {
+			list := &metav1.PartialObjectMetadataList{}
+			gvk, err := env.Env.GroupVersionKindFor(obj)
+			g.Expect(err).NotTo(HaveOccurred())
+			list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+			g.Expect(env.Env.GetAPIReader().List(ctx, list, client.InNamespace(ns))).To(Succeed())
+			for _, item := range list.Items {
+				g.Expect(item.Annotations).To(HaveKeyWithValue("serviceoperator.azure.com/reconcile-policy", "detach-on-delete"), item.Name)
+			}
+		}
+		for _, obj := range []client.Object{&asocontainerservice.ManagedCluster{}, &asoresources.ResourceGroup{}} {
 			list := &metav1.PartialObjectMetadataList{}
 			gvk, err := env.Env.GroupVersionKindFor(obj)
 			g.Expect(err).NotTo(HaveOccurred())
@@ -216,13 +228,16 @@ func TestReconcile_ASOManagedCluster(t *testing.T) {
 			g.Expect(apierrors.IsNotFound(env.Env.GetAPIReader().Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj))).To(BeTrue())
 		}
 	}, timeout).Should(Succeed())
-	var deleted []string
-	for _, id := range sim.Deleted() {
-		deleted = append(deleted, strings.ToLower(id))
+	// Every DELETE sent to Azure, including those that find nothing left.
+	var deletes []string
+	for _, use := range sim.CredentialUses() {
+		if use.Namespace == ns && use.Op == asosim.OpDelete {
+			deletes = append(deletes, use.Kind+"/"+use.Name)
+		}
 	}
-	g.Expect(deleted).To(ContainElement(strings.ToLower(ptr.Deref(mc.Status.Id, ""))))
-	g.Expect(deleted).NotTo(ContainElement(strings.ToLower(maintenance)), "the maintenance configuration went with its cluster")
-	g.Expect(deleted).NotTo(ContainElement(HaveSuffix("/agentpools/pool0")), "the agent pool went with its cluster")
+	g.Expect(deletes).To(ContainElements("ManagedCluster/raw-aks", "ResourceGroup/raw-rg"))
+	g.Expect(deletes).NotTo(ContainElement("MaintenanceConfiguration/raw-default"), "the maintenance configuration went with its cluster")
+	g.Expect(deletes).NotTo(ContainElement("ManagedClustersAgentPool/raw-pool0"), "the agent pool went with its cluster")
 	g.Expect(sim.ExistsInAzure(maintenance)).To(BeFalse())
 }
 
