@@ -104,16 +104,16 @@ var Flavors = []Flavor{
 	// have three ports to keep.
 	{Name: "ha-availability-sets", Cluster: "phaas", SelfManaged: true, Template: "default",
 		Vars: map[string]string{"AZURE_LOCATION": "westus", "CONTROL_PLANE_MACHINE_COUNT": "3", "WORKER_MACHINE_COUNT": "2"}},
+	// Clusters of CAPZ's AKS ClusterClasses (the aks-clusterclass flavors), whose objects Cluster API's topology
+	// controller makes.
+	{Name: "aks-topology", Cluster: "paktp", Class: "aks-clusterclass"},
+	{Name: "aks-aso-topology", Cluster: "pakat", Class: "aks-aso-clusterclass"},
 }
 
 // MoreFlavors are CAPZ's other flavors, compared on request (--flavors): make parity runs them, but the differences
 // they show are not all in docs/capz-parity.md yet, so they are not in the default set. A flavor moves to Flavors
 // once a run of it shows no undocumented difference.
 var MoreFlavors = []Flavor{
-	// Clusters of CAPZ's AKS ClusterClasses (the aks-clusterclass flavors), whose objects Cluster API's topology
-	// controller makes.
-	{Name: "aks-topology", Cluster: "paktp", Class: "aks-clusterclass"},
-	{Name: "aks-aso-topology", Cluster: "pakat", Class: "aks-aso-clusterclass"},
 	// The default template with what CAPZ's flavors leave out (issue 40): machines with a system-assigned identity
 	// (and its role assignment, Contributor of the subscription) and the bootstrap extension; a user's security rule
 	// and a private endpoint in the node subnet; a peering to a network the user brought, in a resource group of its
