@@ -60,7 +60,9 @@ func get(ctx context.Context, g Gomega, namespace, name string, obj client.Objec
 }
 
 // TestReconcile_ASOManagedCluster creates an AKS cluster from raw ASO objects: a resource group (the
-// AzureASOManagedCluster's), a managed cluster (the control plane's) and a system agent pool (the machine pool's).
+// AzureASOManagedCluster's), a managed cluster and its maintenance configuration (the control plane's) and a system
+// agent pool (the machine pool's); then deletes the Cluster, whose agent pool and maintenance configuration go with
+// the managed cluster, without a DELETE of their own.
 func TestReconcile_ASOManagedCluster(t *testing.T) {
 	g := NewWithT(t)
 	ctx := t.Context()
@@ -186,7 +188,13 @@ func TestReconcile_ASOManagedCluster(t *testing.T) {
 	// Deleting the Cluster releases everything: the managed cluster, then the resource group. Its agent pool and
 	// maintenance configuration go with the managed cluster in Azure: no DELETE of their own.
 	maintenance := ptr.Deref(mc.Status.Id, "") + "/maintenanceConfigurations/default"
-	g.Eventually(func(g Gomega) { g.Expect(sim.ExistsInAzure(maintenance)).To(BeTrue()) }, timeout).Should(Succeed())
+	g.Eventually(func(g Gomega) {
+		g.Expect(sim.ExistsInAzure(maintenance)).To(BeTrue())
+		// ASO references the owner's object once it has reconciled the child: the way to the ancestor it goes with.
+		mcfg := &asocontainerservice.MaintenanceConfiguration{}
+		get(ctx, g, ns, "raw-default", mcfg)
+		g.Expect(mcfg.OwnerReferences).To(ContainElement(HaveField("Kind", "ManagedCluster")))
+	}, timeout).Should(Succeed())
 	holdCluster(t, g, cluster)
 	g.Expect(env.Env.Delete(ctx, cluster)).To(Succeed())
 	// As Cluster API does: the machine pool and the control plane, then the infrastructure.
