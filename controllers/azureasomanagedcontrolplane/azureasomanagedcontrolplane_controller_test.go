@@ -36,7 +36,6 @@ import (
 	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/cluster-api/util/secret"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure/aso"
@@ -57,6 +56,16 @@ func ownerRef(kind string, owner client.Object) []metav1.OwnerReference {
 
 func get(ctx context.Context, g Gomega, namespace, name string, obj client.Object) {
 	g.Expect(env.Env.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, obj)).To(Succeed())
+}
+
+// listMetadata lists the metadata of the objects of obj's kind in a namespace, from the API server.
+func listMetadata(ctx context.Context, g Gomega, namespace string, obj client.Object) []metav1.PartialObjectMetadata {
+	list := &metav1.PartialObjectMetadataList{}
+	gvk, err := env.Env.GroupVersionKindFor(obj)
+	g.Expect(err).NotTo(HaveOccurred())
+	list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+	g.Expect(env.Env.GetAPIReader().List(ctx, list, client.InNamespace(namespace))).To(Succeed())
+	return list.Items
 }
 
 // TestReconcile_ASOManagedCluster creates an AKS cluster from raw ASO objects: a resource group (the
@@ -195,7 +204,9 @@ func TestReconcile_ASOManagedCluster(t *testing.T) {
 		get(ctx, g, ns, "raw-default", mcfg)
 		g.Expect(mcfg.OwnerReferences).To(ContainElement(HaveField("Kind", "ManagedCluster")))
 	}, timeout).Should(Succeed())
-	holdCluster(t, g, cluster)
+	release, err := env.Env.HoldDeletion(ctx, cluster)
+	g.Expect(err).NotTo(HaveOccurred())
+	t.Cleanup(func() { _ = release(context.Background()) })
 	g.Expect(env.Env.Delete(ctx, cluster)).To(Succeed())
 	// As Cluster API does: the machine pool and the control plane, then the infrastructure.
 	for _, obj := range []client.Object{pool, cp} {
@@ -211,22 +222,12 @@ func TestReconcile_ASOManagedCluster(t *testing.T) {
 		// The objects left to go with the managed cluster are Kubernetes' garbage collector's to delete, which this
 		// environment does not run: they stay, with no DELETE of their own (reconcile-policy detach-on-delete).
 		for _, obj := range []client.Object{&asocontainerservice.ManagedClustersAgentPool{}, &asocontainerservice.MaintenanceConfiguration{}} {
-			list := &metav1.PartialObjectMetadataList{}
-			gvk, err := env.Env.GroupVersionKindFor(obj)
-			g.Expect(err).NotTo(HaveOccurred())
-			list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-			g.Expect(env.Env.GetAPIReader().List(ctx, list, client.InNamespace(ns))).To(Succeed())
-			for _, item := range list.Items {
+			for _, item := range listMetadata(ctx, g, ns, obj) {
 				g.Expect(item.Annotations).To(HaveKeyWithValue("serviceoperator.azure.com/reconcile-policy", "detach-on-delete"), item.Name)
 			}
 		}
 		for _, obj := range []client.Object{&asocontainerservice.ManagedCluster{}, &asoresources.ResourceGroup{}} {
-			list := &metav1.PartialObjectMetadataList{}
-			gvk, err := env.Env.GroupVersionKindFor(obj)
-			g.Expect(err).NotTo(HaveOccurred())
-			list.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-			g.Expect(env.Env.GetAPIReader().List(ctx, list, client.InNamespace(ns))).To(Succeed())
-			g.Expect(list.Items).To(BeEmpty(), gvk.Kind)
+			g.Expect(listMetadata(ctx, g, ns, obj)).To(BeEmpty(), "%T", obj)
 		}
 		for _, obj := range []client.Object{&infrav1.AzureASOManagedMachinePool{}, &infrav1.AzureASOManagedControlPlane{}, &infrav1.AzureASOManagedCluster{}} {
 			name := "raw"
@@ -247,24 +248,6 @@ func TestReconcile_ASOManagedCluster(t *testing.T) {
 	g.Expect(deletes).NotTo(ContainElement("MaintenanceConfiguration/raw-default"), "the maintenance configuration went with its cluster")
 	g.Expect(deletes).NotTo(ContainElement("ManagedClustersAgentPool/raw-pool0"), "the agent pool went with its cluster")
 	g.Expect(sim.ExistsInAzure(maintenance)).To(BeFalse())
-}
-
-// holdCluster gives a Cluster a finalizer, as Cluster API's does, so that its deletion waits for its descendants;
-// the test's cleanup releases it.
-func holdCluster(t *testing.T, g *WithT, cluster *clusterv1.Cluster) {
-	const finalizer = "test.cluster.x-k8s.io/hold"
-	patch := client.MergeFrom(cluster.DeepCopy())
-	controllerutil.AddFinalizer(cluster, finalizer)
-	g.Expect(env.Env.Patch(t.Context(), cluster, patch)).To(Succeed())
-	t.Cleanup(func() {
-		ctx := context.Background()
-		live := &clusterv1.Cluster{}
-		if env.Env.Get(ctx, client.ObjectKeyFromObject(cluster), live) == nil {
-			patch := client.MergeFrom(live.DeepCopy())
-			controllerutil.RemoveFinalizer(live, finalizer)
-			_ = env.Env.Patch(ctx, live, patch)
-		}
-	})
 }
 
 // TestReconcile_Adoption hands an existing AKS cluster (its ASO resource group, managed cluster and agent pool) to

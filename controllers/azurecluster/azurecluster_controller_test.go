@@ -38,7 +38,6 @@ import (
 	"sigs.k8s.io/cluster-api/util"
 	"sigs.k8s.io/cluster-api/util/conditions"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
 	"github.com/capzaso/cluster-api-provider-azure/azure"
@@ -604,7 +603,9 @@ func TestReconcile_AvailabilitySets(t *testing.T) {
 
 	// The whole Cluster is deleted (Cluster API holds it until its machines and infrastructure are gone): the control
 	// plane's last machine goes, and its set stays for the resource group to take, as CAPZ leaves it.
-	holdCluster(t, g, cluster)
+	release, err := env.Env.HoldDeletion(ctx, cluster)
+	g.Expect(err).NotTo(HaveOccurred())
+	t.Cleanup(func() { _ = release(context.Background()) })
 	g.Expect(env.Env.Delete(ctx, cluster)).To(Succeed())
 	g.Eventually(func(g Gomega) {
 		g.Expect(env.Env.Get(ctx, client.ObjectKeyFromObject(cluster), cluster)).To(Succeed())
@@ -617,24 +618,6 @@ func TestReconcile_AvailabilitySets(t *testing.T) {
 	g.Consistently(func(g Gomega) {
 		g.Expect(availabilitySets(ctx, g, ac.Namespace)).To(HaveKey(controlPlaneSet))
 	}, 5*time.Second).Should(Succeed(), "the set of a cluster being deleted goes with its resource group")
-}
-
-// holdCluster gives a Cluster a finalizer, as Cluster API's does, so that its deletion waits; the test's cleanup
-// releases it.
-func holdCluster(t *testing.T, g *WithT, cluster *clusterv1.Cluster) {
-	const finalizer = "test.cluster.x-k8s.io/hold"
-	patch := client.MergeFrom(cluster.DeepCopy())
-	controllerutil.AddFinalizer(cluster, finalizer)
-	g.Expect(env.Env.Patch(t.Context(), cluster, patch)).To(Succeed())
-	t.Cleanup(func() {
-		ctx := context.Background()
-		live := &clusterv1.Cluster{}
-		if env.Env.Get(ctx, client.ObjectKeyFromObject(cluster), live) == nil {
-			patch := client.MergeFrom(live.DeepCopy())
-			controllerutil.RemoveFinalizer(live, finalizer)
-			_ = env.Env.Patch(ctx, live, patch)
-		}
-	})
 }
 
 // availabilitySets returns the AvailabilitySet objects of a namespace by name.

@@ -33,6 +33,7 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 )
@@ -281,4 +282,27 @@ func (e *Environment) Cleanup(ctx context.Context, objs ...client.Object) error 
 		}
 	}
 	return kerrors.NewAggregate(errs)
+}
+
+// holdFinalizer is the finalizer HoldDeletion gives an object.
+const holdFinalizer = "test.cluster.x-k8s.io/hold"
+
+// HoldDeletion gives an object a finalizer, as its controller's would (Cluster API's of a Cluster, which waits for its
+// descendants), so that a deletion of it waits; the returned release removes it, and is safe to call when the
+// object is gone.
+func (e *Environment) HoldDeletion(ctx context.Context, obj client.Object) (release func(context.Context) error, err error) {
+	patch := client.MergeFrom(obj.DeepCopyObject().(client.Object))
+	controllerutil.AddFinalizer(obj, holdFinalizer)
+	if err := e.Patch(ctx, obj, patch); err != nil {
+		return nil, fmt.Errorf("failed to hold the deletion of %T %s: %w", obj, client.ObjectKeyFromObject(obj), err)
+	}
+	return func(ctx context.Context) error {
+		live := obj.DeepCopyObject().(client.Object)
+		if err := e.Get(ctx, client.ObjectKeyFromObject(obj), live); err != nil {
+			return client.IgnoreNotFound(err)
+		}
+		patch := client.MergeFrom(live.DeepCopyObject().(client.Object))
+		controllerutil.RemoveFinalizer(live, holdFinalizer)
+		return client.IgnoreNotFound(e.Patch(ctx, live, patch))
+	}, nil
 }

@@ -234,16 +234,8 @@ func TestReport(t *testing.T) {
 // another order are.
 func TestCompare_OrderOfDeletesByMachine(t *testing.T) {
 	g := NewWithT(t)
-	n := Normalizer{Names: map[string]string{"pdef": ClusterPlaceholder, "pdef-md-0-abcde": ClusterPlaceholder + "-md-0-*", "pdef-control-plane-fghij": ClusterPlaceholder + "-control-plane-*"}}
-	deletes := func(ids ...string) []Write {
-		var reqs []Request
-		for _, id := range ids {
-			reqs = append(reqs, Request{Method: "DELETE", Path: rgPath + id, Status: 202})
-		}
-		ws, err := n.Writes(reqs)
-		g.Expect(err).NotTo(HaveOccurred())
-		return ws
-	}
+	deletes := deleteWrites(g, Normalizer{Names: map[string]string{"pdef": ClusterPlaceholder,
+		"pdef-md-0-abcde": ClusterPlaceholder + "-md-0-*", "pdef-control-plane-fghij": ClusterPlaceholder + "-control-plane-*"}})
 	var (
 		workerVM  = "/providers/Microsoft.Compute/virtualMachines/pdef-md-0-abcde"
 		workerNIC = "/providers/Microsoft.Network/networkInterfaces/pdef-md-0-abcde-nic"
@@ -253,9 +245,7 @@ func TestCompare_OrderOfDeletesByMachine(t *testing.T) {
 		lbID      = "/providers/Microsoft.Network/loadBalancers/pdef-public-lb"
 	)
 	capz := deletes(workerVM, workerNIC, cpVM, cpNIC, natRule, lbID)
-	orderDiff := func(ours []Write) bool {
-		return slices.ContainsFunc(Compare(capz, ours), func(d ResourceDiff) bool { return d.Resource.Type == OrderOfDeletes })
-	}
+	orderDiff := func(ours []Write) bool { return orderOfDeletesDiffers(capz, ours) }
 	g.Expect(orderDiff(deletes(cpVM, workerVM, cpNIC, workerNIC, natRule, lbID))).To(BeFalse(), "two machines interleaved")
 	g.Expect(orderDiff(deletes(workerNIC, workerVM, cpVM, cpNIC, natRule, lbID))).To(BeTrue(), "a machine's interface before its VM")
 	g.Expect(orderDiff(deletes(workerVM, workerNIC, cpVM, natRule, cpNIC, lbID))).To(BeTrue(), "a machine's SSH rule before its interface")
@@ -267,16 +257,7 @@ func TestCompare_OrderOfDeletesByMachine(t *testing.T) {
 // parent, in another order are.
 func TestCompare_OrderOfDeletesOfSiblings(t *testing.T) {
 	g := NewWithT(t)
-	n := Normalizer{Names: map[string]string{"paks": ClusterPlaceholder}}
-	deletes := func(ids ...string) []Write {
-		var reqs []Request
-		for _, id := range ids {
-			reqs = append(reqs, Request{Method: "DELETE", Path: rgPath + id, Status: 202})
-		}
-		ws, err := n.Writes(reqs)
-		g.Expect(err).NotTo(HaveOccurred())
-		return ws
-	}
+	deletes := deleteWrites(g, Normalizer{Names: map[string]string{"paks": ClusterPlaceholder}})
 	var (
 		cluster   = "/providers/Microsoft.ContainerService/managedClusters/paks"
 		upgrade   = cluster + "/maintenanceConfigurations/aksManagedAutoUpgradeSchedule"
@@ -286,11 +267,28 @@ func TestCompare_OrderOfDeletesOfSiblings(t *testing.T) {
 		ip2       = "/providers/Microsoft.Network/publicIPAddresses/paks-2"
 	)
 	capz := deletes(cluster, upgrade, nodeOS, otherPool, ip1, ip2)
-	orderDiff := func(ours []Write) bool {
-		return slices.ContainsFunc(Compare(capz, ours), func(d ResourceDiff) bool { return d.Resource.Type == OrderOfDeletes })
-	}
+	orderDiff := func(ours []Write) bool { return orderOfDeletesDiffers(capz, ours) }
 	g.Expect(orderDiff(deletes(cluster, nodeOS, upgrade, otherPool, ip1, ip2))).To(BeFalse(), "siblings swapped")
 	g.Expect(orderDiff(deletes(cluster, upgrade, otherPool, nodeOS, ip1, ip2))).To(BeTrue(), "another cluster's configuration is no sibling")
 	g.Expect(orderDiff(deletes(upgrade, cluster, nodeOS, otherPool, ip1, ip2))).To(BeTrue(), "a child before its parent")
 	g.Expect(orderDiff(deletes(cluster, upgrade, nodeOS, otherPool, ip2, ip1))).To(BeTrue(), "two top-level resources of one type")
+}
+
+// deleteWrites returns a function that normalizes a side's DELETEs (202) of resources of the resource group, by
+// their IDs in the group, in order.
+func deleteWrites(g *WithT, n Normalizer) func(ids ...string) []Write {
+	return func(ids ...string) []Write {
+		var reqs []Request
+		for _, id := range ids {
+			reqs = append(reqs, Request{Method: "DELETE", Path: rgPath + id, Status: 202})
+		}
+		ws, err := n.Writes(reqs)
+		g.Expect(err).NotTo(HaveOccurred())
+		return ws
+	}
+}
+
+// orderOfDeletesDiffers says whether the comparison reports another order of deletes.
+func orderOfDeletesDiffers(capz, ours []Write) bool {
+	return slices.ContainsFunc(Compare(capz, ours), func(d ResourceDiff) bool { return d.Resource.Type == OrderOfDeletes })
 }
