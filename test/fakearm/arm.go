@@ -150,6 +150,9 @@ func (s *Server) list(id armID) answer {
 	if missing := s.missingParent(id); missing != nil {
 		return errorAnswer(missing)
 	}
+	if vmss, ok := s.resources[parseID(id.parent).key()]; ok && strings.EqualFold(id.fullType(), scaleSetInstanceType) && isFlexible(vmss) {
+		return answer{status: http.StatusOK, body: map[string]any{"value": s.renderFlexibleInstances(vmss)}}
+	}
 	keys := make([]string, 0, len(s.resources))
 	for k, r := range s.resources {
 		if strings.EqualFold(r.id.parent, id.parent) && strings.EqualFold(r.id.fullType(), id.fullType()) {

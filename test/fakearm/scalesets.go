@@ -61,12 +61,28 @@ func isUniformScaleSet(r *resource) bool {
 		!strings.EqualFold(str(lookupMap(r.body, "properties"), "orchestrationMode"), "Flexible")
 }
 
+// isFlexible reports whether a resource is a scale set in Flexible orchestration mode.
+func isFlexible(r *resource) bool {
+	return strings.EqualFold(r.id.fullType(), scaleSetType) &&
+		strings.EqualFold(str(lookupMap(r.body, "properties"), "orchestrationMode"), "Flexible")
+}
+
+// isFlexibleWithModel reports whether a resource is a Flexible scale set with a VM model, from which Azure makes
+// VMs up to its capacity (CAPZ's way). A Flexible scale set without one only groups the VMs written to it.
+func isFlexibleWithModel(r *resource) bool {
+	return isFlexible(r) && lookupMap(r.body, "properties", "virtualMachineProfile") != nil
+}
+
 // syncInstances plays Azure's instances of a Uniform scale set after a write: it makes instances of the current
 // model up to sku.capacity, numbering them upwards from the scale set's first instance, and removes the excess as
 // its scale-in policy says (OldestVM: the lowest numbers; NewestVM and Default: the highest, as Azure does in a
 // single zone). Existing instances keep the model they were made from (upgrade policy Manual): the instance
 // reports latestModelApplied false once the model changes. The lock is held.
 func (s *Server) syncInstances(vmss *resource) {
+	if isFlexibleWithModel(vmss) {
+		s.syncFlexibleInstances(vmss)
+		return
+	}
 	if !isUniformScaleSet(vmss) {
 		return
 	}
@@ -124,14 +140,15 @@ func (s *Server) newInstance(vmss *resource) *resource {
 	return r
 }
 
-// instanceRemoved lowers a scale set's capacity when one of its instances is deleted by a request, as Azure does.
-// The lock is held.
+// instanceRemoved lowers a scale set's capacity when one of its instances (a Uniform one's, or a VM the fake made
+// from a Flexible one's model) is deleted by a request, as Azure does. The lock is held.
 func (s *Server) instanceRemoved(instance *resource) {
-	if !strings.EqualFold(instance.id.fullType(), scaleSetInstanceType) {
-		return
+	parent := instance.flexibleScaleSet
+	if strings.EqualFold(instance.id.fullType(), scaleSetInstanceType) {
+		parent = parseID(instance.id.parent).key()
 	}
-	vmss, ok := s.resources[parseID(instance.id.parent).key()]
-	if !ok {
+	vmss, ok := s.resources[parent]
+	if parent == "" || !ok {
 		return
 	}
 	sku := lookupMap(vmss.body, "sku")
@@ -149,7 +166,91 @@ func (s *Server) computeInstance(out, props map[string]any, r *resource) {
 	props["latestModelApplied"] = ok && r.model == modelHash(vmss)
 }
 
-// ScaleSetInstance is an instance of a Uniform scale set, as its kubelet registers its Node.
+// syncFlexibleInstances plays Azure's VMs of a Flexible scale set with a model: standalone VMs in the scale set's
+// resource group named <scale set>_<eight characters>, with properties.virtualMachineScaleSet, made from the current
+// model up to sku.capacity (one zone after another), the excess removed as the scale-in policy says (as for a
+// Uniform scale set). The fake makes the VM only: Azure's network interfaces and disks of the instance are not
+// played. The lock is held.
+func (s *Server) syncFlexibleInstances(vmss *resource) {
+	capacity, ok := intField(lookupMap(vmss.body, "sku"), "capacity")
+	if !ok {
+		return
+	}
+	instances := s.flexibleInstancesOf(vmss)
+	for len(instances) < capacity {
+		instances = append(instances, s.newFlexibleInstance(vmss))
+	}
+	excess := len(instances) - capacity
+	if excess <= 0 {
+		return
+	}
+	if !strings.EqualFold(scaleInRule(vmss), "OldestVM") {
+		sort.SliceStable(instances, func(i, j int) bool { return instances[i].number > instances[j].number })
+	}
+	for _, r := range instances[:excess] {
+		s.remove(r.id.key())
+	}
+}
+
+// flexibleInstancesOf lists the VMs the fake made from a Flexible scale set's model, oldest first. The lock is held.
+func (s *Server) flexibleInstancesOf(vmss *resource) []*resource {
+	var out []*resource
+	for _, r := range s.resources {
+		if r.flexibleScaleSet == vmss.id.key() {
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].number < out[j].number })
+	return out
+}
+
+// newFlexibleInstance makes the next VM of a Flexible scale set from its current model. The lock is held.
+func (s *Server) newFlexibleInstance(vmss *resource) *resource {
+	number := vmss.nextInstance
+	vmss.nextInstance++
+	suffix := strings.ReplaceAll(stableGUID(vmss.id.raw, instancePurpose("flexible", number)), "-", "")[:8]
+	name := vmss.id.name + "_" + suffix
+	group := "/subscriptions/" + vmss.id.subscription + "/resourceGroups/" + vmss.id.resourceGroup
+	profile := lookupMap(vmss.body, "properties", "virtualMachineProfile")
+	props := map[string]any{
+		"virtualMachineScaleSet": map[string]any{"id": vmss.id.raw},
+		"osProfile":              map[string]any{"computerName": computerName(str(lookupMap(profile, "osProfile"), "computerNamePrefix"), number)},
+	}
+	if size := str(lookupMap(vmss.body, "sku"), "name"); size != "" {
+		props["hardwareProfile"] = map[string]any{"vmSize": size}
+	}
+	if image := lookupMap(profile, "storageProfile", "imageReference"); image != nil {
+		ensureMap(props, "storageProfile")["imageReference"] = copyMap(image)
+	}
+	body := map[string]any{"location": vmss.body["location"], "properties": props}
+	if zones, ok := vmss.body["zones"].([]any); ok && len(zones) > 0 {
+		body["zones"] = []any{zones[number%len(zones)]}
+	}
+	r, _ := s.upsert(parseID(group+"/providers/Microsoft.Compute/virtualMachines/"+name), body, vmss.tenant)
+	r.state = stateSucceeded
+	r.model = modelHash(vmss)
+	r.flexibleScaleSet, r.number = vmss.id.key(), number
+	return r
+}
+
+// renderFlexibleInstances is Azure's list of a Flexible scale set's instances: its VMs, each under the scale set's
+// ID (.../virtualMachineScaleSets/<scale set>/virtualMachines/<VM>, which CAPZ turns back into the VM's) with the
+// VM's name as instanceId. The lock is held.
+func (s *Server) renderFlexibleInstances(vmss *resource) []any {
+	out := []any{}
+	for _, vm := range s.flexibleInstancesOf(vmss) {
+		item := s.render(vm)
+		item["id"] = vmss.id.raw + "/virtualMachines/" + vm.id.name
+		item["type"] = "Microsoft.Compute/virtualMachineScaleSets/virtualMachines"
+		item["instanceId"] = vm.id.name
+		item["properties"].(map[string]any)["latestModelApplied"] = vm.model == modelHash(vmss)
+		out = append(out, item)
+	}
+	return out
+}
+
+// ScaleSetInstance is an instance of a scale set of Azure's making (a Uniform one's, or a VM of a Flexible one's
+// model), as its kubelet registers its Node.
 type ScaleSetInstance struct {
 	// ProviderID is the Node's provider ID: azure:// and the instance's ID, its resource group in lower case as
 	// cloud-provider-azure writes it.
@@ -158,13 +259,14 @@ type ScaleSetInstance struct {
 	ComputerName string
 }
 
-// ScaleSetInstances lists the instances of the Uniform scale sets of a subscription, by provider ID.
+// ScaleSetInstances lists the instances of Azure's making of the scale sets of a subscription, by provider ID.
 func (s *Server) ScaleSetInstances(subscription string) []ScaleSetInstance {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []ScaleSetInstance
 	for _, r := range s.resources {
-		if !strings.EqualFold(r.id.fullType(), scaleSetInstanceType) || !strings.EqualFold(r.id.subscription, subscription) {
+		instance := strings.EqualFold(r.id.fullType(), scaleSetInstanceType) || r.flexibleScaleSet != ""
+		if !instance || !strings.EqualFold(r.id.subscription, subscription) {
 			continue
 		}
 		id := r.id.raw

@@ -114,15 +114,78 @@ func TestScaleSetInstances(t *testing.T) {
 		t.Errorf("ScaleSetInstances: %+v", instances)
 	}
 
-	// A Flexible scale set has no instances of the fake's making.
-	flex := testRG + "/providers/Microsoft.Compute/virtualMachineScaleSets/flex"
-	c.create(flex, map[string]any{"location": "eastus", "sku": map[string]any{"name": "Standard_D2s_v3", "capacity": 2},
-		"properties": map[string]any{"orchestrationMode": "Flexible"}})
-	if got := instanceView(t, c, flex); len(got) != 0 {
-		t.Errorf("a Flexible scale set's instances: %v, want none", got)
-	}
 	c.remove(vmss)
 	if got := s.ScaleSetInstances(testSubscription); len(got) != 0 {
 		t.Errorf("the instances go with their scale set: %+v", got)
+	}
+}
+
+// flexibleScaleSetBody is a Flexible scale set with a model, as CAPZ writes one.
+func flexibleScaleSetBody(capacity int, image string) map[string]any {
+	body := scaleSetBody(capacity, image)
+	body["properties"].(map[string]any)["orchestrationMode"] = "Flexible"
+	body["zones"] = []any{"1", "2"}
+	return body
+}
+
+// TestFlexibleScaleSetInstances: a Flexible scale set with a model has as many VMs of Azure's making as its capacity
+// (standalone VMs of the scale set, named <scale set>_<suffix>, one zone after another), listed among its instances
+// under the scale set's ID; a model change outdates the VMs made before it; scale-in removes the newest; deleting a
+// VM lowers the capacity; the VMs go with the scale set. A Flexible scale set without a model has none.
+func TestFlexibleScaleSetInstances(t *testing.T) {
+	s, c := startInGroup(t, Options{})
+	empty := testRG + "/providers/Microsoft.Compute/virtualMachineScaleSets/empty"
+	c.create(empty, map[string]any{"location": "eastus", "sku": map[string]any{"name": "Standard_D2s_v3", "capacity": 2},
+		"properties": map[string]any{"orchestrationMode": "Flexible"}})
+	if got := instanceView(t, c, empty); len(got) != 0 {
+		t.Errorf("the instances of a Flexible scale set without a model: %v, want none", got)
+	}
+
+	flex := testRG + "/providers/Microsoft.Compute/virtualMachineScaleSets/flex"
+	c.create(flex, flexibleScaleSetBody(2, "v1"))
+	view := instanceView(t, c, flex)
+	if len(view) != 2 || !strings.HasPrefix(view[0], "flex_") || !strings.HasSuffix(view[0], ":true") {
+		t.Fatalf("after the creation: %v, want two up-to-date VMs flex_<suffix>", view)
+	}
+	first := strings.TrimSuffix(view[0], ":true")
+	_, list := c.get(flex + "/virtualMachines")
+	if items, _ := list["value"].([]any); len(items) == 0 || at(items[0], "id") != flex+"/virtualMachines/"+first {
+		t.Errorf("the instances' list: %v, want the first under the scale set's ID", list)
+	}
+	status, vm := c.get(testRG + "/providers/Microsoft.Compute/virtualMachines/" + first)
+	if status != http.StatusOK || at(vm, "properties", "virtualMachineScaleSet", "id") != flex || fmt.Sprint(at(vm, "zones")) != "[1]" ||
+		at(vm, "properties", "hardwareProfile", "vmSize") != "Standard_D2s_v3" || at(vm, "properties", "osProfile", "computerName") != "pool000000" {
+		t.Errorf("GET the first VM: %d %v", status, vm)
+	}
+	instances := s.ScaleSetInstances(testSubscription)
+	named := func(i ScaleSetInstance) bool {
+		return strings.HasSuffix(i.ProviderID, "/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/"+first) && i.ComputerName == "pool000000"
+	}
+	if len(instances) != 2 || !slices.ContainsFunc(instances, named) {
+		t.Errorf("ScaleSetInstances: %+v", instances)
+	}
+
+	// A new image, the capacity surged by one: the new VM alone is up to date; scale-in removes it, the newest.
+	c.create(flex, flexibleScaleSetBody(3, "v2"))
+	if got := instanceView(t, c, flex); len(got) != 3 || got[0] != first+":false" || !strings.HasSuffix(got[2], ":true") {
+		t.Errorf("after the model change: %v, want two outdated VMs and a new one", got)
+	}
+	c.create(flex, flexibleScaleSetBody(2, "v2"))
+	if got := instanceView(t, c, flex); len(got) != 2 || got[0] != first+":false" || !strings.HasSuffix(got[1], ":false") {
+		t.Errorf("after scale-in: %v, want the two outdated VMs", got)
+	}
+
+	// Deleting a VM (CAPZ's deletion of an instance) lowers the capacity; the others go with the scale set.
+	c.remove(testRG + "/providers/Microsoft.Compute/virtualMachines/" + first)
+	_, body := c.get(flex)
+	if got := fmt.Sprint(at(body, "sku", "capacity")); got != "1" {
+		t.Errorf("the capacity after deleting a VM: %s, want 1", got)
+	}
+	if got := instanceView(t, c, flex); len(got) != 1 || got[0] == first+":false" {
+		t.Errorf("after deleting a VM: %v", got)
+	}
+	c.remove(flex)
+	if got := s.ScaleSetInstances(testSubscription); len(got) != 0 {
+		t.Errorf("the VMs go with their scale set: %+v", got)
 	}
 }

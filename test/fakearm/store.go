@@ -55,6 +55,10 @@ type resource struct {
 	// set's instance was made from.
 	nextInstance int
 	model        string
+	// flexibleScaleSet is the key of the Flexible scale set from whose model the fake made this VM, and number the
+	// VM's place among that scale set's instances (the fake numbers them upwards, as Azure orders them by age).
+	flexibleScaleSet string
+	number           int
 }
 
 // armError is an answer in ARM's error shape.
@@ -141,6 +145,11 @@ func (s *Server) upsert(id armID, body map[string]any, tenant string) (*resource
 func (s *Server) remove(key string) {
 	for _, disk := range s.disksDeletedWithVM(key) {
 		s.remove(disk)
+	}
+	if vmss, ok := s.resources[key]; ok && isFlexibleWithModel(vmss) {
+		for _, vm := range s.flexibleInstancesOf(vmss) {
+			s.remove(vm.id.key())
+		}
 	}
 	for k, r := range s.resources {
 		if k == key || strings.HasPrefix(k, key+"/") {
