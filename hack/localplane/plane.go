@@ -224,6 +224,8 @@ func startPlane(ctx context.Context, o planeOptions) (*plane, error) {
 	p.reader = mgr.GetClient()
 	p.kubelets = kubeletsim.Start(kubeletsim.Options{
 		Management: p.reader, Workload: workloadClient, SubscriptionID: simulatedSubscriptionID, Interval: kubeletInterval,
+		// The fake ARM's scale sets (if it runs) make their instances; those get Nodes too.
+		ARM:  p.arm,
 		Logf: func(format string, args ...any) { klog.Infof("kubeletsim: "+format, args...) },
 	})
 	return p, nil

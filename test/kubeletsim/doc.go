@@ -18,7 +18,9 @@ limitations under the License.
 // of every AzureMachine and of every instance of a Flexible AzureMachinePool whose VM ASO reports created (as
 // kubelet with cloud-provider-azure registers it, with the VM's provider ID), what kubeadm init leaves in
 // kube-system when a control plane node comes up (the kubeadm-config ConfigMap, which KubeadmControlPlane reads as
-// "initialized"), and the Nodes of AKS agent pools, as many as ASO reports for each pool. On control plane Nodes it
+// "initialized"), the Nodes of AKS agent pools, as many as ASO reports for each pool, and, given the fake ARM, the
+// Nodes of the instances Azure makes from a scale set's model (a Uniform one's, or a Flexible one's VMs). On control
+// plane Nodes it
 // also plays what the kubeadm control plane provider checks: kubeadm's static pods (mirror pods, reported running
 // and ready) and the stacked etcd, one member per control plane Node, which the provider reaches as on Azure: a
 // port-forward through the workload cluster's API server to the etcd pod (the Nodes report one HTTPS kubelet

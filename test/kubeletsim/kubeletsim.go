@@ -68,8 +68,8 @@ type Options struct {
 	SubscriptionID string
 	// Interval is how often the simulator looks; defaults to DefaultInterval.
 	Interval time.Duration
-	// ARM is the fake Azure whose Uniform scale sets' instances (in SubscriptionID) get Nodes, as Azure makes them
-	// from the scale set's model; nil: none.
+	// ARM is the fake Azure whose scale sets' instances (in SubscriptionID) get Nodes, as Azure makes them from the
+	// scale set's model (a Uniform one's, or a Flexible one's VMs); nil: none.
 	ARM *fakearm.Server
 	// Logf reports what could not be written; nil discards it.
 	Logf func(format string, args ...any)
@@ -309,9 +309,9 @@ func (s *Simulator) syncAgentPoolNodes(ctx context.Context) {
 	}
 }
 
-// syncScaleSetNodes registers a Node for every instance of the fake ARM's Uniform scale sets in the subscription,
-// named after the instance's computer name, and deletes the Nodes of instances gone, as cloud-provider-azure's
-// node lifecycle controller does.
+// syncScaleSetNodes registers a Node for every instance of the fake ARM's scale sets in the subscription (a Uniform
+// one's, or a VM Azure made from a Flexible one's model), named after the instance's computer name, and deletes the
+// Nodes of instances gone, as cloud-provider-azure's node lifecycle controller does.
 func (s *Simulator) syncScaleSetNodes(ctx context.Context) {
 	if s.opts.ARM == nil {
 		return
