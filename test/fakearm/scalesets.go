@@ -74,10 +74,10 @@ func isFlexibleWithModel(r *resource) bool {
 }
 
 // syncInstances plays Azure's instances of a Uniform scale set after a write: it makes instances of the current
-// model up to sku.capacity, numbering them upwards from the scale set's first instance, and removes the excess as
-// its scale-in policy says (OldestVM: the lowest numbers; NewestVM and Default: the highest, as Azure does in a
-// single zone). Existing instances keep the model they were made from (upgrade policy Manual): the instance
-// reports latestModelApplied false once the model changes. The lock is held.
+// model up to sku.capacity, numbering them upwards from the scale set's first instance, each in the zone with the
+// fewest (leastUsedZone), and removes the excess as its scale-in policy says (scaleInVictims). Existing instances
+// keep the model they were made from (upgrade policy Manual): the instance reports latestModelApplied false once the
+// model changes. The lock is held.
 func (s *Server) syncInstances(vmss *resource) {
 	if isFlexibleWithModel(vmss) {
 		s.syncFlexibleInstances(vmss)
@@ -92,16 +92,9 @@ func (s *Server) syncInstances(vmss *resource) {
 	}
 	instances := s.instancesOf(vmss)
 	for len(instances) < capacity {
-		instances = append(instances, s.newInstance(vmss))
+		instances = append(instances, s.newInstance(vmss, leastUsedZone(vmss, instances)))
 	}
-	excess := len(instances) - capacity
-	if excess <= 0 {
-		return
-	}
-	if !strings.EqualFold(scaleInRule(vmss), "OldestVM") {
-		sort.SliceStable(instances, func(i, j int) bool { return instanceNumber(instances[i]) > instanceNumber(instances[j]) })
-	}
-	for _, r := range instances[:excess] {
+	for _, r := range scaleInVictims(instances, len(instances)-capacity, scaleInRule(vmss), instanceNumber) {
 		s.remove(r.id.key())
 	}
 }
@@ -113,8 +106,8 @@ func (s *Server) instancesOf(vmss *resource) []*resource {
 	return out
 }
 
-// newInstance makes the next instance of a scale set from its current model. The lock is held.
-func (s *Server) newInstance(vmss *resource) *resource {
+// newInstance makes the next instance of a scale set from its current model, in zone (none: ""). The lock is held.
+func (s *Server) newInstance(vmss *resource, zone string) *resource {
 	number := vmss.nextInstance
 	vmss.nextInstance++
 	profile := lookupMap(vmss.body, "properties", "virtualMachineProfile")
@@ -128,8 +121,8 @@ func (s *Server) newInstance(vmss *resource) *resource {
 	if image := lookupMap(profile, "storageProfile", "imageReference"); image != nil {
 		ensureMap(body, "properties", "storageProfile")["imageReference"] = copyMap(image)
 	}
-	if zones, ok := vmss.body["zones"].([]any); ok && len(zones) > 0 {
-		body["zones"] = []any{zones[number%len(zones)]}
+	if zone != "" {
+		body["zones"] = []any{zone}
 	}
 	if sku := lookupMap(vmss.body, "sku"); sku != nil {
 		body["sku"] = map[string]any{"name": sku["name"], "tier": sku["tier"]}
@@ -178,18 +171,80 @@ func (s *Server) syncFlexibleInstances(vmss *resource) {
 	}
 	instances := s.flexibleInstancesOf(vmss)
 	for len(instances) < capacity {
-		instances = append(instances, s.newFlexibleInstance(vmss))
+		instances = append(instances, s.newFlexibleInstance(vmss, leastUsedZone(vmss, instances)))
 	}
-	excess := len(instances) - capacity
-	if excess <= 0 {
-		return
-	}
-	if !strings.EqualFold(scaleInRule(vmss), "OldestVM") {
-		sort.SliceStable(instances, func(i, j int) bool { return instances[i].number > instances[j].number })
-	}
-	for _, r := range instances[:excess] {
+	for _, r := range scaleInVictims(instances, len(instances)-capacity, scaleInRule(vmss), func(r *resource) int { return r.number }) {
 		s.remove(r.id.key())
 	}
+}
+
+// leastUsedZone is the zone of a zonal scale set where Azure puts a new instance: the one with the fewest, the first
+// in the scale set's list between those with as many; "" for a scale set without zones.
+func leastUsedZone(vmss *resource, instances []*resource) string {
+	zones, _ := vmss.body["zones"].([]any)
+	best, fewest := "", -1
+	for _, z := range zones {
+		zone := fmt.Sprint(z)
+		n := 0
+		for _, r := range instances {
+			if instanceZone(r) == zone {
+				n++
+			}
+		}
+		if fewest < 0 || n < fewest {
+			best, fewest = zone, n
+		}
+	}
+	return best
+}
+
+// instanceZone is the zone of a scale set's instance; "" for none.
+func instanceZone(r *resource) string {
+	if zones, ok := r.body["zones"].([]any); ok && len(zones) > 0 {
+		return fmt.Sprint(zones[0])
+	}
+	return ""
+}
+
+// scaleInVictims chooses the excess instances a scale-in removes, as Azure documents its scale-in policies: it
+// balances the zones first (it removes from the zone with the most instances), then takes the oldest instance
+// (OldestVM) or the newest (NewestVM, and Default); between zones with as many instances, the one whose candidate
+// the policy prefers. number orders the instances by age. The fake's instances have no fault domains, so Default's
+// balancing of fault domains plays no part.
+func scaleInVictims(instances []*resource, excess int, rule string, number func(*resource) int) []*resource {
+	oldestFirst := strings.EqualFold(rule, "OldestVM")
+	prefer := func(a, b *resource) bool {
+		if oldestFirst {
+			return number(a) < number(b)
+		}
+		return number(a) > number(b)
+	}
+	byZone := map[string][]*resource{}
+	for _, r := range instances {
+		byZone[instanceZone(r)] = append(byZone[instanceZone(r)], r)
+	}
+	for _, members := range byZone {
+		sort.SliceStable(members, func(i, j int) bool { return prefer(members[i], members[j]) })
+	}
+	var victims []*resource
+	for range excess {
+		best := ""
+		for zone, members := range byZone {
+			if len(members) == 0 {
+				continue
+			}
+			if current := byZone[best]; len(current) == 0 || len(members) > len(current) ||
+				(len(members) == len(current) && prefer(members[0], current[0])) {
+				best = zone
+			}
+		}
+		if len(byZone[best]) == 0 {
+			break
+		}
+		victims = append(victims, byZone[best][0])
+		byZone[best] = byZone[best][1:]
+	}
+	return victims
 }
 
 // flexibleInstancesOf lists the VMs the fake made from a Flexible scale set's model, oldest first. The lock is held.
@@ -204,8 +259,9 @@ func (s *Server) flexibleInstancesOf(vmss *resource) []*resource {
 	return out
 }
 
-// newFlexibleInstance makes the next VM of a Flexible scale set from its current model. The lock is held.
-func (s *Server) newFlexibleInstance(vmss *resource) *resource {
+// newFlexibleInstance makes the next VM of a Flexible scale set from its current model, in zone (none: ""). The lock
+// is held.
+func (s *Server) newFlexibleInstance(vmss *resource, zone string) *resource {
 	number := vmss.nextInstance
 	vmss.nextInstance++
 	suffix := strings.ReplaceAll(stableGUID(vmss.id.raw, instancePurpose("flexible", number)), "-", "")[:8]
@@ -223,8 +279,8 @@ func (s *Server) newFlexibleInstance(vmss *resource) *resource {
 		ensureMap(props, "storageProfile")["imageReference"] = copyMap(image)
 	}
 	body := map[string]any{"location": vmss.body["location"], "properties": props}
-	if zones, ok := vmss.body["zones"].([]any); ok && len(zones) > 0 {
-		body["zones"] = []any{zones[number%len(zones)]}
+	if zone != "" {
+		body["zones"] = []any{zone}
 	}
 	r, _ := s.upsert(parseID(group+"/providers/Microsoft.Compute/virtualMachines/"+name), body, vmss.tenant)
 	r.state = stateSucceeded

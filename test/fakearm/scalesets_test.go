@@ -189,3 +189,37 @@ func TestFlexibleScaleSetInstances(t *testing.T) {
 		t.Errorf("the VMs go with their scale set: %+v", got)
 	}
 }
+
+// TestScaleSetZones: a zonal scale set puts a new instance in the zone with the fewest, and its scale-in balances
+// the zones before the policy's age rule: OldestVM removes the oldest of the larger zone, not the oldest overall.
+func TestScaleSetZones(t *testing.T) {
+	_, c := startInGroup(t, Options{})
+	vmss := testRG + "/providers/Microsoft.Compute/virtualMachineScaleSets/zonal"
+	zonal := func(capacity int) map[string]any {
+		body := scaleSetBody(capacity, "v1", "OldestVM")
+		body["zones"] = []any{"1", "2"}
+		return body
+	}
+	zones := func() []string {
+		_, body := c.get(vmss + "/virtualMachines")
+		var out []string
+		for _, v := range body["value"].([]any) {
+			out = append(out, fmt.Sprintf("%v:%v", at(v, "instanceId"), at(v, "zones")))
+		}
+		return out
+	}
+	c.create(vmss, zonal(6))
+	if got, want := zones(), []string{"0:[1]", "1:[2]", "2:[1]", "3:[2]", "4:[1]", "5:[2]"}; !slices.Equal(got, want) {
+		t.Fatalf("after the creation: %v, want %v", got, want)
+	}
+	c.remove(vmss + "/virtualMachines/4")
+	c.create(vmss, zonal(4))
+	if got, want := zones(), []string{"0:[1]", "2:[1]", "3:[2]", "5:[2]"}; !slices.Equal(got, want) {
+		t.Errorf("after scale-in with one zone larger: %v, want %v (instance 1 of zone 2 removed)", got, want)
+	}
+	c.remove(vmss + "/virtualMachines/0")
+	c.create(vmss, zonal(4))
+	if got, want := zones(), []string{"2:[1]", "3:[2]", "5:[2]", "6:[1]"}; !slices.Equal(got, want) {
+		t.Errorf("after scale-out with one zone smaller: %v, want %v", got, want)
+	}
+}
