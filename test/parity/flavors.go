@@ -178,7 +178,7 @@ var SwitchFlavors = []Flavor{
 }
 
 // customVNet is what CAPZ's e2e SetupExistingVNet makes for the custom-vnet flavor in the network's resource group
-// (vnetGroup), and the cluster's resource group (group).
+// (vnetGroup), and the cluster's resource group (group), with a route and a security rule of the user's.
 func customVNet(group, vnetGroup string) []Seed {
 	net := "resourceGroups/" + vnetGroup + "/providers/Microsoft.Network/"
 	nsgID := func(name string) map[string]any {
@@ -191,6 +191,12 @@ func customVNet(group, vnetGroup string) []Seed {
 		{Path: net + "networkSecurityGroups/control-plane-nsg", Body: map[string]any{"location": Location}},
 		{Path: net + "networkSecurityGroups/node-nsg", Body: map[string]any{"location": Location}},
 		{Path: net + "routeTables/node-routetable", Body: map[string]any{"location": Location}},
+		// The user's own route and security rule, which neither side may change or remove.
+		{Path: net + "routeTables/node-routetable/routes/to-appliance", Body: map[string]any{"properties": map[string]any{
+			"addressPrefix": "192.168.0.0/16", "nextHopType": "VirtualAppliance", "nextHopIpAddress": "10.0.1.100"}}},
+		{Path: net + "networkSecurityGroups/node-nsg/securityRules/allow_corp_https", Body: map[string]any{"properties": map[string]any{
+			"protocol": "Tcp", "access": "Allow", "direction": "Inbound", "priority": 3000, "sourceAddressPrefix": "192.168.0.0/16",
+			"sourcePortRange": "*", "destinationAddressPrefix": "*", "destinationPortRange": "443"}}},
 		{Path: net + "virtualNetworks/custom-vnet", Body: map[string]any{"location": Location, "tags": tags,
 			"properties": map[string]any{"addressSpace": map[string]any{"addressPrefixes": []any{"10.0.0.0/16"}}}}},
 		{Path: net + "virtualNetworks/custom-vnet/subnets/custom-vnet-controlplane-subnet", Body: map[string]any{

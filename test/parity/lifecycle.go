@@ -20,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 )
 
@@ -84,6 +85,9 @@ func (s *side) runLifecycle(ctx context.Context, o Options, result *SideResult) 
 	record(PhaseDelete, marks, func(f Flavor) (bool, string) {
 		if _, gone := s.rec.deletedAt(f); !gone {
 			return false, fmt.Sprintf("the Cluster was not deleted: %v", deleteErr)
+		}
+		if lost := s.lost(f); len(lost) > 0 {
+			return false, "the Cluster's deletion deleted or changed what the user brought: " + strings.Join(lost, ", ")
 		}
 		return quiet[f.Name], "deleted"
 	})

@@ -18,7 +18,9 @@ package parity
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -249,18 +251,55 @@ func (s *side) leftovers(f Flavor) []string {
 	return out
 }
 
-// lost are the resources the user brought to a flavor (Flavor.Brought) that are no longer in the fake ARM.
+// lost are the resources the user brought to a flavor (Flavor.Brought) that are no longer in the fake ARM as the
+// user made them: gone, or with a field the user set changed or removed (a route, a rule, a tag, an address).
 func (s *side) lost(f Flavor) []string {
-	present := map[string]bool{}
-	for _, id := range s.arm.Resources() {
-		present[strings.ToLower(id)] = true
-	}
-	ids, _ := f.brought()
+	ids, bodies := f.brought()
 	var out []string
-	for _, id := range ids {
-		if !present[strings.ToLower(id)] {
+	for i, id := range ids {
+		current, ok := s.arm.Resource(id)
+		switch {
+		case !ok:
 			out = append(out, id)
+		case !containsJSON(current, bodies[i]):
+			out = append(out, id+" (changed)")
 		}
 	}
 	return out
+}
+
+// containsJSON reports whether a JSON value, decoded as encoding/json decodes, has everything want has: each key of
+// an object (more keys allowed), lists of the same length whose items contain want's, the same scalars (want's
+// numbers of any Go type).
+func containsJSON(have, want any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		h, ok := have.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, v := range w {
+			if !containsJSON(h[k], v) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		h, ok := have.([]any)
+		if !ok || len(h) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !containsJSON(h[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	raw, err := json.Marshal(want)
+	if err != nil {
+		return false
+	}
+	var decoded any
+	return json.Unmarshal(raw, &decoded) == nil && reflect.DeepEqual(have, decoded)
 }

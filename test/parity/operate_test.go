@@ -21,6 +21,8 @@ import (
 
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/capzaso/cluster-api-provider-azure/test/fakearm"
 )
 
 // TestLifecycleEdits: scaling and upgrading change a Cluster written whole in its MachineDeployments, MachinePools
@@ -96,4 +98,36 @@ func nestedString(obj map[string]any, path ...string) string {
 func nestedInt64(obj map[string]any, path ...string) int64 {
 	v, _, _ := unstructured.NestedInt64(obj, path...)
 	return v
+}
+
+// TestLost: what the user brought (custom-vnet's network, with the user's route and security rule) is lost when a
+// resource is gone, or when a field the user set changed or is gone; fields Azure or a provider adds are not.
+func TestLost(t *testing.T) {
+	g := NewWithT(t)
+	arm, err := fakearm.Start(fakearm.Options{})
+	g.Expect(err).NotTo(HaveOccurred())
+	t.Cleanup(func() { _ = arm.Close() })
+	f, _ := FlavorNamed("custom-vnet")
+	f.Subscription = "00000000-0000-0000-0000-00000000beef"
+	ids, bodies := f.brought()
+	for i, id := range ids {
+		g.Expect(arm.Seed(id, bodies[i])).To(Succeed())
+	}
+	s := &side{arm: arm}
+	g.Expect(s.lost(f)).To(BeEmpty())
+
+	group := "/subscriptions/" + f.Subscription + "/resourceGroups/pcvnet-vnetrg/providers/Microsoft.Network/"
+	rule := group + "networkSecurityGroups/node-nsg/securityRules/allow_corp_https"
+	route := group + "routeTables/node-routetable/routes/to-appliance"
+	// A tag a provider adds to the route table is no loss.
+	g.Expect(arm.Seed(group+"routeTables/node-routetable", map[string]any{"location": Location, "tags": map[string]any{"added": "x"}})).To(Succeed())
+	g.Expect(s.lost(f)).To(BeEmpty())
+	// Another priority of the user's rule is.
+	changed, _ := arm.Resource(rule)
+	changed["properties"].(map[string]any)["priority"] = 3001
+	g.Expect(arm.Seed(rule, changed)).To(Succeed())
+	g.Expect(s.lost(f)).To(ConsistOf(rule + " (changed)"))
+	// So is the user's route gone.
+	g.Expect(arm.Remove(route)).To(BeTrue())
+	g.Expect(s.lost(f)).To(ConsistOf(rule+" (changed)", route))
 }

@@ -269,11 +269,11 @@ func RunSwitch(ctx context.Context, o Options) (SwitchResult, error) {
 			sf.Problems = append(sf.Problems, "left in Azure after the Cluster's deletion: "+strings.Join(left, ", "))
 		}
 		if lost := s.lost(f); len(lost) > 0 {
-			sf.Problems = append(sf.Problems, "the Cluster's deletion deleted what the user brought: "+strings.Join(lost, ", "))
+			sf.Problems = append(sf.Problems, "the Cluster's deletion deleted or changed what the user brought: "+strings.Join(lost, ", "))
 		}
 		sf.Steps = append(sf.Steps, "deleted: nothing left in Azure")
 		if len(f.Brought) > 0 {
-			sf.Steps = append(sf.Steps, fmt.Sprintf("deleted: the %d resources the user brought are still in Azure", len(f.Brought)))
+			sf.Steps = append(sf.Steps, fmt.Sprintf("deleted: the %d resources the user brought are still in Azure, as the user made them", len(f.Brought)))
 		}
 	}
 	if err := saveRequests(o.LogDir, s); err != nil {
