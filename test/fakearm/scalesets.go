@@ -289,12 +289,23 @@ func (s *Server) newFlexibleInstance(vmss *resource, zone string) *resource {
 	return r
 }
 
-// renderFlexibleInstances is Azure's list of a Flexible scale set's instances: its VMs, each under the scale set's
-// ID (.../virtualMachineScaleSets/<scale set>/virtualMachines/<VM>, which CAPZ turns back into the VM's) with the
-// VM's name as instanceId. The lock is held.
+// renderFlexibleInstances is Azure's list of a Flexible scale set's instances: its VMs (those made from its model
+// and those written with properties.virtualMachineScaleSet), each under the scale set's ID
+// (.../virtualMachineScaleSets/<scale set>/virtualMachines/<VM>, which CAPZ turns back into the VM's) with the VM's
+// name as instanceId. The lock is held.
 func (s *Server) renderFlexibleInstances(vmss *resource) []any {
+	var joined []*resource
+	for _, r := range s.resources {
+		if r.flexibleScaleSet == "" && strings.EqualFold(r.id.fullType(), "Microsoft.Compute/virtualMachines") &&
+			strings.EqualFold(str(lookupMap(r.body, "properties", "virtualMachineScaleSet"), "id"), vmss.id.raw) {
+			joined = append(joined, r)
+		}
+	}
+	sort.Slice(joined, func(i, j int) bool { return joined[i].id.key() < joined[j].id.key() })
+	// Those Azure made first, oldest first, then those written to the scale set.
+	members := append(s.flexibleInstancesOf(vmss), joined...)
 	out := []any{}
-	for _, vm := range s.flexibleInstancesOf(vmss) {
+	for _, vm := range members {
 		item := s.render(vm)
 		item["id"] = vmss.id.raw + "/virtualMachines/" + vm.id.name
 		item["type"] = "Microsoft.Compute/virtualMachineScaleSets/virtualMachines"

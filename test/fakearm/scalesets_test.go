@@ -140,6 +140,15 @@ func TestFlexibleScaleSetInstances(t *testing.T) {
 	if got := instanceView(t, c, empty); len(got) != 0 {
 		t.Errorf("the instances of a Flexible scale set without a model: %v, want none", got)
 	}
+	// A VM written to it is one of its instances, and counts for nothing else.
+	c.create(testRG+"/providers/Microsoft.Compute/virtualMachines/joined", map[string]any{"location": "eastus",
+		"properties": map[string]any{"virtualMachineScaleSet": map[string]any{"id": empty}}})
+	if got := instanceView(t, c, empty); !slices.Equal(got, []string{"joined:false"}) {
+		t.Errorf("the instances of a Flexible scale set with a VM written to it: %v, want the VM", got)
+	}
+	if got := s.ScaleSetInstances(testSubscription); len(got) != 0 {
+		t.Errorf("a VM written to a scale set is no instance of Azure's making: %+v", got)
+	}
 
 	flex := testRG + "/providers/Microsoft.Compute/virtualMachineScaleSets/flex"
 	c.create(flex, flexibleScaleSetBody(2, "v1"))
