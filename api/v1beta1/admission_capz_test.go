@@ -38,7 +38,7 @@ const capzWroteLabel = "test.infrastructure.cluster.x-k8s.io/capz-wrote"
 // TestAdmission_CAPZObjectsAfterASwitch: what CAPZ v1.26.0 writes into the provider's kinds is admitted for the
 // objects CAPZ made (docs/migrating-from-capz.md). An AzureMachinePoolMachine of a Uniform scale set, with CAPZ's
 // spec.instanceID and no model, is created (as clusterctl move does) and updated; its instance ID stays the one its
-// provider ID names. An AzureManagedControlPlane CAPZ made with fields the provider does not implement (fleetsMember,
+// provider ID names. So is one of a Flexible scale set, whose instance ID is its VM's name. An AzureManagedControlPlane CAPZ made with fields the provider does not implement (fleetsMember,
 // extensions, enablePreviewFeatures) takes metadata and finalizer changes and changes of implemented fields; setting
 // or changing such a field is still refused, and so is creating one with it.
 func TestAdmission_CAPZObjectsAfterASwitch(t *testing.T) {
@@ -70,6 +70,24 @@ func TestAdmission_CAPZObjectsAfterASwitch(t *testing.T) {
 		}
 		err = env.Env.Create(ctx, other)
 		g.Expect(err).To(HaveOccurred(), "an instance ID that is not the provider ID's instance")
+		g.Expect(err.Error()).To(ContainSubstring("spec.instanceID"))
+
+		// CAPZ's record of an instance of a Flexible scale set: its VM, whose name is the instance ID.
+		const vm = "azure:///subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/pool_8c60ddbd"
+		flex := &infrav1exp.AzureMachinePoolMachine{
+			ObjectMeta: metav1.ObjectMeta{Name: "pool-pool-8c60ddbd", Namespace: ns.Name},
+			Spec:       infrav1exp.AzureMachinePoolMachineSpec{ProviderID: vm, InstanceID: "pool_8c60ddbd"},
+		}
+		g.Expect(env.Env.Create(ctx, flex)).To(Succeed(), "CAPZ's object of a Flexible instance is created")
+		before = flex.DeepCopy()
+		flex.Finalizers = []string{infrav1exp.MachinePoolMachineFinalizer}
+		g.Expect(env.Env.Patch(ctx, flex, client.MergeFrom(before))).To(Succeed(), "and takes a finalizer")
+		wrong := &infrav1exp.AzureMachinePoolMachine{
+			ObjectMeta: metav1.ObjectMeta{Name: "pool-other", Namespace: ns.Name},
+			Spec:       infrav1exp.AzureMachinePoolMachineSpec{ProviderID: vm, InstanceID: "pool_other"},
+		}
+		err = env.Env.Create(ctx, wrong)
+		g.Expect(err).To(HaveOccurred(), "an instance ID that is not the VM's name")
 		g.Expect(err.Error()).To(ContainSubstring("spec.instanceID"))
 	})
 

@@ -35,7 +35,8 @@ type AzureMachinePoolMachineSpec struct {
 	// +required
 	ProviderID string `json:"providerID"`
 
-	// instanceID is the ID of the instance in the scale set (Uniform scale sets only).
+	// instanceID is the ID Azure gave the instance in its scale set, as CAPZ records it: a Uniform scale set
+	// instance's number, a Flexible one's VM name. The provider leaves it empty.
 	// +optional
 	InstanceID string `json:"instanceID,omitempty"`
 

@@ -80,15 +80,22 @@ func (m *AzureMachinePoolMachine) validate() field.ErrorList {
 		errs = append(errs, field.Invalid(p, m.Spec.ProviderID, "must start with azure://"))
 	}
 	if id := m.Spec.InstanceID; id != "" && strings.HasPrefix(m.Spec.ProviderID, "azure://") {
-		// CAPZ's record of an instance of a Uniform scale set: the instance ID Azure gave it, the last segment of
-		// its resource ID (.../virtualMachineScaleSets/<scale set>/virtualMachines/<instance ID>).
-		if !uniformInstance.MatchString(m.Spec.ProviderID) || !strings.EqualFold(path.Base(m.Spec.ProviderID), id) {
+		// CAPZ's record of an instance: the instance ID Azure gave it, the last segment of its provider ID: a
+		// Uniform scale set's instance (.../virtualMachineScaleSets/<scale set>/virtualMachines/<instance ID>), or
+		// the VM of a Flexible scale set's instance (.../virtualMachines/<VM>), whose instance ID is the VM's name.
+		pid := m.Spec.ProviderID
+		if !(uniformInstance.MatchString(pid) || flexibleInstance.MatchString(pid)) || !strings.EqualFold(path.Base(pid), id) {
 			errs = append(errs, field.Invalid(field.NewPath("spec", "instanceID"), id,
-				"must be the instance ID of the scale set instance spec.providerID names (.../virtualMachineScaleSets/<name>/virtualMachines/<instance ID>)"))
+				"must be the instance ID of the scale set instance spec.providerID names: <instance ID> of "+
+					".../virtualMachineScaleSets/<name>/virtualMachines/<instance ID> (Uniform) or <VM> of .../virtualMachines/<VM> (Flexible)"))
 		}
 	}
 	return append(errs, infrav1.ValidateImplementedFields("AzureMachinePoolMachine", &m.Spec)...)
 }
 
-// uniformInstance matches the provider ID of an instance of a Uniform scale set.
-var uniformInstance = regexp.MustCompile(`(?i)^azure:///subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Compute/virtualMachineScaleSets/[^/]+/virtualMachines/[^/]+$`)
+var (
+	// uniformInstance matches the provider ID of an instance of a Uniform scale set.
+	uniformInstance = regexp.MustCompile(`(?i)^azure:///subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Compute/virtualMachineScaleSets/[^/]+/virtualMachines/[^/]+$`)
+	// flexibleInstance matches the provider ID of a VM, such as an instance of a Flexible scale set.
+	flexibleInstance = regexp.MustCompile(`(?i)^azure:///subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\.Compute/virtualMachines/[^/]+$`)
+)
