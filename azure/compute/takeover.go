@@ -178,6 +178,11 @@ type TakenOverScaleSet struct {
 	ScaleInRules []string
 	// ApplyDifferences is the user's opt-in into the provider's values.
 	ApplyDifferences bool
+	// RollingOut is true while the pool replaces outdated instances. ASO cannot delete a given instance, so a
+	// rollout goes by capacity and needs Azure to remove the oldest instances at scale-in: the scale set then takes
+	// the provider's scale-in policy (OldestVM) whatever CAPZ set. CAPZ sets none, and Azure's default removes the
+	// newest, the rollout's own: the pool would surge and scale in forever.
+	RollingOut bool
 }
 
 // AdoptScaleSet marks the scale set among a machine pool's resources adoptable: the engine looks it up in Azure
@@ -236,7 +241,7 @@ func (t *TakenOverScaleSet) Keep(resources []azure.Resource) []string {
 				c.EnableAcceleratedNetworking = live
 			}
 		}
-		if vmss.Spec.ScaleInPolicy == nil {
+		if vmss.Spec.ScaleInPolicy == nil || t.RollingOut {
 			continue
 		}
 		var ours []string
@@ -260,9 +265,9 @@ func (t *TakenOverScaleSet) Keep(resources []azure.Resource) []string {
 
 // DeletePolicy is the delete policy the scale set's scale-in follows while the provider keeps CAPZ's rules: Azure's
 // default (no rule, or Default) chooses like Random, as far as the provider can tell. ours is the policy of the
-// provider's rules, which apply once the user opted in.
+// provider's rules, which apply once the user opted in, and during a rollout (RollingOut).
 func (t *TakenOverScaleSet) DeletePolicy(ours infrav1exp.AzureMachinePoolDeletePolicyType) infrav1exp.AzureMachinePoolDeletePolicyType {
-	if t.ApplyDifferences || !t.Known {
+	if t.ApplyDifferences || !t.Known || t.RollingOut {
 		return ours
 	}
 	for _, r := range t.ScaleInRules {

@@ -181,6 +181,7 @@ func TestTakenOverScaleSet_Keep(t *testing.T) {
 		name            string
 		live            *asocompute.VirtualMachineScaleSet
 		apply           bool
+		rollingOut      bool
 		wantAccelerated *bool
 		wantRules       *asocompute.ScaleInPolicy
 		wantDifferences int
@@ -193,6 +194,9 @@ func TestTakenOverScaleSet_Keep(t *testing.T) {
 			wantDifferences: 1, wantPolicy: infrav1exp.OldestDeletePolicyType},
 		{name: "opted in: the provider's values", live: liveScaleSet(), apply: true,
 			wantRules: &asocompute.ScaleInPolicy{Rules: []asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}}, wantPolicy: infrav1exp.NewestDeletePolicyType},
+		{name: "rolling out: the provider's scale-in rule, which the rollout needs, no difference pending for it", live: liveScaleSet(), rollingOut: true,
+			wantAccelerated: ptr.To(true), wantRules: &asocompute.ScaleInPolicy{Rules: []asocompute.ScaleInPolicy_Rules{asocompute.ScaleInPolicy_Rules_OldestVM}},
+			wantDifferences: 1, wantPolicy: infrav1exp.NewestDeletePolicyType},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -201,7 +205,7 @@ func TestTakenOverScaleSet_Keep(t *testing.T) {
 			AdoptScaleSet(resources)
 			g.Expect(resources[0].Adoptable).To(BeTrue())
 			taken := TakenOverScaleSetFrom(tt.live)
-			taken.ApplyDifferences = tt.apply
+			taken.ApplyDifferences, taken.RollingOut = tt.apply, tt.rollingOut
 			g.Expect(taken.Keep(resources)).To(HaveLen(tt.wantDifferences))
 			vmss := resources[0].Object.(*asocompute.VirtualMachineScaleSet)
 			g.Expect(vmss.Spec.VirtualMachineProfile.NetworkProfile.NetworkInterfaceConfigurations[0].EnableAcceleratedNetworking).To(Equal(tt.wantAccelerated))

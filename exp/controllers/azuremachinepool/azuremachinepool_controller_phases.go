@@ -168,6 +168,9 @@ func (r *Reconciler) reconcileScaleSet(ctx context.Context, s *scope) error {
 			in.RollingOut = in.RollingOut || n.instanceID <= s.watermark
 		}
 		capacity := uniformCapacity(desired, current, pool.Spec.Strategy.RollingUpdate, nodes, s.watermark)
+		if taken != nil {
+			taken.RollingOut = in.RollingOut
+		}
 		if s.nodesKnown {
 			policy := compute.ScaleInPolicy(pool.Spec.Strategy, in.RollingOut)
 			if taken != nil {
