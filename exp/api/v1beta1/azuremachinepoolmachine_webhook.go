@@ -84,7 +84,8 @@ func (m *AzureMachinePoolMachine) validate() field.ErrorList {
 		// Uniform scale set's instance (.../virtualMachineScaleSets/<scale set>/virtualMachines/<instance ID>), or
 		// the VM of a Flexible scale set's instance (.../virtualMachines/<VM>), whose instance ID is the VM's name.
 		pid := m.Spec.ProviderID
-		if !(uniformInstance.MatchString(pid) || flexibleInstance.MatchString(pid)) || !strings.EqualFold(path.Base(pid), id) {
+		instance := uniformInstance.MatchString(pid) || flexibleInstance.MatchString(pid)
+		if !instance || !strings.EqualFold(path.Base(pid), id) {
 			errs = append(errs, field.Invalid(field.NewPath("spec", "instanceID"), id,
 				"must be the instance ID of the scale set instance spec.providerID names: <instance ID> of "+
 					".../virtualMachineScaleSets/<name>/virtualMachines/<instance ID> (Uniform) or <VM> of .../virtualMachines/<VM> (Flexible)"))
