@@ -73,28 +73,34 @@ func isFlexibleWithModel(r *resource) bool {
 	return isFlexible(r) && lookupMap(r.body, "properties", "virtualMachineProfile") != nil
 }
 
-// syncInstances plays Azure's instances of a Uniform scale set after a write: it makes instances of the current
-// model up to sku.capacity, numbering them upwards from the scale set's first instance, each in the zone with the
-// fewest (leastUsedZone), and removes the excess as its scale-in policy says (scaleInVictims). Existing instances
-// keep the model they were made from (upgrade policy Manual): the instance reports latestModelApplied false once the
-// model changes. The lock is held.
+// syncInstances plays the instances Azure makes from a scale set's model after a write: a Uniform scale set's, and
+// the VMs of a Flexible one with a model (newFlexibleInstance). It makes instances of the current model up to
+// sku.capacity, numbering them upwards, each in the zone with the fewest (leastUsedZone), and removes the excess as
+// the scale-in policy says (scaleInVictims). Existing instances keep the model they were made from (upgrade policy
+// Manual): the instance reports latestModelApplied false once the model changes. The lock is held.
 func (s *Server) syncInstances(vmss *resource) {
-	if isFlexibleWithModel(vmss) {
-		s.syncFlexibleInstances(vmss)
-		return
-	}
-	if !isUniformScaleSet(vmss) {
+	var instances []*resource
+	var newInstance func(zone string) *resource
+	number := instanceNumber
+	switch {
+	case isFlexibleWithModel(vmss):
+		instances = s.flexibleInstancesOf(vmss)
+		newInstance = func(zone string) *resource { return s.newFlexibleInstance(vmss, zone) }
+		number = func(r *resource) int { return r.number }
+	case isUniformScaleSet(vmss):
+		instances = s.instancesOf(vmss)
+		newInstance = func(zone string) *resource { return s.newInstance(vmss, zone) }
+	default:
 		return
 	}
 	capacity, ok := intField(lookupMap(vmss.body, "sku"), "capacity")
 	if !ok {
 		return
 	}
-	instances := s.instancesOf(vmss)
 	for len(instances) < capacity {
-		instances = append(instances, s.newInstance(vmss, leastUsedZone(vmss, instances)))
+		instances = append(instances, newInstance(leastUsedZone(vmss, instances)))
 	}
-	for _, r := range scaleInVictims(instances, len(instances)-capacity, scaleInRule(vmss), instanceNumber) {
+	for _, r := range scaleInVictims(instances, len(instances)-capacity, scaleInRule(vmss), number) {
 		s.remove(r.id.key())
 	}
 }
@@ -157,25 +163,6 @@ func (s *Server) computeInstance(out, props map[string]any, r *resource) {
 	out["name"] = parent.name + "_" + r.id.name
 	vmss, ok := s.resources[parent.key()]
 	props["latestModelApplied"] = ok && r.model == modelHash(vmss)
-}
-
-// syncFlexibleInstances plays Azure's VMs of a Flexible scale set with a model: standalone VMs in the scale set's
-// resource group named <scale set>_<eight characters>, with properties.virtualMachineScaleSet, made from the current
-// model up to sku.capacity (one zone after another), the excess removed as the scale-in policy says (as for a
-// Uniform scale set). The fake makes the VM only: Azure's network interfaces and disks of the instance are not
-// played. The lock is held.
-func (s *Server) syncFlexibleInstances(vmss *resource) {
-	capacity, ok := intField(lookupMap(vmss.body, "sku"), "capacity")
-	if !ok {
-		return
-	}
-	instances := s.flexibleInstancesOf(vmss)
-	for len(instances) < capacity {
-		instances = append(instances, s.newFlexibleInstance(vmss, leastUsedZone(vmss, instances)))
-	}
-	for _, r := range scaleInVictims(instances, len(instances)-capacity, scaleInRule(vmss), func(r *resource) int { return r.number }) {
-		s.remove(r.id.key())
-	}
 }
 
 // leastUsedZone is the zone of a zonal scale set where Azure puts a new instance: the one with the fewest, the first
@@ -259,8 +246,10 @@ func (s *Server) flexibleInstancesOf(vmss *resource) []*resource {
 	return out
 }
 
-// newFlexibleInstance makes the next VM of a Flexible scale set from its current model, in zone (none: ""). The lock
-// is held.
+// newFlexibleInstance makes the next VM of a Flexible scale set from its current model, in zone (none: ""), as Azure
+// makes one: a standalone VM in the scale set's resource group named <scale set>_<eight characters>, with
+// properties.virtualMachineScaleSet. The fake makes the VM only, not its network interface and disks. The lock is
+// held.
 func (s *Server) newFlexibleInstance(vmss *resource, zone string) *resource {
 	number := vmss.nextInstance
 	vmss.nextInstance++
