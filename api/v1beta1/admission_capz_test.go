@@ -64,31 +64,27 @@ func TestAdmission_CAPZObjectsAfterASwitch(t *testing.T) {
 		g.Expect(err).To(HaveOccurred(), "the instance ID never changes")
 		g.Expect(err.Error()).To(ContainSubstring("spec.instanceID"))
 
-		other := &infrav1exp.AzureMachinePoolMachine{
-			ObjectMeta: metav1.ObjectMeta{Name: "pool-4", Namespace: ns.Name},
-			Spec:       infrav1exp.AzureMachinePoolMachineSpec{ProviderID: providerID, InstanceID: "4"},
+		poolMachine := func(name, providerID, instanceID string) *infrav1exp.AzureMachinePoolMachine {
+			return &infrav1exp.AzureMachinePoolMachine{
+				ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns.Name},
+				Spec:       infrav1exp.AzureMachinePoolMachineSpec{ProviderID: providerID, InstanceID: instanceID},
+			}
 		}
-		err = env.Env.Create(ctx, other)
-		g.Expect(err).To(HaveOccurred(), "an instance ID that is not the provider ID's instance")
-		g.Expect(err.Error()).To(ContainSubstring("spec.instanceID"))
+		refused := func(m *infrav1exp.AzureMachinePoolMachine, why string) {
+			err := env.Env.Create(ctx, m)
+			g.Expect(err).To(HaveOccurred(), why)
+			g.Expect(err.Error()).To(ContainSubstring("spec.instanceID"))
+		}
+		refused(poolMachine("pool-4", providerID, "4"), "an instance ID that is not the provider ID's instance")
 
 		// CAPZ's record of an instance of a Flexible scale set: its VM, whose name is the instance ID.
 		const vm = "azure:///subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/pool_8c60ddbd"
-		flex := &infrav1exp.AzureMachinePoolMachine{
-			ObjectMeta: metav1.ObjectMeta{Name: "pool-pool-8c60ddbd", Namespace: ns.Name},
-			Spec:       infrav1exp.AzureMachinePoolMachineSpec{ProviderID: vm, InstanceID: "pool_8c60ddbd"},
-		}
+		flex := poolMachine("pool-pool-8c60ddbd", vm, "pool_8c60ddbd")
 		g.Expect(env.Env.Create(ctx, flex)).To(Succeed(), "CAPZ's object of a Flexible instance is created")
 		before = flex.DeepCopy()
 		flex.Finalizers = []string{infrav1exp.MachinePoolMachineFinalizer}
 		g.Expect(env.Env.Patch(ctx, flex, client.MergeFrom(before))).To(Succeed(), "and takes a finalizer")
-		wrong := &infrav1exp.AzureMachinePoolMachine{
-			ObjectMeta: metav1.ObjectMeta{Name: "pool-other", Namespace: ns.Name},
-			Spec:       infrav1exp.AzureMachinePoolMachineSpec{ProviderID: vm, InstanceID: "pool_other"},
-		}
-		err = env.Env.Create(ctx, wrong)
-		g.Expect(err).To(HaveOccurred(), "an instance ID that is not the VM's name")
-		g.Expect(err.Error()).To(ContainSubstring("spec.instanceID"))
+		refused(poolMachine("pool-other", vm, "pool_other"), "an instance ID that is not the VM's name")
 	})
 
 	t.Run("AzureManagedControlPlane", func(t *testing.T) {

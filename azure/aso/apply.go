@@ -21,7 +21,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"reflect"
 
 	asoannotations "github.com/Azure/azure-service-operator/v2/pkg/common/annotations"
 	"github.com/Azure/azure-service-operator/v2/pkg/genruntime"
@@ -34,6 +33,7 @@ import (
 
 	"github.com/capzaso/cluster-api-provider-azure/api/patch"
 	infrav1 "github.com/capzaso/cluster-api-provider-azure/api/v1beta1"
+	"github.com/capzaso/cluster-api-provider-azure/internal/jsonsubset"
 )
 
 // patchError is a user patch that could not be applied to an object.
@@ -242,7 +242,7 @@ func needsApply(desired *unstructured.Unstructured, live client.Object) bool {
 	wantMeta, _ := want["metadata"].(map[string]any)
 	gotMeta, _ := got["metadata"].(map[string]any)
 	for _, field := range []string{"labels", "annotations"} {
-		if !contains(gotMeta[field], wantMeta[field]) {
+		if !jsonsubset.Contains(gotMeta[field], wantMeta[field]) {
 			return true
 		}
 	}
@@ -253,64 +253,11 @@ func needsApply(desired *unstructured.Unstructured, live client.Object) bool {
 		if field == "metadata" || field == "status" {
 			continue
 		}
-		if !contains(got[field], value) {
+		if !jsonsubset.Contains(got[field], value) {
 			return true
 		}
 	}
 	return false
-}
-
-// contains reports whether every value set in want is equal in got. Maps may hold more keys in got (defaults,
-// other field managers); lists must have the same length, item by item.
-func contains(got, want any) bool {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return len(w) == 0 && got == nil
-		}
-		for k, v := range w {
-			if !contains(g[k], v) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return len(w) == 0 && got == nil
-		}
-		for i := range w {
-			if !contains(g[i], w[i]) {
-				return false
-			}
-		}
-		return true
-	default:
-		if w, ok := asFloat(want); ok {
-			g, ok := asFloat(got)
-			return ok && g == w
-		}
-		return reflect.DeepEqual(got, want)
-	}
-}
-
-// asFloat reads a JSON number, which typed and decoded content may hold as different Go types.
-func asFloat(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int64:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case float64:
-		return n, true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
 
 func hasOwnerReference(obj client.Object, want metav1.OwnerReference) bool {

@@ -18,9 +18,7 @@ package parity
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -30,6 +28,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/capzaso/cluster-api-provider-azure/internal/jsonsubset"
 )
 
 // UpgradeVersion is the Kubernetes version the lifecycle (make parity, and the switch once the provider runs the
@@ -261,45 +261,9 @@ func (s *side) lost(f Flavor) []string {
 		switch {
 		case !ok:
 			out = append(out, id)
-		case !containsJSON(current, bodies[i]):
+		case !jsonsubset.Contains(current, bodies[i]):
 			out = append(out, id+" (changed)")
 		}
 	}
 	return out
-}
-
-// containsJSON reports whether a JSON value, decoded as encoding/json decodes, has everything want has: each key of
-// an object (more keys allowed), lists of the same length whose items contain want's, the same scalars (want's
-// numbers of any Go type).
-func containsJSON(have, want any) bool {
-	switch w := want.(type) {
-	case map[string]any:
-		h, ok := have.(map[string]any)
-		if !ok {
-			return false
-		}
-		for k, v := range w {
-			if !containsJSON(h[k], v) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		h, ok := have.([]any)
-		if !ok || len(h) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !containsJSON(h[i], w[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	raw, err := json.Marshal(want)
-	if err != nil {
-		return false
-	}
-	var decoded any
-	return json.Unmarshal(raw, &decoded) == nil && reflect.DeepEqual(have, decoded)
 }
