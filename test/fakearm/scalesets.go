@@ -57,8 +57,7 @@ func keepScaleSetModel(existing *resource, body map[string]any) {
 // in Flexible orchestration mode (Uniform is the default), which the fake plays. A Flexible scale set's VMs are
 // written one by one.
 func isUniformScaleSet(r *resource) bool {
-	return strings.EqualFold(r.id.fullType(), scaleSetType) &&
-		!strings.EqualFold(str(lookupMap(r.body, "properties"), "orchestrationMode"), "Flexible")
+	return strings.EqualFold(r.id.fullType(), scaleSetType) && !isFlexible(r)
 }
 
 // isFlexible reports whether a resource is a scale set in Flexible orchestration mode.
