@@ -65,9 +65,7 @@ func (s *side) runLifecycle(ctx context.Context, o Options, result *SideResult) 
 				failed[f.Name] = err
 			}
 		}
-		// CAPZ's side gets no instances of its self-managed pools' scale sets (rolledOut).
-		ours := s.capz == nil
-		progress := waitSettled(ctx, o, s, notBefore(start, o.Quiet, func(ctx context.Context, f Flavor) string { return s.rolledOut(ctx, f, ours) }))
+		progress := waitSettled(ctx, o, s, notBefore(start, o.Quiet, func(ctx context.Context, f Flavor) string { return s.rolledOut(ctx, f, true) }))
 		s.rec.endPhase(step.phase, start)
 		s.addNames(ctx, o, result)
 		record(step.phase, marks, func(f Flavor) (bool, string) {

@@ -179,8 +179,9 @@ func (s *side) editAll(ctx context.Context, f Flavor, edit func(*unstructured.Un
 // change: each has observed its spec and has as many replicas as it asks for, and the control plane and
 // MachineDeployments have them all up to date (Cluster API counts no up-to-date replica of a pool without
 // Machines); "" once none waits. Without poolInstances, a self-managed flavor's MachinePools are only awaited to observe
-// their spec: the fake ARM makes no instances of the scale sets CAPZ makes for them (a Uniform one's, or a Flexible
-// one's, which Azure would fill), so under CAPZ they never have replicas.
+// their spec: the switch's way back waits so, since it was written when the fake ARM made no instances of CAPZ's
+// scale sets and no run has counted them under CAPZ after a switch since (make parity's lifecycle does, on both
+// sides).
 func (s *side) rolledOut(ctx context.Context, f Flavor, poolInstances bool) string {
 	var waiting []string
 	kinds := []struct{ apiVersion, kind string }{

@@ -77,9 +77,11 @@ func (s *side) lastWrite(subscription string) (time.Time, int) {
 }
 
 // progressOf tells whether a flavor has settled on a side: for a self-managed flavor, as many Machines as its
-// KubeadmControlPlane and MachineDeployments ask for, each with a provider ID (its VM exists); for an AKS flavor,
-// every MachinePool's nodes in its provider ID list (Azure has its agent pool); for every flavor, writes to Azure,
-// the last one quiet ago or longer.
+// KubeadmControlPlane and MachineDeployments ask for, each with a provider ID (its VM exists); for every flavor, each
+// MachinePool's instances in its provider ID list (Azure has the scale set's instances, or the agent pool's nodes)
+// and writes to Azure, the last one quiet ago or longer. Without the pools, a side that goes quiet for the quiet
+// period between its control plane and its scale set (CAPZ creates the scale set once the control plane is
+// initialized) would settle the creation before it sent the scale set.
 func (s *side) progressOf(ctx context.Context, f Flavor, quiet time.Duration) progress {
 	if f.SelfManaged {
 		machines := &clusterv1.MachineList{}
@@ -101,31 +103,29 @@ func (s *side) progressOf(ctx context.Context, f Flavor, quiet time.Duration) pr
 		}
 		withID := 0
 		for _, m := range machines.Items {
-			if m.Spec.ProviderID != "" {
+			if m.Spec.ProviderID != "" && m.Spec.InfrastructureRef.Kind != "AzureMachinePoolMachine" {
 				withID++
 			}
 		}
 		if want == 0 || withID < want {
 			return progress{state: fmt.Sprintf("%d of %d machines have a VM", withID, want)}
 		}
-	} else {
-		// AKS: every pool has its nodes, which AKS registers once Azure has the agent pool.
-		pools := &clusterv1.MachinePoolList{}
-		if err := s.reader.List(ctx, pools, client.InNamespace(f.Namespace())); err != nil {
-			return progress{state: "cannot list MachinePools: " + err.Error()}
+	}
+	pools := &clusterv1.MachinePoolList{}
+	if err := s.reader.List(ctx, pools, client.InNamespace(f.Namespace())); err != nil {
+		return progress{state: "cannot list MachinePools: " + err.Error()}
+	}
+	want, have := 0, 0
+	for _, p := range pools.Items {
+		replicas := 1
+		if p.Spec.Replicas != nil {
+			replicas = int(*p.Spec.Replicas)
 		}
-		want, have := 0, 0
-		for _, p := range pools.Items {
-			replicas := 1
-			if p.Spec.Replicas != nil {
-				replicas = int(*p.Spec.Replicas)
-			}
-			want += replicas
-			have += min(replicas, len(p.Spec.ProviderIDList))
-		}
-		if want == 0 || have < want {
-			return progress{state: fmt.Sprintf("%d of %d pool nodes have a provider ID", have, want)}
-		}
+		want += replicas
+		have += min(replicas, len(p.Spec.ProviderIDList))
+	}
+	if (!f.SelfManaged && want == 0) || have < want {
+		return progress{state: fmt.Sprintf("%d of %d pool instances have a provider ID", have, want)}
 	}
 	last, n := s.lastWrite(f.Subscription)
 	switch {
