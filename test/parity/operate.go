@@ -26,6 +26,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/util/retry"
 	clusterv1 "sigs.k8s.io/cluster-api/api/core/v1beta2"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -151,7 +152,9 @@ func (s *side) editAll(ctx context.Context, f Flavor, edit func(*unstructured.Un
 		list := &unstructured.UnstructuredList{}
 		list.SetAPIVersion(apiVersion)
 		list.SetKind(kind + "List")
-		if err := s.reader.List(ctx, list, client.InNamespace(f.Namespace())); err != nil {
+		// A read is retried: a dropped connection to a loaded API server once failed a whole phase of a flavor.
+		read := func() error { return s.reader.List(ctx, list, client.InNamespace(f.Namespace())) }
+		if err := retry.OnError(retry.DefaultBackoff, func(error) bool { return ctx.Err() == nil }, read); err != nil {
 			return fmt.Errorf("failed to list %s of %s: %w", kind, f.Name, err)
 		}
 		for i := range list.Items {
